@@ -1,0 +1,39 @@
+/* pgb_init: pgbench's data set (pgbench -i) through libpq.
+ *
+ * Drops and creates pgbench's four tables with pgbench's exact columns
+ * (pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history),
+ * loads scale branches, 10*scale tellers and 100000*scale accounts (history
+ * stays empty), then runs VACUUM ANALYZE on each table and adds the primary
+ * keys (and, when asked, pgbench's foreign keys). The client-side load streams
+ * binary COPY ... FREEZE in large buffers; server_side generates the rows
+ * with generate_series in the server, as pgbench -I G does.
+ *
+ * Metrics (seconds): init_s (whole run) and the phases init_drop_s,
+ * init_create_s, init_load_s, init_vacuum_s, init_pkeys_s (and init_fkeys_s
+ * with foreign_keys). Info "pgbench.scale" records the scale loaded. */
+#ifndef BENCHGRID_PGB_INIT_H
+#define BENCHGRID_PGB_INIT_H
+
+#include <stdbool.h>
+#include "diag.h"
+#include "result.h"
+
+struct pgb_init_opts {
+	int scale;              /* >= 1 */
+	int fillfactor;         /* 10..100; 0 means pgbench's default 100 */
+	bool unlogged;          /* create unlogged tables */
+	const char *tablespace; /* tables and indexes go there; NULL = default */
+	int partitions;         /* > 0: pgbench_accounts partitioned in that many parts */
+	bool server_side;       /* generate rows in the server (generate_series) */
+	bool foreign_keys;      /* add pgbench's foreign keys after the primary keys */
+	bool partition_hash;    /* partitions by hash instead of range (pgbench --partition-method) */
+};
+
+/* Run the whole initialisation against `conninfo`. On failure: result_fail()
+ * with the failing statement and the server's message, and a negative errno.
+ * Invalid options (scale < 1, fillfactor out of range) add to d and give
+ * -EINVAL. */
+int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct step_result *res,
+		 struct diag *d);
+
+#endif
