@@ -1,0 +1,29 @@
+/* cell: one point of the expanded matrix, and what a step runs with. */
+#ifndef BENCHGRID_CELL_H
+#define BENCHGRID_CELL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include "node.h"
+
+struct cell {
+	size_t index;        /* position in the expansion (after filter), 0-based */
+	char id[13];         /* 12 hex chars: hash of the parameters, stable */
+	struct node *params; /* NODE_MAP: parameter name -> scalar as written */
+};
+
+/* Everything a workload may use while it runs one step of one cell. */
+struct step_ctx {
+	const struct cell *cell;
+	const char *target_dir;  /* directory where the cell's files live */
+	const char *cell_dir;    /* OUTDIR/cells/<id>: logs and artefacts */
+	const char *pg_conninfo; /* managed or external server, NULL if none */
+	const char *pg_log;      /* server log file (for error tails), or NULL */
+	const char *step_name;
+	const char *scenario_dir;    /* folder of the scenario file */
+	double timeout;              /* seconds, 0 = none */
+	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM: end the step early */
+	int verbose;                 /* print progress lines on stderr when > 0 */
+};
+
+#endif

@@ -1,0 +1,66 @@
+/* diag: diagnostics that point back into the scenario.
+ *
+ * Every problem is collected into a diag list instead of being fatal at once,
+ * so one `benchgrid check` reports every error in a file. Each entry carries a
+ * source position (file, 1-based line and column); diag_print() writes
+ *   FILE:LINE:COL: error: MESSAGE
+ *     the source line
+ *        ^
+ * Only main.c decides the exit status; modules just fill the list. */
+#ifndef BENCHGRID_DIAG_H
+#define BENCHGRID_DIAG_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+
+/* A position in a scenario file. `file` points into a string interned by
+ * diag_intern() so positions can be copied freely and outlive the tree. */
+struct src_pos {
+	const char *file;
+	int line; /* 1-based; 0 = no position */
+	int col;  /* 1-based */
+};
+
+enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
+
+struct diag_entry {
+	enum diag_level level;
+	struct src_pos pos;
+	char *msg;
+};
+
+struct diag {
+	struct diag_entry *v;
+	size_t n, cap;
+	size_t nerrors;
+};
+
+void diag_init(struct diag *d);
+void diag_free(struct diag *d);
+
+/* Append an entry; pos may be NULL for problems without a place. */
+void diag_add(struct diag *d, enum diag_level lvl, const struct src_pos *pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void diag_vadd(struct diag *d, enum diag_level lvl, const struct src_pos *pos, const char *fmt, va_list ap);
+#define diag_error(d, pos, ...) diag_add((d), DIAG_ERROR, (pos), __VA_ARGS__)
+#define diag_warn(d, pos, ...)  diag_add((d), DIAG_WARNING, (pos), __VA_ARGS__)
+
+/* Move all entries of src to the end of dst (src is left empty). */
+void diag_move(struct diag *dst, struct diag *src);
+
+/* Print every entry with the source line and a caret. Source lines are read
+ * from the file named in each position (and cached). */
+void diag_print(const struct diag *d, FILE *out);
+
+/* Format one entry's message as "FILE:LINE:COL: error: MESSAGE" into buf. */
+void diag_format_one(const struct diag_entry *e, char *buf, size_t len);
+
+/* Intern a file name for use in src_pos (lives until program exit). */
+const char *diag_intern(const char *file);
+
+/* Register the text of a file so carets can be printed even for files that
+ * are not on disk (tests) or have changed since loading. */
+void diag_register_source(const char *file, const char *text, size_t len);
+
+#endif

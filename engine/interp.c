@@ -1,0 +1,162 @@
+/* interp: `${name}` interpolation (see interp.h). */
+#include "interp.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool interp_has_ref(const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "${")); p += 2)
+		if (p == text || p[-1] != '$')
+			return true;
+	return false;
+}
+
+struct buf {
+	char *s;
+	size_t n, cap;
+};
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = (b->n + n + 1) * 2;
+		char *ns = realloc(b->s, cap);
+		if (!ns)
+			return;
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = 0;
+}
+
+static bool valid_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+int interp_text(const char *text, const struct src_pos *pos, bool quoted, interp_lookup_fn fn, void *ud,
+                char **out, const struct node **whole, struct diag *d)
+{
+	struct buf b = {0};
+	buf_add(&b, "", 0);
+	int rc = 0;
+	*whole = NULL;
+	const char *p = text;
+	while (*p) {
+		if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+			buf_add(&b, "${", 2);
+			p += 3;
+			continue;
+		}
+		if (!(p[0] == '$' && p[1] == '{')) {
+			buf_add(&b, p, 1);
+			p++;
+			continue;
+		}
+		/* Column of the `${` for messages (exact for one-line values). */
+		struct src_pos at = *pos;
+		at.col += (int)(p - text) + (quoted ? 1 : 0);
+		const char *end = strchr(p + 2, '}');
+		if (!end) {
+			diag_error(d, &at, "unterminated '${' (write '$${' for a literal '${')");
+			rc = -EINVAL;
+			break;
+		}
+		size_t nlen = (size_t)(end - (p + 2));
+		char name[256];
+		if (!valid_name(p + 2, nlen) || nlen >= sizeof(name)) {
+			diag_error(d, &at, "'${%.*s}' is not a valid variable name", (int)nlen, p + 2);
+			rc = -EINVAL;
+			p = end + 1;
+			continue;
+		}
+		memcpy(name, p + 2, nlen);
+		name[nlen] = 0;
+		bool defer = false;
+		const struct node *v = fn(ud, name, &defer);
+		if (defer) {
+			buf_add(&b, p, nlen + 3);
+		} else if (!v) {
+			diag_error(d, &at, "undefined variable '%s'", name);
+			rc = -EINVAL;
+		} else if (v->kind == NODE_SEQ || v->kind == NODE_MAP) {
+			if (p == text && end[1] == 0) {
+				*whole = v;
+			} else {
+				diag_error(d, &at, "variable '%s' is %s and cannot be part of a string", name,
+				           node_kind_name(v->kind));
+				rc = -EINVAL;
+			}
+		} else {
+			if (p == text && end[1] == 0)
+				*whole = v;
+			buf_add(&b, v->text, strlen(v->text));
+		}
+		p = end + 1;
+	}
+	if (rc < 0) {
+		free(b.s);
+		*out = NULL;
+		*whole = NULL;
+		return rc;
+	}
+	*out = b.s;
+	return 0;
+}
+
+struct node *interp_tree(const struct node *t, interp_lookup_fn fn, void *ud, struct diag *d)
+{
+	if (!t)
+		return NULL;
+	if (t->kind == NODE_SCALAR) {
+		if ((t->tag && strcmp(t->tag, "!lua") == 0) || !strchr(t->text, '$'))
+			return node_clone(t);
+		char *txt;
+		const struct node *whole;
+		if (interp_text(t->text, &t->pos, t->quoted, fn, ud, &txt, &whole, d) < 0)
+			return NULL;
+		struct node *n;
+		if (whole) {
+			/* "${x}" keeps x's type, but the position stays where it is used. */
+			n = node_clone(whole);
+			n->pos = t->pos;
+		} else {
+			n = node_clone(t);
+			free(n->text);
+			n->text = txt;
+			txt = NULL;
+		}
+		free(txt);
+		return n;
+	}
+	struct node *n = node_new(t->kind, &t->pos);
+	if (t->tag)
+		n->tag = strdup(t->tag);
+	int bad = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct node *c = interp_tree(t->items[i], fn, ud, d);
+		if (!c && t->items[i]) {
+			bad = 1;
+			continue;
+		}
+		if (t->kind == NODE_MAP)
+			node_map_put(n, t->keys[i], &t->kpos[i], c);
+		else
+			node_seq_push(n, c);
+	}
+	if (bad) {
+		node_free(n);
+		return NULL;
+	}
+	return n;
+}

@@ -1,0 +1,51 @@
+/* main: the command line. The only place that prints the final error and
+ * chooses the exit status: 0 success, 1 failure at run time, 2 bad scenario
+ * or bad arguments. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cli_command *const commands[] = {
+    &cli_check,
+    &cli_plan,
+    NULL,
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: benchgrid [--help] [--version] COMMAND [ARGS]\n\n"
+	             "benchgrid expands a YAML benchmark scenario into a matrix of cells, provisions each\n"
+	             "cell (filesystem, PostgreSQL), runs its steps and writes reports.\n\n"
+	             "commands:\n");
+	for (size_t i = 0; commands[i]; i++)
+		fprintf(out, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(out, "\nRun 'benchgrid COMMAND --help' for a command's options.\n"
+	             "Scenario reference: docs/scenario.md\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("benchgrid %s\n", BENCHGRID_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; commands[i]; i++)
+		if (!strcmp(commands[i]->name, cmd))
+			return commands[i]->main(argc - 1, argv + 1);
+	fprintf(stderr, "benchgrid: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,500 @@
+/* matrix: expansion of `matrix:` into cells (see matrix.h). */
+#include "matrix.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "units.h"
+
+void param_json(const struct node *v, char *buf, size_t len)
+{
+	if (!v || v->kind == NODE_NULL) {
+		snprintf(buf, len, "null");
+		return;
+	}
+	if (v->kind != NODE_SCALAR) {
+		snprintf(buf, len, "null");
+		return;
+	}
+	const char *t = v->text;
+	if (!v->quoted) {
+		int64_t i;
+		double x;
+		uint64_t sz;
+		if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0) {
+			snprintf(buf, len, "%s", t);
+			return;
+		}
+		if (units_is_int(t, &i)) {
+			snprintf(buf, len, "%lld", (long long)i);
+			return;
+		}
+		if (units_is_number(t, &x)) {
+			snprintf(buf, len, "%.15g", x);
+			return;
+		}
+		if (units_has_size_suffix(t) && units_parse_size(t, &sz, NULL, 0) == 0) {
+			snprintf(buf, len, "%llu", (unsigned long long)sz);
+			return;
+		}
+		if (units_has_duration_suffix(t) && units_parse_duration(t, &x, NULL, 0) == 0) {
+			snprintf(buf, len, "%.15g", x);
+			return;
+		}
+	}
+	/* A JSON string literal, escaped. */
+	FILE *f = fmemopen(buf, len, "w");
+	if (!f) {
+		snprintf(buf, len, "\"\"");
+		return;
+	}
+	json_write_string(f, t, strlen(t));
+	fclose(f);
+}
+
+bool param_equal(const struct node *a, const struct node *b)
+{
+	char x[512], y[512];
+	param_json(a, x, sizeof(x));
+	param_json(b, y, sizeof(y));
+	return strcmp(x, y) == 0;
+}
+
+static int cmp_idx(const void *a, const void *b, void *keys)
+{
+	char **k = keys;
+	return strcmp(k[*(const size_t *)a], k[*(const size_t *)b]);
+}
+
+void matrix_cell_id(const struct node *params, char out[13])
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t n = params ? params->n : 0;
+	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	if (n)
+		qsort_r(order, n, sizeof(*order), cmp_idx, params->keys);
+	char val[512];
+	for (size_t j = 0; j < n; j++) {
+		size_t i = order[j];
+		param_json(params->items[i], val, sizeof(val));
+		for (const char *p = params->keys[i]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ '=') * 1099511628211ULL;
+		for (const char *p = val; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ '\n') * 1099511628211ULL;
+	}
+	free(order);
+	snprintf(out, 13, "%012llx", (unsigned long long)(h >> 16));
+}
+
+/* ---- axes ---- */
+
+struct axis {
+	size_t nkeys;        /* >1 for a zip */
+	const char **keys;   /* borrowed from the matrix node */
+	size_t nvals;        /* length of each list */
+	size_t *lens;        /* lens[k]: values read for key k (for freeing) */
+	struct node ***vals; /* vals[k][i]: interpolated value i of key k */
+};
+
+static struct node *value_of(const struct node *v, const struct matrix_opts *o, struct diag *d)
+{
+	if (o && o->lookup)
+		return interp_tree(v, o->lookup, o->lookup_ud, d);
+	return node_clone(v);
+}
+
+/* Read one list of scalar values; 0 or -EINVAL. */
+static int read_list(const struct node *list, const char *key, const struct src_pos *kpos,
+                     const struct matrix_opts *o, struct node ***out, size_t *n, struct diag *d)
+{
+	if (!list || list->kind != NODE_SEQ) {
+		diag_error(d, list ? &list->pos : kpos,
+		           "matrix: '%s' must be a list of values (write [x] for a single value), found %s",
+		           key, list ? node_kind_name(list->kind) : "nothing");
+		return -EINVAL;
+	}
+	if (list->n == 0) {
+		diag_error(d, &list->pos,
+		           "matrix: '%s' is an empty list: a matrix axis needs at least one value", key);
+		return -EINVAL;
+	}
+	int bad = 0;
+	*out = calloc(list->n, sizeof(**out));
+	for (size_t i = 0; i < list->n; i++) {
+		const struct node *it = list->items[i];
+		if (it->kind == NODE_SEQ || it->kind == NODE_MAP) {
+			diag_error(d, &it->pos, "matrix: values of '%s' must be plain values, found %s", key,
+			           node_kind_name(it->kind));
+			bad = -EINVAL;
+			continue;
+		}
+		(*out)[i] = value_of(it, o, d);
+		if (!(*out)[i])
+			bad = -EINVAL;
+	}
+	*n = list->n;
+	return bad;
+}
+
+static void axis_free(struct axis *a)
+{
+	for (size_t k = 0; k < a->nkeys; k++) {
+		for (size_t i = 0; a->vals[k] && i < a->lens[k]; i++)
+			node_free(a->vals[k][i]);
+		free(a->vals[k]);
+	}
+	free(a->vals);
+	free(a->lens);
+	free(a->keys);
+}
+
+static int add_zip(const struct node *zip, const struct matrix_opts *o, struct axis *a, struct diag *d)
+{
+	if (zip->kind != NODE_MAP || zip->n == 0) {
+		diag_error(d, &zip->pos, "matrix: zip must be a map of lists of equal length");
+		return -EINVAL;
+	}
+	a->nkeys = zip->n;
+	a->keys = calloc(zip->n, sizeof(*a->keys));
+	a->vals = calloc(zip->n, sizeof(*a->vals));
+	a->lens = calloc(zip->n, sizeof(*a->lens));
+	int bad = 0;
+	size_t first = 0;
+	for (size_t k = 0; k < zip->n; k++) {
+		size_t n = 0;
+		a->keys[k] = zip->keys[k];
+		int rc = read_list(zip->items[k], zip->keys[k], &zip->kpos[k], o, &a->vals[k], &n, d);
+		a->lens[k] = n;
+		if (rc < 0) {
+			bad = -EINVAL;
+			continue;
+		}
+		if (k == 0) {
+			first = n;
+			a->nvals = n;
+		} else if (n != first) {
+			diag_error(
+			    d, &zip->kpos[k],
+			    "matrix: zip lists must have equal length: '%s' has %zu values but '%s' has %zu",
+			    zip->keys[k], n, zip->keys[0], first);
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
+/* Does `entry` (a map) match the combination: every pair equal? */
+static bool entry_matches(const struct node *entry, const struct node *params)
+{
+	for (size_t i = 0; i < entry->n; i++) {
+		const struct node *v = node_get(params, entry->keys[i]);
+		if (!v || !param_equal(v, entry->items[i]))
+			return false;
+	}
+	return true;
+}
+
+static int check_entry_keys(const struct node *entry, const char *what, const char *const *keys, bool any_key,
+                            struct diag *d)
+{
+	if (entry->kind != NODE_MAP || entry->n == 0) {
+		diag_error(d, &entry->pos,
+		           "matrix: each %s entry must be a non-empty map of parameter values", what);
+		return -EINVAL;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < entry->n; i++) {
+		const struct node *v = entry->items[i];
+		if (v->kind == NODE_SEQ || v->kind == NODE_MAP) {
+			diag_error(d, &v->pos, "matrix: %s values must be plain values, found %s", what,
+			           node_kind_name(v->kind));
+			bad = -EINVAL;
+		}
+		if (any_key)
+			continue;
+		bool known = false;
+		for (size_t k = 0; keys[k]; k++)
+			if (!strcmp(keys[k], entry->keys[i]))
+				known = true;
+		if (!known) {
+			const char *sug = node_suggest(entry->keys[i], keys);
+			if (sug)
+				diag_error(
+				    d, &entry->kpos[i],
+				    "matrix: %s key '%s' is not a matrix parameter; did you mean '%s'?", what,
+				    entry->keys[i], sug);
+			else
+				diag_error(d, &entry->kpos[i],
+				           "matrix: %s key '%s' is not a matrix parameter", what,
+				           entry->keys[i]);
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
+/* A growable array of parameter maps. */
+struct combos {
+	struct node **v;
+	bool *original; /* came from the cross product (include rules need this) */
+	size_t n, cap;
+};
+
+static void combos_push(struct combos *c, struct node *params, bool original)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->v = realloc(c->v, c->cap * sizeof(*c->v));
+		c->original = realloc(c->original, c->cap * sizeof(*c->original));
+	}
+	c->v[c->n] = params;
+	c->original[c->n] = original;
+	c->n++;
+}
+
+/* Apply one include entry following GitHub Actions' rules. axis_keys lists
+ * the original matrix keys. */
+static void apply_include(struct combos *c, const struct node *entry, const char *const *axis_keys,
+                          const struct matrix_opts *o, struct diag *d)
+{
+	bool used = false;
+	for (size_t j = 0; j < c->n; j++) {
+		if (!c->original[j])
+			continue;
+		struct node *p = c->v[j];
+		bool overwrites = false;
+		for (size_t i = 0; i < entry->n && !overwrites; i++) {
+			bool is_axis = false;
+			for (size_t k = 0; axis_keys[k]; k++)
+				if (!strcmp(axis_keys[k], entry->keys[i]))
+					is_axis = true;
+			const struct node *cur = node_get(p, entry->keys[i]);
+			if (is_axis && cur && !param_equal(cur, entry->items[i]))
+				overwrites = true;
+		}
+		if (overwrites)
+			continue;
+		used = true;
+		for (size_t i = 0; i < entry->n; i++)
+			node_map_put(p, entry->keys[i], &entry->kpos[i], value_of(entry->items[i], o, d));
+	}
+	if (!used) {
+		struct node *p = node_new(NODE_MAP, &entry->pos);
+		for (size_t i = 0; i < entry->n; i++)
+			node_map_put(p, entry->keys[i], &entry->kpos[i], value_of(entry->items[i], o, d));
+		combos_push(c, p, false);
+	}
+}
+
+static int cmp_cell_id(const void *a, const void *b)
+{
+	const struct cell *x = *(const struct cell *const *)a, *y = *(const struct cell *const *)b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (x->index < y->index ? -1 : 1);
+}
+
+/* Two cells with the same parameters would share an id (and results). */
+static void report_duplicates(struct cell *cells, size_t n, const struct node *m, struct diag *d)
+{
+	if (n < 2)
+		return;
+	struct cell **v = malloc(n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = &cells[i];
+	qsort(v, n, sizeof(*v), cmp_cell_id);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(v[i - 1]->id, v[i]->id))
+			diag_error(
+			    d, m ? &m->pos : NULL,
+			    "matrix: cells %zu and %zu have the same parameters (an include or zip repeats a "
+			    "combination)",
+			    v[i - 1]->index, v[i]->index);
+	free(v);
+}
+
+int matrix_expand(const struct node *m, const struct matrix_opts *o, struct cell **cells_out, size_t *ncells,
+                  struct diag *d)
+{
+	*cells_out = NULL;
+	*ncells = 0;
+	size_t errs0 = d->nerrors;
+	if (m && m->kind == NODE_NULL)
+		m = NULL;
+	if (m && m->kind != NODE_MAP) {
+		diag_error(d, &m->pos, "matrix: expected a map of parameter lists, found %s",
+		           node_kind_name(m->kind));
+		return -EINVAL;
+	}
+	size_t nkeys = m ? m->n : 0;
+	/* Count the axes and parameter names first (zips hold several). */
+	size_t max_axes = 1, max_keys = 1;
+	for (size_t i = 0; i < nkeys; i++) {
+		const struct node *v = m->items[i];
+		if (strcmp(m->keys[i], "zip")) {
+			max_axes++;
+			max_keys++;
+			continue;
+		}
+		size_t nz = v->kind == NODE_SEQ ? v->n : 1;
+		max_axes += nz;
+		for (size_t z = 0; z < nz; z++) {
+			const struct node *zm = v->kind == NODE_SEQ ? v->items[z] : v;
+			max_keys += zm->kind == NODE_MAP ? zm->n : 0;
+		}
+	}
+	struct axis *axes = calloc(max_axes, sizeof(*axes));
+	size_t naxes = 0;
+	const char **axis_keys = calloc(max_keys, sizeof(*axis_keys));
+	size_t nak = 0;
+	const struct node *exclude = NULL, *include = NULL, *filter = NULL;
+
+	for (size_t i = 0; i < nkeys; i++) {
+		const char *k = m->keys[i];
+		const struct node *v = m->items[i];
+		if (!strcmp(k, "exclude")) {
+			exclude = v;
+		} else if (!strcmp(k, "include")) {
+			include = v;
+		} else if (!strcmp(k, "filter")) {
+			filter = v;
+		} else if (!strcmp(k, "zip")) {
+			/* One zip map, or a list of them for several zipped groups. */
+			size_t nz = v->kind == NODE_SEQ ? v->n : 1;
+			for (size_t z = 0; z < nz; z++) {
+				const struct node *zm = v->kind == NODE_SEQ ? v->items[z] : v;
+				struct axis *a = &axes[naxes++];
+				add_zip(zm, o, a, d);
+				for (size_t q = 0; q < a->nkeys; q++)
+					axis_keys[nak++] = a->keys[q];
+			}
+		} else {
+			struct axis *a = &axes[naxes++];
+			a->nkeys = 1;
+			a->keys = calloc(1, sizeof(*a->keys));
+			a->vals = calloc(1, sizeof(*a->vals));
+			a->lens = calloc(1, sizeof(*a->lens));
+			a->keys[0] = k;
+			axis_keys[nak++] = k;
+			read_list(v, k, &m->kpos[i], o, &a->vals[0], &a->nvals, d);
+			a->lens[0] = a->nvals;
+		}
+	}
+	/* A key that appears in two zips or in a zip and as an axis. */
+	for (size_t i = 0; i < nak; i++)
+		for (size_t j = i + 1; j < nak; j++)
+			if (!strcmp(axis_keys[i], axis_keys[j]))
+				diag_error(d, m ? &m->pos : NULL, "matrix: parameter '%s' is defined twice",
+				           axis_keys[i]);
+
+	if (exclude && exclude->kind != NODE_SEQ) {
+		diag_error(d, &exclude->pos, "matrix: exclude must be a list of maps");
+		exclude = NULL;
+	}
+	if (include && include->kind != NODE_SEQ) {
+		diag_error(d, &include->pos, "matrix: include must be a list of maps");
+		include = NULL;
+	}
+	for (size_t i = 0; exclude && i < exclude->n; i++)
+		check_entry_keys(exclude->items[i], "exclude", axis_keys, false, d);
+	for (size_t i = 0; include && i < include->n; i++)
+		check_entry_keys(include->items[i], "include", axis_keys, true, d);
+	if (filter && !o->filter)
+		diag_error(d, &filter->pos, "matrix: filter needs Lua, which is not available in this build");
+
+	struct combos c = {0};
+	if (d->nerrors != errs0)
+		goto out;
+
+	/* Cross product: odometer over the axes, the last axis varying fastest. */
+	size_t total = 1;
+	for (size_t a = 0; a < naxes; a++) {
+		if (axes[a].nvals && total > SIZE_MAX / axes[a].nvals) {
+			diag_error(d, &m->pos, "matrix: too many combinations");
+			goto out;
+		}
+		total *= axes[a].nvals;
+	}
+	if (total > 50000000) {
+		diag_error(d, &m->pos, "matrix: %zu combinations is too many (at most 50,000,000)", total);
+		goto out;
+	}
+	size_t *idx = calloc(naxes + 1, sizeof(*idx));
+	for (size_t t = 0; t < total; t++) {
+		struct node *p = node_new(NODE_MAP, m ? &m->pos : NULL);
+		for (size_t a = 0; a < naxes; a++)
+			for (size_t k = 0; k < axes[a].nkeys; k++) {
+				const struct node *v = axes[a].vals[k][idx[a]];
+				node_map_put(p, axes[a].keys[k], &v->pos, node_clone(v));
+			}
+		bool excluded = false;
+		for (size_t e = 0; exclude && e < exclude->n && !excluded; e++)
+			excluded = entry_matches(exclude->items[e], p);
+		if (excluded)
+			node_free(p);
+		else
+			combos_push(&c, p, true);
+		for (size_t a = naxes; a-- > 0;) {
+			if (++idx[a] < axes[a].nvals)
+				break;
+			idx[a] = 0;
+		}
+	}
+	free(idx);
+	axis_keys[nak] = NULL;
+	for (size_t i = 0; include && i < include->n; i++)
+		apply_include(&c, include->items[i], axis_keys, o, d);
+
+	/* Filter, then number the survivors. */
+	struct cell *cells = calloc(c.n ? c.n : 1, sizeof(*cells));
+	size_t n = 0;
+	for (size_t j = 0; j < c.n; j++) {
+		bool keep = true;
+		if (filter && o->filter(o->filter_ud, filter, c.v[j], &keep, d) < 0)
+			keep = false;
+		if (!keep) {
+			node_free(c.v[j]);
+			c.v[j] = NULL;
+			continue;
+		}
+		cells[n].index = n;
+		cells[n].params = c.v[j];
+		c.v[j] = NULL;
+		matrix_cell_id(cells[n].params, cells[n].id);
+		n++;
+	}
+	*cells_out = cells;
+	*ncells = n;
+	report_duplicates(cells, n, m, d);
+out:
+	for (size_t j = 0; j < c.n; j++)
+		node_free(c.v[j]);
+	free(c.v);
+	free(c.original);
+	for (size_t a = 0; a < naxes; a++)
+		axis_free(&axes[a]);
+	free(axes);
+	free(axis_keys);
+	if (d->nerrors != errs0) {
+		matrix_free(*cells_out, *ncells);
+		*cells_out = NULL;
+		*ncells = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void matrix_free(struct cell *cells, size_t n)
+{
+	if (!cells)
+		return;
+	for (size_t i = 0; i < n; i++)
+		node_free(cells[i].params);
+	free(cells);
+}

@@ -1,0 +1,253 @@
+/* plan: matrix expansion plus validation of each cell (see plan.h).
+ *
+ * Checking 100,000 cells one by one would interpolate the whole scenario
+ * 100,000 times; instead, cells whose referenced parameters are equal give
+ * the same interpolated tree, so each distinct combination is checked once
+ * and the diagnostics of a position are reported once. */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "matrix.h"
+#include "spec_hooks.h"
+
+/* Defined in spec.c. */
+void spec_cell_refs(const struct spec *s, const struct node *params, char ***names, size_t *nn);
+
+static const struct node *var_lookup(void *ud, const char *name, bool *defer)
+{
+	const struct spec *s = ud;
+	(void)defer;
+	return node_get(s->vars, name);
+}
+
+/* A small open-addressing set of strings. */
+struct strset {
+	char **v;
+	size_t cap, n;
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Returns true when s was newly added (takes ownership either way). */
+static bool strset_add(struct strset *S, char *s)
+{
+	if ((S->n + 1) * 2 > S->cap) {
+		size_t cap = S->cap ? S->cap * 2 : 64;
+		char **v = calloc(cap, sizeof(*v));
+		for (size_t i = 0; i < S->cap; i++) {
+			if (!S->v[i])
+				continue;
+			size_t j = str_hash(S->v[i]) & (cap - 1);
+			while (v[j])
+				j = (j + 1) & (cap - 1);
+			v[j] = S->v[i];
+		}
+		free(S->v);
+		S->v = v;
+		S->cap = cap;
+	}
+	size_t j = str_hash(s) & (S->cap - 1);
+	while (S->v[j]) {
+		if (!strcmp(S->v[j], s)) {
+			free(s);
+			return false;
+		}
+		j = (j + 1) & (S->cap - 1);
+	}
+	S->v[j] = s;
+	S->n++;
+	return true;
+}
+
+static void strset_free(struct strset *S)
+{
+	for (size_t i = 0; i < S->cap; i++)
+		free(S->v[i]);
+	free(S->v);
+}
+
+/* Keep only the first diagnostic of each (position, message). */
+static void dedupe_into(struct diag *dst, struct diag *src, struct strset *seen)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		struct diag_entry *e = &src->v[i];
+		char *key = NULL;
+		if (asprintf(&key, "%s:%d:%d:%s", e->pos.file ? e->pos.file : "", e->pos.line, e->pos.col,
+		             e->msg) < 0)
+			continue;
+		if (strset_add(seen, key))
+			diag_add(dst, e->level, e->pos.file ? &e->pos : NULL, "%s", e->msg);
+	}
+	diag_free(src);
+}
+
+int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
+{
+	struct matrix_opts mo = {var_lookup, s, spec_hooks_filter, s};
+	size_t errs0 = d->nerrors;
+	if (matrix_expand(node_get(s->root, "matrix"), &mo, cells, n, d) < 0)
+		return -EINVAL;
+
+	/* Which parameters change the per-cell tree? With !lua anywhere, all. */
+	char **refs = NULL;
+	size_t nrefs = 0;
+	bool every_cell = false;
+	static const char *const secs[] = {"target", "targets", "postgres", "sysctl", "queue", "steps", NULL};
+	for (int i = 0; secs[i]; i++)
+		every_cell |= spec_hooks_has_lua(node_get(s->root, secs[i]));
+	spec_cell_refs(s, s->vars, &refs, &nrefs);
+
+	struct strset combos = {0}, seen = {0};
+	for (size_t c = 0; c < *n; c++) {
+		char *key = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&key, &len);
+		for (size_t r = 0; r < nrefs && !every_cell; r++) {
+			const struct node *v = node_get((*cells)[c].params, refs[r]);
+			fprintf(f, "%s\x1f", v ? v->text : "\x1e");
+		}
+		if (every_cell)
+			fprintf(f, "%zu", c);
+		fclose(f);
+		if (!strset_add(&combos, key))
+			continue;
+		struct diag one;
+		diag_init(&one);
+		struct node *tree = spec_cell_tree(s, &(*cells)[c], true, &one);
+		if (tree)
+			spec_check_cell(s, tree, &one);
+		node_free(tree);
+		dedupe_into(d, &one, &seen);
+	}
+	strset_free(&combos);
+	strset_free(&seen);
+	for (size_t r = 0; r < nrefs; r++)
+		free(refs[r]);
+	free(refs);
+	return d->nerrors != errs0 ? -EINVAL : 0;
+}
+
+static void print_json(const struct cell *cells, size_t n, FILE *out)
+{
+	struct json_w w;
+	json_init(&w, out, false);
+	json_arr_begin(&w);
+	char val[512];
+	for (size_t i = 0; i < n; i++) {
+		const struct cell *c = &cells[i];
+		fputc('\n', out);
+		json_obj_begin(&w);
+		json_key(&w, "index");
+		json_uint(&w, c->index);
+		json_key(&w, "id");
+		json_str(&w, c->id);
+		json_key(&w, "params");
+		json_obj_begin(&w);
+		for (size_t k = 0; k < c->params->n; k++) {
+			json_key(&w, c->params->keys[k]);
+			param_json(c->params->items[k], val, sizeof(val));
+			json_raw(&w, val);
+		}
+		json_obj_end(&w);
+		json_key(&w, "text");
+		json_obj_begin(&w);
+		for (size_t k = 0; k < c->params->n; k++) {
+			json_key(&w, c->params->keys[k]);
+			json_str(&w, c->params->items[k]->text);
+		}
+		json_obj_end(&w);
+		json_obj_end(&w);
+	}
+	if (n)
+		fputc('\n', out);
+	json_arr_end(&w);
+	fputc('\n', out);
+}
+
+/* Union of parameter names over all cells, in first-seen order. */
+static size_t param_columns(const struct cell *cells, size_t n, const char ***cols)
+{
+	size_t nc = 0, cap = 8;
+	*cols = malloc(cap * sizeof(**cols));
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < cells[i].params->n; k++) {
+			const char *key = cells[i].params->keys[k];
+			bool have = false;
+			for (size_t j = 0; j < nc && !have; j++)
+				have = !strcmp((*cols)[j], key);
+			if (have)
+				continue;
+			if (nc == cap)
+				*cols = realloc(*cols, (cap *= 2) * sizeof(**cols));
+			(*cols)[nc++] = key;
+		}
+	return nc;
+}
+
+void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out)
+{
+	if (f == PLAN_JSON) {
+		print_json(cells, n, out);
+		return;
+	}
+	const char **cols;
+	size_t nc = param_columns(cells, n, &cols);
+	if (f == PLAN_TSV) {
+		fputs("index\tid", out);
+		for (size_t j = 0; j < nc; j++)
+			fprintf(out, "\t%s", cols[j]);
+		fputc('\n', out);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(out, "%zu\t%s", cells[i].index, cells[i].id);
+			for (size_t j = 0; j < nc; j++) {
+				const struct node *v = node_get(cells[i].params, cols[j]);
+				fprintf(out, "\t%s", v ? v->text : "");
+			}
+			fputc('\n', out);
+		}
+		free(cols);
+		return;
+	}
+	/* Aligned table: widths from the header and every value. */
+	size_t *w = calloc(nc + 2, sizeof(*w));
+	w[0] = strlen("index");
+	w[1] = 12;
+	for (size_t j = 0; j < nc; j++)
+		w[j + 2] = strlen(cols[j]);
+	for (size_t i = 0; i < n; i++) {
+		char ix[32];
+		size_t l = (size_t)snprintf(ix, sizeof(ix), "%zu", cells[i].index);
+		if (l > w[0])
+			w[0] = l;
+		for (size_t j = 0; j < nc; j++) {
+			const struct node *v = node_get(cells[i].params, cols[j]);
+			if (v && strlen(v->text) > w[j + 2])
+				w[j + 2] = strlen(v->text);
+		}
+	}
+	fprintf(out, "# %s: %zu cell%s\n", s->name, n, n == 1 ? "" : "s");
+	fprintf(out, "%-*s  %-*s", (int)w[0], "index", (int)w[1], "id");
+	for (size_t j = 0; j < nc; j++)
+		fprintf(out, "  %-*s", (int)w[j + 2], cols[j]);
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%*zu  %-*s", (int)w[0], cells[i].index, (int)w[1], cells[i].id);
+		for (size_t j = 0; j < nc; j++) {
+			const struct node *v = node_get(cells[i].params, cols[j]);
+			fprintf(out, "  %-*s", (int)w[j + 2], v ? v->text : "-");
+		}
+		fputc('\n', out);
+	}
+	free(w);
+	free(cols);
+}

@@ -1,0 +1,355 @@
+/* spec: scenario loading, variables and top-level validation (see spec.h). */
+#include "spec.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+#include "workload.h"
+#include "spec_hooks.h"
+
+static const char *const top_keys[] = {
+    "benchgrid", "name",       "description", "vars",     "profiles", "matrix", "repeat",
+    "warmup",    "target",     "targets",     "postgres", "sysctl",   "queue",  "steps",
+    "hooks",     "hooks_file", "expect",      "report",   "timeout",  NULL,
+};
+
+int defines_add(struct defines *D, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return -EINVAL;
+	D->names = realloc(D->names, (D->n + 1) * sizeof(*D->names));
+	D->values = realloc(D->values, (D->n + 1) * sizeof(*D->values));
+	D->names[D->n] = strndup(arg, (size_t)(eq - arg));
+	D->values[D->n] = strdup(eq + 1);
+	D->n++;
+	return 0;
+}
+
+void defines_free(struct defines *D)
+{
+	for (size_t i = 0; i < D->n; i++) {
+		free(D->names[i]);
+		free(D->values[i]);
+	}
+	free(D->names);
+	free(D->values);
+	memset(D, 0, sizeof(*D));
+}
+
+void spec_free(struct spec *s)
+{
+	if (!s)
+		return;
+	spec_hooks_free_lua(s);
+	node_free(s->root);
+	node_free(s->vars);
+	free(s->file);
+	free(s->dir);
+	free(s);
+}
+
+static int check_scalar_map(const struct node *m, const char *what, struct diag *d)
+{
+	if (!m)
+		return 0;
+	if (m->kind != NODE_MAP) {
+		diag_error(d, &m->pos, "%s: expected a map of name: value, found %s", what,
+		           node_kind_name(m->kind));
+		return -EINVAL;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->items[i]->kind == NODE_SEQ || m->items[i]->kind == NODE_MAP) {
+			diag_error(d, &m->items[i]->pos, "%s: '%s' must be a plain value, found %s", what,
+			           m->keys[i], node_kind_name(m->items[i]->kind));
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
+/* vars, then the selected profile's vars, then -D overrides. */
+static struct node *merge_vars(const struct node *root, const struct defines *D, struct diag *d)
+{
+	const struct node *vars = node_get(root, "vars");
+	struct node *out = vars && vars->kind == NODE_MAP ? node_clone(vars) : node_new(NODE_MAP, NULL);
+	check_scalar_map(vars, "vars", d);
+	const char *profile = NULL;
+	for (size_t i = 0; D && i < D->n; i++)
+		if (!strcmp(D->names[i], "profile"))
+			profile = D->values[i];
+	const struct node *pv = node_get(out, "profile");
+	if (!profile && pv && pv->kind == NODE_SCALAR)
+		profile = pv->text;
+	const struct node *profiles = node_get(root, "profiles");
+	if (profiles) {
+		if (profiles->kind != NODE_MAP || profiles->n == 0) {
+			diag_error(d, &profiles->pos, "profiles: expected a map of profile name: {vars}");
+		} else {
+			if (!profile)
+				profile = profiles->keys[0];
+			const struct node *sel = node_get(profiles, profile);
+			if (!sel) {
+				const char **names = calloc(profiles->n + 1, sizeof(*names));
+				for (size_t i = 0; i < profiles->n; i++)
+					names[i] = profiles->keys[i];
+				const char *sug = node_suggest(profile, names);
+				diag_error(d, &profiles->pos, "profile '%s' is not defined%s%s%s", profile,
+				           sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+				free(names);
+			} else if (check_scalar_map(sel, "profiles", d) == 0 && sel->kind == NODE_MAP) {
+				for (size_t i = 0; i < sel->n; i++)
+					node_map_put(out, sel->keys[i], &sel->kpos[i],
+					             node_clone(sel->items[i]));
+			}
+			if (!node_get(out, "profile"))
+				node_map_put(out, "profile", NULL, node_new_scalar(profile, &profiles->pos));
+		}
+	}
+	for (size_t i = 0; D && i < D->n; i++) {
+		struct src_pos p = {diag_intern("-D"), 0, 0};
+		node_map_put(out, D->names[i], &p, node_new_scalar(D->values[i], &p));
+	}
+	return out;
+}
+
+static int check_steps(const struct node *steps, struct diag *d)
+{
+	if (!steps) {
+		diag_error(d, NULL, "steps: the scenario has no steps");
+		return -EINVAL;
+	}
+	if (steps->kind != NODE_SEQ || steps->n == 0) {
+		diag_error(d, &steps->pos, "steps: expected a non-empty list of steps");
+		return -EINVAL;
+	}
+	int bad = 0;
+	const struct workload_ops *const *all = workload_all();
+	for (size_t i = 0; i < steps->n; i++) {
+		const struct node *st = steps->items[i];
+		if (st->kind != NODE_MAP) {
+			diag_error(d, &st->pos,
+			           "steps: each step must be a map (name:, and one of io:, pgbench:, exec:)");
+			bad = -EINVAL;
+			continue;
+		}
+		const char *known[16] = {"name", "record", "timeout", NULL};
+		size_t nk = 3;
+		for (size_t w = 0; all[w] && nk < 15; w++)
+			known[nk++] = all[w]->name;
+		known[nk] = NULL;
+		if (node_check_keys(st, "step", known, d) < 0)
+			bad = -EINVAL;
+		const struct workload_ops *found = NULL;
+		for (size_t k = 0; k < st->n; k++) {
+			const struct workload_ops *w = workload_find(st->keys[k]);
+			if (!w)
+				continue;
+			if (found) {
+				diag_error(d, &st->kpos[k],
+				           "step: '%s' and '%s' in one step; use one workload per step",
+				           found->name, w->name);
+				bad = -EINVAL;
+				continue;
+			}
+			found = w;
+			if (w->check && w->check(st->items[k], d) < 0)
+				bad = -EINVAL;
+		}
+		if (!found) {
+			char list[128] = "";
+			for (size_t w = 0; all[w]; w++) {
+				strncat(list, w ? ", " : "", sizeof(list) - strlen(list) - 1);
+				strncat(list, all[w]->name, sizeof(list) - strlen(list) - 1);
+			}
+			diag_error(d, &st->pos, "step: no workload given (one of: %s)", list);
+			bad = -EINVAL;
+		}
+		const struct node *v;
+		bool b;
+		double t;
+		const char *s;
+		if ((v = node_get(st, "name")) && node_as_string(v, "step.name", &s, d) < 0)
+			bad = -EINVAL;
+		if ((v = node_get(st, "record")) && node_as_bool(v, "step.record", &b, d) < 0)
+			bad = -EINVAL;
+		if ((v = node_get(st, "timeout")) && node_as_duration(v, "step.timeout", false, &t, d) < 0)
+			bad = -EINVAL;
+	}
+	/* Step names must be unique: metrics are addressed as step.metric. */
+	for (size_t i = 0; i < steps->n; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct node *a = node_get(steps->items[i], "name"),
+			                  *b = node_get(steps->items[j], "name");
+			if (a && b && a->kind == NODE_SCALAR && b->kind == NODE_SCALAR &&
+			    !strcmp(a->text, b->text)) {
+				diag_error(d, &a->pos, "step name '%s' is used twice (also at line %d)",
+				           a->text, b->pos.line);
+				bad = -EINVAL;
+			}
+		}
+	return bad;
+}
+
+struct spec *spec_open(const char *path, const struct defines *D, struct diag *d)
+{
+	struct node *root = spec_load_file(path, d);
+	if (!root)
+		return NULL;
+	struct spec *s = calloc(1, sizeof(*s));
+	s->file = strdup(path);
+	char *tmp = strdup(path);
+	s->dir = strdup(dirname(tmp));
+	free(tmp);
+	s->root = root;
+	if (root->kind != NODE_MAP) {
+		diag_error(d, &root->pos,
+		           "a scenario must be a map of sections (name:, matrix:, steps:, ...), found %s",
+		           node_kind_name(root->kind));
+		s->vars = node_new(NODE_MAP, NULL);
+		return s;
+	}
+	node_check_keys(root, "scenario", top_keys, d);
+	const struct node *v;
+	int64_t iv;
+	if ((v = node_get(root, "benchgrid")) &&
+	    node_as_int(v, "benchgrid (format version)", 1, 1, &iv, d) < 0) {
+		/* reported */
+	}
+	const char *str;
+	if ((v = node_get(root, "name")) && node_as_string(v, "name", &str, d) == 0)
+		s->name = str;
+	if ((v = node_get(root, "description")) && node_as_string(v, "description", &str, d) == 0)
+		s->description = str;
+	if (!s->name) {
+		const char *base = strrchr(path, '/');
+		s->name = base ? base + 1 : path;
+	}
+	if ((v = node_get(root, "repeat")))
+		node_as_int(v, "repeat", 1, 1000000, &iv, d);
+	if ((v = node_get(root, "warmup")))
+		node_as_int(v, "warmup", 0, 1000000, &iv, d);
+	double t;
+	if ((v = node_get(root, "timeout")))
+		node_as_duration(v, "timeout", false, &t, d);
+	s->vars = merge_vars(root, D, d);
+	spec_hooks_load_lua(s, d);
+	return s;
+}
+
+/* ---- per-cell interpolation ---- */
+
+struct cell_lookup {
+	const struct spec *s;
+	const struct node *params;
+	const struct node *runtime; /* map of run-time names, or NULL */
+	bool defer;
+};
+
+static bool is_runtime_name(const char *name)
+{
+	static const char *const prefixes[] = {"target.", "targets.", "cell.", "pg.", "step.", "run.", NULL};
+	for (int i = 0; prefixes[i]; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return !strcmp(name, "outdir");
+}
+
+static const struct node *cell_lookup_fn(void *ud, const char *name, bool *defer)
+{
+	struct cell_lookup *cl = ud;
+	const struct node *v;
+	if ((v = node_get(cl->params, name)))
+		return v;
+	if ((v = node_get(cl->s->vars, name)))
+		return v;
+	if ((v = node_get(cl->runtime, name)))
+		return v;
+	if (cl->defer && is_runtime_name(name))
+		*defer = true;
+	return NULL;
+}
+
+static const char *const cell_sections[] = {"target", "targets", "postgres", "sysctl",
+                                            "queue",  "steps",   NULL};
+
+struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const struct node *runtime,
+                               bool defer_runtime, struct diag *d)
+{
+	struct cell_lookup cl = {s, c ? c->params : NULL, runtime, defer_runtime};
+	struct node *out = node_new(NODE_MAP, &s->root->pos);
+	int bad = 0;
+	for (int i = 0; cell_sections[i]; i++) {
+		const struct node *sec = node_get(s->root, cell_sections[i]);
+		if (!sec)
+			continue;
+		struct node *v = interp_tree(sec, cell_lookup_fn, &cl, d);
+		if (!v) {
+			bad = 1;
+			continue;
+		}
+		if (s->lua && spec_hooks_eval_lua(s, v, c ? c->params : NULL, d) < 0)
+			bad = 1;
+		node_map_put(out, cell_sections[i], node_key_pos(s->root, cell_sections[i]), v);
+	}
+	if (bad) {
+		node_free(out);
+		return NULL;
+	}
+	return out;
+}
+
+struct node *spec_cell_tree(const struct spec *s, const struct cell *c, bool defer_runtime, struct diag *d)
+{
+	return spec_cell_tree_rt(s, c, NULL, defer_runtime, d);
+}
+
+int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
+{
+	int bad = 0;
+	if (check_steps(node_get(tree, "steps"), d) < 0)
+		bad = -EINVAL;
+	if (spec_hooks_check_sections(s, tree, d) < 0)
+		bad = -EINVAL;
+	return bad;
+}
+
+/* Scalars that use ${...} in the per-cell sections; used to check each
+ * distinct combination of referenced parameters once. */
+static void collect_refs(const struct node *n, const struct node *params, char ***names, size_t *nn)
+{
+	if (!n)
+		return;
+	if (n->kind == NODE_SCALAR) {
+		for (const char *p = n->text; (p = strstr(p, "${")); p += 2) {
+			const char *e = strchr(p, '}');
+			if (!e)
+				return;
+			char *name = strndup(p + 2, (size_t)(e - p - 2));
+			bool dup = !node_get(params, name);
+			for (size_t i = 0; i < *nn && !dup; i++)
+				dup = !strcmp((*names)[i], name);
+			if (dup) {
+				free(name);
+				continue;
+			}
+			*names = realloc(*names, (*nn + 1) * sizeof(**names));
+			(*names)[(*nn)++] = name;
+		}
+		return;
+	}
+	for (size_t i = 0; i < n->n; i++)
+		collect_refs(n->items[i], params, names, nn);
+}
+
+void spec_cell_refs(const struct spec *s, const struct node *params, char ***names, size_t *nn)
+{
+	*names = NULL;
+	*nn = 0;
+	for (int i = 0; cell_sections[i]; i++)
+		collect_refs(node_get(s->root, cell_sections[i]), params, names, nn);
+}
