@@ -1,0 +1,28 @@
+# report: the run's result model (results.json), statistics over repeats,
+# the reporters (CSV, timeseries CSV, Markdown + SVG charts), expect and compare.
+target_sources(bgcore PRIVATE
+  engine/results.c
+  engine/json_parse.c
+  engine/stats.c
+  reporters/rep.c
+  reporters/rep_csv.c
+  reporters/rep_timeseries.c
+  reporters/rep_md.c
+  reporters/svg.c
+  reporters/expect.c
+  reporters/compare.c
+)
+
+foreach(t test_results test_json_parse test_stats test_expect)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c)
+    bg_unit_test(${t} SOURCES tests/unit/${t}.c LABELS report)
+  endif()
+endforeach()
+
+# A small driver that builds crafted runs (and reads them back) for the
+# Python checks of the report files; no runner needed.
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/integration/report_driver.c)
+  add_executable(report_driver tests/integration/report_driver.c)
+  target_link_libraries(report_driver PRIVATE bgcore)
+  bg_script_test(report_files tests/integration/report_files.sh LABELS "report" TIMEOUT 120)
+endif()

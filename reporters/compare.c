@@ -1,0 +1,171 @@
+/* compare: `benchgrid compare A B` — the cells two runs share, side by side.
+ *
+ * A and B are result directories (holding results.json) or results.json
+ * files. Cells are matched by id (the hash of their parameters), so the two
+ * runs may come from different scenarios or machines. For every shared cell,
+ * step and metric present in both, one Markdown table row gives A, B and the
+ * ratio B/A (means over repetitions). A last table gives per metric the
+ * geometric mean of the ratios over the shared cells (ratios of positive
+ * values only), which is the fair single figure for "B is x times A". */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rep.h"
+
+static int load(const char *path, struct run *r, struct diag *d)
+{
+	struct stat st;
+	char *file = NULL;
+	int rc;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (asprintf(&file, "%s/results.json", path) < 0)
+			return -ENOMEM;
+	} else {
+		file = strdup(path);
+		if (!file)
+			return -ENOMEM;
+	}
+	rc = results_read_json(r, file, d);
+	free(file);
+	return rc;
+}
+
+struct geo {
+	char *ref, *unit;
+	double logsum;
+	size_t n;
+};
+
+static void geo_add(struct geo **g, size_t *ng, const char *ref, const char *unit, double ratio)
+{
+	size_t i;
+	for (i = 0; i < *ng; i++)
+		if (strcmp((*g)[i].ref, ref) == 0)
+			break;
+	if (i == *ng) {
+		struct geo *v = realloc(*g, (*ng + 1) * sizeof(*v));
+		if (!v)
+			return;
+		*g = v;
+		v[i] = (struct geo){strdup(ref), strdup(unit), 0, 0};
+		(*ng)++;
+	}
+	if (ratio > 0 && isfinite(ratio)) {
+		(*g)[i].logsum += log(ratio);
+		(*g)[i].n++;
+	}
+}
+
+int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
+{
+	struct run a, b;
+	int rc = load(pa, &a, d);
+	if (rc < 0) {
+		run_free(&a);
+		return rc;
+	}
+	rc = load(pb, &b, d);
+	if (rc < 0) {
+		run_free(&a);
+		run_free(&b);
+		return rc;
+	}
+
+	size_t shared = 0, only_a = 0, only_b = 0;
+	for (size_t i = 0; i < a.ncells; i++)
+		if (run_find_cell(&b, a.cells[i].id))
+			shared++;
+		else
+			only_a++;
+	for (size_t i = 0; i < b.ncells; i++)
+		only_b += run_find_cell(&a, b.cells[i].id) == NULL;
+
+	fputs("# Compare\n\n- A: `", out);
+	rep_md_cell(out, pa);
+	fputs("`", out);
+	if (a.name) {
+		fputs(" (", out);
+		rep_md_cell(out, a.name);
+		fputs(")", out);
+	}
+	fputs("\n- B: `", out);
+	rep_md_cell(out, pb);
+	fputs("`", out);
+	if (b.name) {
+		fputs(" (", out);
+		rep_md_cell(out, b.name);
+		fputs(")", out);
+	}
+	fprintf(out, "\n- Cells: %zu shared, %zu only in A, %zu only in B\n\n", shared, only_a, only_b);
+
+	struct geo *geo = NULL;
+	size_t ngeo = 0;
+	char label[512], ref[300], va[64], vb[64], vr[64];
+	if (shared) {
+		fputs("| # | id | cell | metric | A | B | B/A |\n|---|---|---|---|---|---|---|\n", out);
+		for (size_t i = 0; i < a.ncells; i++) {
+			const struct run_cell *ca = &a.cells[i], *cb = run_find_cell(&b, ca->id);
+			if (!cb)
+				continue;
+			struct cell_summary *sa = run_cell_summarize(ca), *sb = run_cell_summarize(cb);
+			run_cell_label(ca, label, sizeof(label));
+			for (size_t s = 0; sa && sb && s < sa->nsteps; s++) {
+				const struct step_summary *ss = &sa->steps[s];
+				for (size_t k = 0; k < ss->nm; k++) {
+					const struct metric_summary *ma = &ss->m[k];
+					const struct metric_summary *mb =
+					    cell_summary_metric(sb, ss->step, ma->name);
+					if (!mb)
+						continue;
+					snprintf(ref, sizeof(ref), "%s.%s", ss->step, ma->name);
+					double ratio = ma->st.mean != 0 ? mb->st.mean / ma->st.mean : NAN;
+					rep_fmt_human(ma->st.mean, va, sizeof(va));
+					rep_fmt_human(mb->st.mean, vb, sizeof(vb));
+					if (isfinite(ratio))
+						snprintf(vr, sizeof(vr), "%.3f", ratio);
+					else
+						snprintf(vr, sizeof(vr), "-");
+					fprintf(out, "| %zu | %s | ", ca->index, ca->id);
+					rep_md_cell(out, label);
+					fputs(" | ", out);
+					rep_md_cell(out, ref);
+					if (*ma->unit) {
+						fputs(" (", out);
+						rep_md_cell(out, ma->unit);
+						fputs(")", out);
+					}
+					fprintf(out, " | %s | %s | %s |\n", va, vb, vr);
+					geo_add(&geo, &ngeo, ref, ma->unit, ratio);
+				}
+			}
+			cell_summary_free(sa);
+			cell_summary_free(sb);
+		}
+		fputc('\n', out);
+	}
+	if (ngeo) {
+		fputs("## Geometric mean of B/A per metric\n\n| metric | cells | B/A |\n|---|---|---|\n",
+		      out);
+		for (size_t i = 0; i < ngeo; i++) {
+			fputs("| ", out);
+			rep_md_cell(out, geo[i].ref);
+			if (geo[i].n)
+				fprintf(out, " | %zu | %.3f |\n", geo[i].n,
+				        exp(geo[i].logsum / (double)geo[i].n));
+			else
+				fputs(" | 0 | - |\n", out);
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < ngeo; i++) {
+		free(geo[i].ref);
+		free(geo[i].unit);
+	}
+	free(geo);
+	run_free(&a);
+	run_free(&b);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,327 @@
+/* svg: chart drawing (see svg.h). */
+#include "svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+
+double svg_nice_number(double x, bool round)
+{
+	if (!(x > 0) || !isfinite(x))
+		return 1;
+	double e = floor(log10(x));
+	double f = x / pow(10, e), nf;
+	if (round)
+		nf = f < 1.5 ? 1 : f < 2.25 ? 2 : f < 3.5 ? 2.5 : f < 7.5 ? 5 : 10;
+	else
+		nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10;
+	return nf * pow(10, e);
+}
+
+void svg_nice_ticks(double lo, double hi, int target, struct svg_ticks *t)
+{
+	if (!isfinite(lo) || !isfinite(hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (hi < lo) {
+		double x = lo;
+		lo = hi;
+		hi = x;
+	}
+	if (hi == lo) {
+		double pad = lo == 0 ? 1 : fabs(lo) * 0.1;
+		lo -= lo == 0 ? 0 : pad;
+		hi += pad;
+	}
+	if (target < 2)
+		target = 2;
+	double range = svg_nice_number(hi - lo, false);
+	double step = svg_nice_number(range / (target - 1), true);
+	t->step = step;
+	t->start = floor(lo / step + 1e-9) * step;
+	double end = ceil(hi / step - 1e-9) * step;
+	t->n = (int)llround((end - t->start) / step) + 1;
+	if (t->n < 2)
+		t->n = 2;
+}
+
+void svg_tick_label(double v, double step, char *buf, size_t len)
+{
+	static const struct {
+		double div;
+		const char *suffix;
+	} si[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+	const char *suffix = "";
+	double a = fabs(v) > fabs(step) ? fabs(v) : fabs(step);
+	if (fabs(v) < step * 1e-9)
+		v = 0;
+	if (a >= 1e4)
+		for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
+			if (a >= si[i].div) {
+				v /= si[i].div;
+				step /= si[i].div;
+				suffix = si[i].suffix;
+				break;
+			}
+	int dec = step > 0 ? (int)ceil(-log10(step) - 1e-9) : 0;
+	if (dec < 0)
+		dec = 0;
+	/* steps like 2.5 need one more digit */
+	if (dec < 6 && fabs(step * pow(10, dec) - llround(step * pow(10, dec))) > 1e-6)
+		dec++;
+	snprintf(buf, len, "%.*f%s", dec, v, suffix);
+}
+
+void svg_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			/* XML 1.0 forbids most control characters. */
+			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
+				fputc(*s, f);
+		}
+	}
+}
+
+struct frame {
+	double x0, y0, w, h; /* plot area in pixels (y0 = top) */
+	double xlo, xhi, ylo, yhi;
+	bool cat;
+	size_t ncat;
+};
+
+static double px(const struct frame *fr, double x)
+{
+	if (fr->cat)
+		return fr->x0 + (x + 0.5) * fr->w / (double)(fr->ncat ? fr->ncat : 1);
+	return fr->x0 + (x - fr->xlo) / (fr->xhi - fr->xlo) * fr->w;
+}
+
+static double py(const struct frame *fr, double y)
+{
+	return fr->y0 + fr->h - (y - fr->ylo) / (fr->yhi - fr->ylo) * fr->h;
+}
+
+static void text(FILE *f, double x, double y, const char *anchor, const char *cls, const char *s)
+{
+	fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", cls, x, y, anchor);
+	svg_escape(f, s);
+	fputs("</text>\n", f);
+}
+
+int svg_write(FILE *f, const struct svg_chart *c)
+{
+	int W = c->width > 0 ? c->width : 760, H = c->height > 0 ? c->height : 420;
+	struct frame fr = {
+	    .x0 = 80, .y0 = c->subtitle ? 62 : 48, .cat = c->categories != NULL, .ncat = c->ncat};
+	double legend_w = 0;
+	char buf[64];
+
+	for (size_t i = 0; i < c->ns; i++) {
+		double w = 30 + 7.0 * (double)(c->s[i].label ? strlen(c->s[i].label) : 0);
+		legend_w = fmax(legend_w, fmin(w, 220));
+	}
+	if (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label))
+		legend_w = 0;
+	fr.w = W - fr.x0 - 20 - legend_w;
+	fr.h = H - fr.y0 - 60;
+
+	/* Data range. */
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+	for (size_t i = 0; i < c->ns; i++)
+		for (size_t k = 0; k < c->s[i].n; k++) {
+			if (!isfinite(c->s[i].y[k]) || !isfinite(c->s[i].x[k]))
+				continue;
+			xlo = fmin(xlo, c->s[i].x[k]);
+			xhi = fmax(xhi, c->s[i].x[k]);
+			ylo = fmin(ylo, c->s[i].y[k]);
+			yhi = fmax(yhi, c->s[i].y[k]);
+		}
+	if (!isfinite(ylo)) {
+		ylo = 0;
+		yhi = 1;
+		xlo = 0;
+		xhi = 1;
+	}
+	ylo = fmin(ylo, 0);
+	yhi = fmax(yhi, 0);
+	struct svg_ticks yt, xt = {0};
+	svg_nice_ticks(ylo, yhi, 6, &yt);
+	fr.ylo = yt.start;
+	fr.yhi = yt.start + yt.step * (yt.n - 1);
+	if (!fr.cat) {
+		if (c->x_zero && xlo > 0)
+			xlo = 0;
+		svg_nice_ticks(xlo, xhi, 8, &xt);
+		fr.xlo = xlo < xt.start ? xlo : xt.start;
+		fr.xhi = xt.start + xt.step * (xt.n - 1);
+		if (fr.xhi <= fr.xlo)
+			fr.xhi = fr.xlo + 1;
+	}
+
+	fprintf(f,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	        "font-family=\"sans-serif\" font-size=\"12\">\n",
+	        W, H, W, H);
+	fputs("<title>", f);
+	svg_escape(f, c->title ? c->title : "");
+	fputs("</title>\n", f);
+	fprintf(f, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+	        W, H);
+	if (c->title) {
+		fputs("<g font-size=\"15\" font-weight=\"bold\">", f);
+		text(f, W / 2.0, 24, "middle", "title", c->title);
+		fputs("</g>\n", f);
+	}
+	if (c->subtitle)
+		text(f, W / 2.0, 42, "middle", "subtitle", c->subtitle);
+
+	/* Grid and y axis. */
+	fputs("<g class=\"axis y\" stroke-width=\"1\">\n", f);
+	for (int i = 0; i < yt.n; i++) {
+		double v = yt.start + yt.step * i, y = py(&fr, v);
+		fprintf(f,
+		        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		        "stroke=\"#e0e0e0\"/>\n",
+		        fr.x0, y, fr.x0 + fr.w, y);
+		svg_tick_label(v, yt.step, buf, sizeof(buf));
+		text(f, fr.x0 - 6, y + 4, "end", "tick", buf);
+	}
+	fputs("</g>\n", f);
+
+	/* X axis ticks. */
+	fputs("<g class=\"axis x\">\n", f);
+	if (fr.cat) {
+		size_t every = c->ncat > 12 ? (c->ncat + 11) / 12 : 1;
+		for (size_t i = 0; i < c->ncat; i++) {
+			double x = px(&fr, (double)i);
+			fprintf(f,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+			        x, fr.y0 + fr.h, x, fr.y0 + fr.h + 5);
+			if (i % every == 0)
+				text(f, x, fr.y0 + fr.h + 18, "middle", "tick", c->categories[i]);
+		}
+	} else {
+		for (int i = 0; i < xt.n; i++) {
+			double v = xt.start + xt.step * i;
+			if (v < fr.xlo - 1e-9 * xt.step)
+				continue;
+			double x = px(&fr, v);
+			fprintf(f,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+			        x, fr.y0 + fr.h, x, fr.y0 + fr.h + 5);
+			svg_tick_label(v, xt.step, buf, sizeof(buf));
+			text(f, x, fr.y0 + fr.h + 18, "middle", "tick", buf);
+		}
+	}
+	fputs("</g>\n", f);
+	/* Axis lines on top of the grid. */
+	fprintf(f, "<path class=\"frame\" d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
+	        fr.x0, fr.y0, fr.y0 + fr.h, fr.x0 + fr.w);
+	if (c->xlabel)
+		text(f, fr.x0 + fr.w / 2, fr.y0 + fr.h + 40, "middle", "xlabel", c->xlabel);
+	if (c->ylabel) {
+		fprintf(f,
+		        "<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
+		        "text-anchor=\"middle\">",
+		        fr.y0 + fr.h / 2);
+		svg_escape(f, c->ylabel);
+		fputs("</text>\n", f);
+	}
+
+	/* Series. */
+	double slot = fr.w / (double)(fr.ncat ? fr.ncat : 1);
+	double bw = c->ns ? slot * 0.8 / (double)c->ns : 0;
+	for (size_t i = 0; i < c->ns; i++) {
+		const struct svg_series *s = &c->s[i];
+		const char *col = palette[i % NPALETTE];
+		fputs("<g class=\"series\" data-label=\"", f);
+		svg_escape(f, s->label ? s->label : "");
+		fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n", col, col);
+		if (c->kind == SVG_BAR) {
+			for (size_t k = 0; k < s->n; k++) {
+				if (!isfinite(s->y[k]) || !isfinite(s->x[k]))
+					continue;
+				double x = (fr.cat ? px(&fr, s->x[k]) - slot * 0.4
+				                   : px(&fr, s->x[k]) - bw * c->ns / 2) +
+				           bw * (double)i;
+				double y1 = py(&fr, fmax(s->y[k], 0)), y2 = py(&fr, fmin(s->y[k], 0));
+				fprintf(f,
+				        "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				        "height=\"%.1f\" "
+				        "stroke=\"none\"><title>",
+				        x, y1, bw, y2 - y1);
+				svg_escape(f, s->label);
+				svg_tick_label(s->y[k], fabs(s->y[k]) / 1000 + 1e-12, buf, sizeof(buf));
+				fprintf(f, ": %s</title></rect>\n", buf);
+			}
+		} else {
+			bool open = false;
+			for (size_t k = 0; k < s->n; k++) {
+				if (!isfinite(s->y[k]) || !isfinite(s->x[k])) {
+					if (open)
+						fputs("\"/>\n", f);
+					open = false;
+					continue;
+				}
+				if (!open)
+					fputs("<polyline fill=\"none\" stroke-width=\"2\" points=\"", f);
+				fprintf(f, "%s%.1f,%.1f", open ? " " : "", px(&fr, s->x[k]),
+				        py(&fr, s->y[k]));
+				open = true;
+			}
+			if (open)
+				fputs("\"/>\n", f);
+			/* Markers only where they stay readable. */
+			if (s->n <= 60)
+				for (size_t k = 0; k < s->n; k++)
+					if (isfinite(s->y[k]) && isfinite(s->x[k]))
+						fprintf(f,
+						        "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" "
+						        "r=\"3\"/>\n",
+						        px(&fr, s->x[k]), py(&fr, s->y[k]));
+		}
+		fputs("</g>\n", f);
+	}
+
+	/* Legend. */
+	if (legend_w > 0) {
+		fputs("<g class=\"legend\">\n", f);
+		double lx = fr.x0 + fr.w + 16, ly = fr.y0 + 6;
+		for (size_t i = 0; i < c->ns; i++, ly += 18) {
+			const char *col = palette[i % NPALETTE];
+			if (c->kind == SVG_BAR)
+				fprintf(
+				    f,
+				    "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+				    lx, ly - 9, col);
+			else
+				fprintf(f,
+				        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				        "stroke-width=\"2\"/>\n",
+				        lx, ly - 4, lx + 14, ly - 4, col);
+			char label[40];
+			const char *l = c->s[i].label ? c->s[i].label : "";
+			if (strlen(l) > 28)
+				snprintf(label, sizeof(label), "%.26s..", l);
+			else
+				snprintf(label, sizeof(label), "%s", l);
+			text(f, lx + 20, ly, "start", "legend-label", label);
+		}
+		fputs("</g>\n", f);
+	}
+	fputs("</svg>\n", f);
+	return ferror(f) ? -EIO : 0;
+}

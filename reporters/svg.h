@@ -1,0 +1,57 @@
+/* svg: line and bar charts as standalone SVG, drawn by our own code.
+ *
+ * A chart has a title, axis labels (with units), nice ticks (1, 2, 2.5, 5 x
+ * 10^k, Heckbert's "nice numbers"), light grid lines, a legend at the right,
+ * and one group per series:
+ *   <g class="series" data-label="ext4"> polyline(s) + circle.point markers </g>
+ *   <g class="series" data-label="ext4"> rect.bar ... </g>           (bars)
+ * so tests and tools can count series and points. The x axis is numeric
+ * (e.g. time in seconds) or categorical (parameter values, evenly spaced in
+ * the given order). Non-finite y values are gaps. Large tick values get SI
+ * suffixes (12k, 3.5M). The y axis starts at 0 unless a value is negative. */
+#ifndef BENCHGRID_SVG_H
+#define BENCHGRID_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum svg_kind { SVG_LINE, SVG_BAR };
+
+struct svg_series {
+	const char *label;
+	size_t n;
+	const double *x; /* numeric x, or category index when categories are set */
+	const double *y;
+};
+
+struct svg_chart {
+	enum svg_kind kind;
+	const char *title;
+	const char *subtitle; /* e.g. the fixed parameters of this chart, or NULL */
+	const char *xlabel, *ylabel;
+	const char *const *categories; /* categorical x axis when not NULL */
+	size_t ncat;
+	const struct svg_series *s;
+	size_t ns;
+	bool x_zero;       /* numeric x axis starts at 0 (time charts) */
+	int width, height; /* 0: 760 x 420 */
+};
+
+struct svg_ticks {
+	double start, step;
+	int n;
+};
+
+/* Heckbert's nice number: the nice value near x (round) or above x. */
+double svg_nice_number(double x, bool round);
+/* About `target` nice ticks covering [lo, hi]. */
+void svg_nice_ticks(double lo, double hi, int target, struct svg_ticks *t);
+/* Tick label: "0.25", "1500", "12k", "3.5M". */
+void svg_tick_label(double v, double step, char *buf, size_t len);
+
+int svg_write(FILE *f, const struct svg_chart *c);
+/* XML-escape s into f. */
+void svg_escape(FILE *f, const char *s);
+
+#endif

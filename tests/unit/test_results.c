@@ -1,0 +1,390 @@
+/* test_results: the run model, statistics over repeats, results.json
+ * round trip and the journal's one-line cell records. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rep.h"
+#include "report_fixture.h"
+
+static char tmpdir[256];
+
+#define assert_near(a, b, eps) assert_near_(a, b, eps, #a, __LINE__)
+static void assert_near_(double a, double b, double eps, const char *what, int line)
+{
+	if (!(fabs(a - b) <= eps))
+		fail_msg("line %d: %s = %.17g, expected %.17g", line, what, a, b);
+}
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bg-test-results-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = fread(s, 1, (size_t)n, f);
+	s[got] = '\0';
+	fclose(f);
+	if (len)
+		*len = got;
+	return s;
+}
+
+static void assert_nodes_equal(const struct node *a, const struct node *b)
+{
+	if (!a || !b) {
+		assert_true(a == b || (a ? a->kind == NODE_NULL : b->kind == NODE_NULL));
+		return;
+	}
+	assert_int_equal(a->kind, b->kind);
+	if (a->kind == NODE_SCALAR)
+		assert_string_equal(a->text, b->text);
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->kind == NODE_MAP)
+			assert_string_equal(a->keys[i], b->keys[i]);
+		assert_nodes_equal(a->items[i], b->items[i]);
+	}
+}
+
+static void assert_num_equal(double a, double b)
+{
+	if (isnan(a))
+		assert_true(isnan(b));
+	else
+		assert_true(a == b);
+}
+
+static void assert_steps_equal(const struct step_result *a, const struct step_result *b)
+{
+	assert_string_equal(a->step, b->step);
+	assert_string_equal(a->workload, b->workload);
+	assert_int_equal(a->failed, b->failed);
+	if (a->error)
+		assert_string_equal(a->error, b->error);
+	else
+		assert_null(b->error);
+	assert_num_equal(a->started, b->started);
+	assert_num_equal(a->elapsed, b->elapsed);
+	assert_int_equal(a->nm, b->nm);
+	for (size_t i = 0; i < a->nm; i++) {
+		assert_string_equal(a->m[i].name, b->m[i].name);
+		assert_string_equal(a->m[i].unit, b->m[i].unit);
+		assert_num_equal(a->m[i].value, b->m[i].value);
+	}
+	assert_int_equal(a->ns, b->ns);
+	for (size_t i = 0; i < a->ns; i++) {
+		assert_string_equal(a->s[i].name, b->s[i].name);
+		assert_string_equal(a->s[i].unit, b->s[i].unit);
+		assert_int_equal(a->s[i].n, b->s[i].n);
+		for (size_t k = 0; k < a->s[i].n; k++) {
+			assert_num_equal(a->s[i].t[k], b->s[i].t[k]);
+			assert_num_equal(a->s[i].v[k], b->s[i].v[k]);
+		}
+	}
+	assert_int_equal(a->ni, b->ni);
+	for (size_t i = 0; i < a->ni; i++) {
+		assert_string_equal(a->info[i].key, b->info[i].key);
+		assert_string_equal(a->info[i].value, b->info[i].value);
+	}
+}
+
+static void assert_cells_equal(const struct run_cell *a, const struct run_cell *b)
+{
+	assert_int_equal(a->index, b->index);
+	assert_string_equal(a->id, b->id);
+	assert_nodes_equal(a->params, b->params);
+	assert_int_equal(a->status, b->status);
+	if (a->error)
+		assert_string_equal(a->error, b->error);
+	else
+		assert_null(b->error);
+	assert_num_equal(a->started, b->started);
+	assert_num_equal(a->elapsed, b->elapsed);
+	assert_steps_equal(&a->facts, &b->facts);
+	assert_int_equal(a->nreps, b->nreps);
+	for (size_t r = 0; r < a->nreps; r++) {
+		assert_int_equal(a->reps[r].nsteps, b->reps[r].nsteps);
+		for (size_t k = 0; k < a->reps[r].nsteps; k++)
+			assert_steps_equal(&a->reps[r].steps[k], &b->reps[r].steps[k]);
+	}
+}
+
+static void test_roundtrip(void **state)
+{
+	struct run a, b;
+	struct diag d;
+	char path[512], path2[512];
+
+	diag_init(&d);
+	fixture_build(&a);
+	/* values JSON cannot hold: NaN becomes null and comes back as NaN */
+	result_metric(&a.cells[0].reps[0].steps[0], "nan_metric", NAN, "");
+	snprintf(path, sizeof(path), "%s/results.json", tmpdir);
+	assert_int_equal(results_write_json(&a, path, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	char tmp[600];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_equal(access(tmp, F_OK), -1); /* renamed away */
+
+	assert_int_equal(results_read_json(&b, path, &d), 0);
+	if (d.nerrors)
+		diag_print(&d, stderr);
+	assert_int_equal(d.nerrors, 0);
+	assert_string_equal(a.scenario_file, b.scenario_file);
+	assert_string_equal(a.name, b.name);
+	assert_string_equal(a.description, b.description);
+	assert_string_equal(a.scenario_hash, b.scenario_hash);
+	assert_string_equal(a.tool_version, b.tool_version);
+	assert_num_equal(a.started, b.started);
+	assert_num_equal(a.finished, b.finished);
+	assert_int_equal(a.nplanned, b.nplanned);
+	assert_int_equal(a.repeat, b.repeat);
+	assert_int_equal(a.warmup, b.warmup);
+	assert_steps_equal(&a.env, &b.env);
+	assert_nodes_equal(a.report_cfg, b.report_cfg);
+	assert_nodes_equal(a.expect_cfg, b.expect_cfg);
+	assert_int_equal(a.ncells, b.ncells);
+	for (size_t i = 0; i < a.ncells; i++)
+		assert_cells_equal(&a.cells[i], &b.cells[i]);
+
+	/* Writing what was read gives the same bytes. */
+	snprintf(path2, sizeof(path2), "%s/results2.json", tmpdir);
+	assert_int_equal(results_write_json(&b, path2, &d), 0);
+	char *s1 = slurp(path, NULL), *s2 = slurp(path2, NULL);
+	assert_non_null(s1);
+	assert_non_null(s2);
+	assert_string_equal(s1, s2);
+	/* The repeated "warning" info is an array; the note param keeps its newline. */
+	assert_non_null(strstr(s1, "\"warning\": [\n"));
+	assert_non_null(strstr(s1, "\"note\": \"a, \\\"quoted\\\"\\nsecond line\""));
+	assert_non_null(strstr(s1, "\"nan_metric\": {\n"));
+	free(s1);
+	free(s2);
+	run_free(&a);
+	run_free(&b);
+	diag_free(&d);
+}
+
+static void test_journal_line(void **state)
+{
+	struct run a;
+	struct diag d;
+	char *buf = NULL;
+	size_t len = 0;
+
+	diag_init(&d);
+	fixture_build(&a);
+	for (size_t i = 0; i < a.ncells; i++) {
+		FILE *f = open_memstream(&buf, &len);
+		assert_int_equal(results_cell_write_line(f, &a.cells[i]), 0);
+		fclose(f);
+		/* one line: the only newline is the last byte */
+		assert_true(len > 2);
+		assert_int_equal(buf[len - 1], '\n');
+		assert_null(memchr(buf, '\n', len - 1));
+		struct run_cell c;
+		assert_int_equal(results_cell_parse_line(buf, len, &c, &d), 0);
+		assert_cells_equal(&a.cells[i], &c);
+		run_cell_free(&c);
+		free(buf);
+		buf = NULL;
+	}
+	/* A torn line (kill -9 during the append) is an error, not a crash. */
+	FILE *f = open_memstream(&buf, &len);
+	results_cell_write_line(f, &a.cells[0]);
+	fclose(f);
+	struct run_cell c;
+	assert_int_equal(results_cell_parse_line(buf, len / 2, &c, &d), -EINVAL);
+	assert_true(d.nerrors > 0);
+	run_cell_free(&c);
+	free(buf);
+
+	/* Moving a parsed cell into a run and sorting by index. */
+	struct run r;
+	run_init(&r);
+	for (size_t i = a.ncells; i-- > 0;) {
+		struct diag d2;
+		diag_init(&d2);
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		results_cell_write_line(f, &a.cells[i]);
+		fclose(f);
+		assert_int_equal(results_cell_parse_line(buf, len, &c, &d2), 0);
+		assert_non_null(run_take_cell(&r, &c));
+		free(buf);
+		diag_free(&d2);
+	}
+	run_sort_cells(&r);
+	for (size_t i = 0; i < r.ncells; i++)
+		assert_int_equal(r.cells[i].index, i);
+	assert_non_null(run_find_cell(&r, "a1b2c3d4e5f2"));
+	assert_null(run_find_cell(&r, "ffffffffffff"));
+	run_free(&r);
+	run_free(&a);
+	diag_free(&d);
+}
+
+static void test_summary(void **state)
+{
+	struct run a;
+	fixture_build(&a);
+
+	/* cell 0: ro.tps samples 500, 1000, 1002 */
+	struct cell_summary *s = run_cell_summarize(&a.cells[0]);
+	assert_non_null(s);
+	assert_int_equal(s->nsteps, 2);
+	assert_string_equal(s->steps[0].step, "seqwrite");
+	assert_string_equal(s->steps[1].step, "ro");
+	const struct metric_summary *m = cell_summary_metric(s, "ro", "tps");
+	assert_non_null(m);
+	assert_int_equal(m->st.n, 3);
+	assert_near(m->st.mean, 834.0, 1e-9);
+	assert_near(m->st.median, 1000.0, 1e-9);
+	assert_near(m->st.min, 500.0, 1e-9);
+	assert_near(m->st.max, 1002.0, 1e-9);
+	assert_near(m->st.stddev, sqrt(((334. * 334) + (166. * 166) + (168. * 168)) / 2), 1e-9);
+	assert_true(m->warned);
+	assert_true(m->warn.first_slow);
+	assert_string_equal(m->unit, "tps");
+	/* latency of the same cold run: higher is slower, also flagged */
+	m = cell_summary_metric(s, "ro", "lat_avg");
+	assert_true(m->warn.first_slow);
+	assert_null(cell_summary_metric(s, "ro", "nosuch"));
+	assert_null(cell_summary_step(s, "nosuch"));
+	int nwarn = (int)run_cell_warnings(s, NULL, NULL);
+	assert_true(nwarn >= 2);
+	cell_summary_free(s);
+
+	/* cell 3: failed in ro of its first repetition, one rep only */
+	s = run_cell_summarize(&a.cells[3]);
+	assert_int_equal(s->nsteps, 2);
+	assert_true(s->steps[1].failed);
+	assert_non_null(strstr(s->steps[1].error, "connection to server lost"));
+	assert_int_equal(cell_summary_metric(s, "seqwrite", "mb_s")->st.n, 1);
+	assert_near(cell_summary_metric(s, "seqwrite", "mb_s")->st.stddev, 0, 0);
+	cell_summary_free(s);
+
+	char step[16];
+	const char *metric;
+	assert_true(results_split_ref("ro.lat.p99", step, sizeof(step), &metric));
+	assert_string_equal(step, "ro");
+	assert_string_equal(metric, "lat.p99");
+	assert_false(results_split_ref("tps", step, sizeof(step), &metric));
+	assert_false(results_split_ref(".tps", step, sizeof(step), &metric));
+	assert_false(results_split_ref("averyveryverylongstepname.tps", step, sizeof(step), &metric));
+
+	char label[128];
+	run_cell_label(&a.cells[1], label, sizeof(label));
+	assert_string_equal(label, "fs=ext4, fs_block=4KiB, note=" FIXTURE_NOTE);
+	assert_string_equal(run_cell_param(&a.cells[2], "fs"), "xfs");
+	assert_null(run_cell_param(&a.cells[2], "nosuch"));
+	run_free(&a);
+}
+
+static void test_read_errors(void **state)
+{
+	struct diag d;
+	struct run r;
+	char path[512];
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+	    {"{\"format\": \"other\"}", "not a benchgrid results file"},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 99, \"cells\": []}", "version 99"},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 1}", "array \"cells\""},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 1, \"cells\": [{\"index\": 0}]}", "\"id\""},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 1, \"cells\": [{\"index\": 0, \"id\": \"x\", "
+	     "\"params\": {}, \"status\": \"weird\"}]}",
+	     "status"},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 1,\n \"cells\": [}", "2:12"},
+	};
+	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		fputs(cases[i].text, f);
+		fclose(f);
+		diag_init(&d);
+		assert_true(results_read_json(&r, path, &d) < 0);
+		assert_true(d.nerrors > 0);
+		char msg[512];
+		diag_format_one(&d.v[0], msg, sizeof(msg));
+		if (!strstr(msg, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, msg, cases[i].want);
+		run_free(&r);
+		diag_free(&d);
+	}
+	diag_init(&d);
+	snprintf(path, sizeof(path), "%s/missing.json", tmpdir);
+	assert_true(results_read_json(&r, path, &d) < 0);
+	run_free(&r);
+	diag_free(&d);
+}
+
+static void test_node_json(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *n = spec_load_string(
+	    "n.yaml", "a: 10\nb: '10'\nc: 4KiB\nd: true\ne: ~\nf: [1.5, -2e3, x]\ng: 010\n", &d);
+	assert_non_null(n);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_w w;
+	json_init(&w, f, false);
+	results_write_node(&w, n);
+	fclose(f);
+	/* numbers stay numbers, quoted text stays text, 010 is not JSON */
+	assert_string_equal(buf, "{\"a\":10,\"b\":\"10\",\"c\":\"4KiB\",\"d\":true,\"e\":null,"
+	                         "\"f\":[1.5,-2e3,\"x\"],\"g\":\"010\"}");
+	struct jv *v = jv_parse(buf, len, "x", &d);
+	assert_non_null(v);
+	struct node *back = results_node_from_jv(v, "x");
+	assert_string_equal(node_get(back, "a")->text, "10");
+	assert_string_equal(node_get(back, "b")->text, "10");
+	assert_string_equal(node_get(back, "f")->items[1]->text, "-2e3");
+	assert_int_equal(node_get(back, "e")->kind, NODE_NULL);
+	node_free(back);
+	jv_free(v);
+	free(buf);
+	node_free(n);
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_journal_line),
+	    cmocka_unit_test(test_summary),   cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_node_json),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
