@@ -18,14 +18,14 @@
 
 #define HIST_SUB_BITS 7
 #define HIST_SUB      (1u << HIST_SUB_BITS) /* buckets per power of two */
-#define HIST_MAX_MSB  47		    /* highest distinct power of two */
+#define HIST_MAX_MSB  47                    /* highest distinct power of two */
 #define HIST_NBUCKETS ((HIST_MAX_MSB - HIST_SUB_BITS) * HIST_SUB + 2 * HIST_SUB)
 
 struct hist {
 	uint64_t count;
 	uint64_t min, max; /* exact; min = UINT64_MAX while empty */
-	uint64_t sum;	   /* exact sum of values (ns) */
-	double sumsq;	   /* sum of squares, for the standard deviation */
+	uint64_t sum;      /* exact sum of values (ns) */
+	double sumsq;      /* sum of squares, for the standard deviation */
 	uint64_t bucket[HIST_NBUCKETS];
 };
 
@@ -38,14 +38,14 @@ void hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_count(const struct hist *h);
 uint64_t hist_min(const struct hist *h); /* 0 when empty */
 uint64_t hist_max(const struct hist *h);
-double hist_mean(const struct hist *h);	  /* 0 when empty */
+double hist_mean(const struct hist *h);   /* 0 when empty */
 double hist_stddev(const struct hist *h); /* population standard deviation */
 /* Value at percentile pct in [0,100] (nearest rank; 0 -> min, 100 -> max). */
 uint64_t hist_percentile(const struct hist *h, double pct);
 
 /* Bucket geometry, for reporters that dump the distribution. */
 unsigned hist_bucket_index(uint64_t ns);
-uint64_t hist_bucket_low(unsigned idx);	 /* smallest value in bucket idx */
+uint64_t hist_bucket_low(unsigned idx);  /* smallest value in bucket idx */
 uint64_t hist_bucket_high(unsigned idx); /* largest value in bucket idx */
 
 #endif

@@ -1,3 +1,16 @@
 # io: the native I/O workload (`io:` step) and the latency histogram.
-target_sources(bgcore PRIVATE engine/hist.c)
+target_sources(bgcore PRIVATE
+  engine/hist.c
+  engine/io_opts.c
+  engine/io_pattern.c
+  engine/io_engine.c
+  engine/wl_io.c
+)
 bg_unit_test(test_hist SOURCES tests/unit/test_hist.c LABELS io)
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_io.c)
+  bg_unit_test(test_io SOURCES tests/unit/test_io.c LABELS io)
+endif()
+
+# A small driver that runs one io step from key=value options, for bench/vs-fio.
+add_executable(io_driver bench/io_driver.c)
+target_link_libraries(io_driver PRIVATE bgcore)

@@ -168,10 +168,10 @@ static void test_merge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_log_uniform),
-		cmocka_unit_test(test_bimodal_tail),
-		cmocka_unit_test(test_small_and_geometry),
-		cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_log_uniform),
+	    cmocka_unit_test(test_bimodal_tail),
+	    cmocka_unit_test(test_small_and_geometry),
+	    cmocka_unit_test(test_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,669 @@
+/* wl_io: the `io:` step: set-up, threads, monitor, metrics (see wl_io.h).
+ *
+ * A run goes: parse options again (values may only be known now), choose
+ * the engine (io_uring, or psync with a warning when the kernel refuses
+ * rings), open or prepare every job's file untimed (layout for reads,
+ * preallocation for random writes, cache drop/invalidate), start the
+ * workers, which set up their rings and meet at a barrier; then this thread
+ * stamps t0, releases them and samples their counters every `interval`
+ * until they are done. Figures cover the time from t0 + ramp to the end of
+ * the last job, its fdatasync for `sync: end` included. Verification of
+ * written blocks is done after the timed part. */
+#include "wl_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "io_internal.h"
+#include "result.h"
+
+#define IO_LAYOUT_CHUNK (1u << 20)
+
+struct io_run {
+	struct io_opts o;
+	struct io_shared sh;
+	struct io_job *jobs;
+	const struct step_ctx *cx;
+	struct step_result *res;
+	pthread_barrier_t go;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned ndone;
+	/* CPU of the whole process (workers and the kernel's io-wq threads
+	 * working for them) over the measured part */
+	bool cpu_taken;
+	double usr0, sys0, usr, sys;
+};
+
+struct io_thread_arg {
+	struct io_run *run;
+	struct io_job *job;
+};
+
+static int wl_io_check(const struct node *opts, struct diag *d)
+{
+	struct io_opts o;
+	return io_opts_parse(opts, &o, d);
+}
+
+/* "file:line:col: " for run-time messages about an option, or "". */
+static const char *io_at(const struct src_pos *p, char *buf, size_t len)
+{
+	if (p && p->line && p->file)
+		snprintf(buf, len, "%s:%d:%d: ", p->file, p->line, p->col);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+static const char *io_fs_name(const char *path, char *buf, size_t len)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} fs[] = {
+	    {0xEF53, "ext4"},          {0x58465342, "xfs"},      {0x9123683E, "btrfs"}, {0x01021994, "tmpfs"},
+	    {0x794c7630, "overlayfs"}, {0x6969, "nfs"},          {0xF2F52010, "f2fs"},  {0x2fc12fc1, "zfs"},
+	    {0x65735546, "fuse"},      {0x858458f6, "ramfs"},    {0x4d44, "vfat"},      {0x5346544e, "ntfs"},
+	    {0xca451a4e, "bcachefs"},  {0x73717368, "squashfs"}, {0x62656572, "sysfs"}, {0x9fa0, "proc"},
+	};
+	struct statfs st;
+	if (statfs(path, &st) < 0) {
+		snprintf(buf, len, "unknown");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if ((unsigned long)st.f_type == fs[i].magic) {
+			snprintf(buf, len, "%s", fs[i].name);
+			return buf;
+		}
+	snprintf(buf, len, "type 0x%lx", (unsigned long)st.f_type);
+	return buf;
+}
+
+static void io_fill_random(unsigned char *p, uint64_t len, uint64_t seed)
+{
+	uint64_t s = seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+	for (uint64_t i = 0; i + 8 <= len; i += 8) {
+		uint64_t w = io_xorshift(&s);
+		memcpy(p + i, &w, 8);
+	}
+}
+
+/* Write the whole file, untimed: the verify pattern, or the data kind. */
+static int io_layout(struct io_run *run, struct io_job *j)
+{
+	const struct io_opts *o = &run->o;
+	uint64_t chunk = o->bs > IO_LAYOUT_CHUNK ? o->bs : IO_LAYOUT_CHUNK / o->bs * o->bs;
+	unsigned char *buf = NULL;
+	if (posix_memalign((void **)&buf, 4096, chunk))
+		return io_job_fail(j, -ENOMEM, "out of memory"), -ENOMEM;
+	if (o->data == IO_DATA_ZERO)
+		memset(buf, 0, chunk);
+	else
+		io_fill_random(buf, chunk, o->seed + 1000 + j->idx);
+	int fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ret = 0;
+	if (fd < 0) {
+		ret = -errno;
+		io_job_fail(j, ret, "cannot create %s: %s", j->path, strerror(-ret));
+		free(buf);
+		return ret;
+	}
+	for (uint64_t off = 0; off < j->fsize && !ret; off += chunk) {
+		uint64_t n = j->fsize - off < chunk ? j->fsize - off : chunk;
+		if (o->verify)
+			for (uint64_t b = 0; b < n; b += o->bs)
+				io_pattern_fill(buf + b, o->bs, off + b, o->seed);
+		uint64_t done = 0;
+		while (done < n) {
+			ssize_t w = pwrite(fd, buf + done, n - done, (off_t)(off + done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				ret = w < 0 ? -errno : -ENOSPC;
+				j->written_total = off + done;
+				io_job_fail(
+				    j, ret,
+				    "%s: %s while laying out the file (prepare), after %llu of %llu bytes",
+				    j->path, strerror(-ret), (unsigned long long)(off + done),
+				    (unsigned long long)j->fsize);
+				break;
+			}
+			done += (uint64_t)w;
+		}
+		if (run->cx->stop && *run->cx->stop) {
+			ret = -EINTR;
+			io_job_fail(j, ret, "interrupted while laying out %s", j->path);
+		}
+	}
+	if (!ret && fdatasync(fd) < 0) {
+		ret = -errno;
+		io_job_fail(j, ret, "%s: fdatasync after layout: %s", j->path, strerror(-ret));
+	}
+	close(fd);
+	free(buf);
+	j->written_total = 0;
+	return ret;
+}
+
+static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
+{
+	const struct io_opts *o = &run->o;
+	char at[PATH_MAX + 32], fsn[32];
+	struct stat st;
+	bool exists = stat(j->path, &st) == 0;
+	*created = !exists;
+	bool reads = io_rw_reads(o->rw), writes = io_rw_writes(o->rw);
+
+	if (exists && !S_ISREG(st.st_mode))
+		return io_job_fail(j, -EINVAL, "%s%s exists and is not a regular file",
+		                   io_at(&o->file_pos, at, sizeof(at)), j->path),
+		       -EINVAL;
+	bool layout = o->prepare == IO_PREPARE_LAYOUT;
+	if (reads && o->prepare == IO_PREPARE_AUTO &&
+	    (!exists || (uint64_t)st.st_size < j->fsize || o->verify))
+		layout = true;
+	if (reads && o->prepare == IO_PREPARE_NONE && (!exists || (uint64_t)st.st_size < j->fsize))
+		return io_job_fail(j, -ENOENT, "%s%s is %s, and prepare: none does not lay it out",
+		                   io_at(&o->file_pos, at, sizeof(at)), j->path,
+		                   exists ? "shorter than size" : "missing"),
+		       -ENOENT;
+	if (layout) {
+		int ret = io_layout(run, j);
+		if (ret)
+			return ret;
+	}
+
+	int flags = O_CLOEXEC | (reads && writes ? O_RDWR : writes ? O_WRONLY | O_CREAT : O_RDONLY);
+	if (writes)
+		flags |= O_CREAT;
+	if (o->rw == IO_RW_WRITE && !layout)
+		flags |= O_TRUNC; /* dd semantics: a fresh file */
+	if (o->sync == IO_SYNC_DSYNC)
+		flags |= O_DSYNC;
+	if (o->sync == IO_SYNC_SYNC)
+		flags |= O_SYNC;
+	if (o->direct)
+		flags |= O_DIRECT;
+	j->fd = open(j->path, flags, 0644);
+	if (j->fd < 0) {
+		int e = errno;
+		if (e == EINVAL && o->direct) {
+			int fd = open(j->path, flags & ~O_DIRECT, 0644);
+			if (fd >= 0) {
+				close(fd);
+				if (!exists)
+					unlink(j->path);
+				return io_job_fail(j, -EINVAL,
+				                   "%sdirect: the %s filesystem of %s refuses O_DIRECT",
+				                   io_at(&o->direct_pos, at, sizeof(at)),
+				                   io_fs_name(run->cx->target_dir, fsn, sizeof(fsn)),
+				                   run->cx->target_dir),
+				       -EINVAL;
+			}
+		}
+		if (e == EACCES || e == EPERM || e == EROFS)
+			return io_job_fail(j, -e, "cannot %s %s: %s (the target directory is not writable)",
+			                   writes ? "create" : "open", j->path, strerror(e)),
+			       -e;
+		return io_job_fail(j, -e, "cannot open %s: %s", j->path, strerror(e)), -e;
+	}
+	if (o->direct) {
+		struct statx sx;
+		if (statx(j->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+		    (sx.stx_mask & STATX_DIOALIGN)) {
+			if (!sx.stx_dio_offset_align)
+				return io_job_fail(j, -EINVAL,
+				                   "%sdirect: the %s filesystem of %s refuses O_DIRECT",
+				                   io_at(&o->direct_pos, at, sizeof(at)),
+				                   io_fs_name(run->cx->target_dir, fsn, sizeof(fsn)),
+				                   run->cx->target_dir),
+				       -EINVAL;
+			if (o->bs % sx.stx_dio_offset_align)
+				return io_job_fail(j, -EINVAL,
+				                   "%sdirect: bs %llu is not a multiple of %u, the O_DIRECT "
+				                   "alignment of %s",
+				                   io_at(&o->direct_pos, at, sizeof(at)),
+				                   (unsigned long long)o->bs, sx.stx_dio_offset_align,
+				                   j->path),
+				       -EINVAL;
+		}
+	}
+	if (fstat(j->fd, &st) == 0 && writes && io_rw_random(o->rw) && (uint64_t)st.st_size < j->fsize) {
+		/* random writes need the whole file; allocate it as fio does */
+		int e = posix_fallocate(j->fd, 0, (off_t)j->fsize);
+		if (e == EOPNOTSUPP || e == EINVAL)
+			e = ftruncate(j->fd, (off_t)j->fsize) ? errno : 0;
+		if (e)
+			return io_job_fail(j, -e, "%s: cannot allocate %llu bytes: %s (0 bytes written)",
+			                   j->path, (unsigned long long)j->fsize, strerror(e)),
+			       -e;
+	}
+	if (o->cache == IO_CACHE_INVALIDATE) {
+		fdatasync(j->fd);
+		int e = posix_fadvise(j->fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (e)
+			return io_job_fail(j, -e, "%scache: invalidate: posix_fadvise on %s: %s",
+			                   io_at(&o->cache_pos, at, sizeof(at)), j->path, strerror(e)),
+			       -e;
+	}
+	return 0;
+}
+
+static int io_drop_caches(struct io_run *run)
+{
+	char at[PATH_MAX + 32];
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3\n", 2) != 2) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		result_fail(run->res, "%scache: drop needs root (writing /proc/sys/vm/drop_caches: %s)",
+		            io_at(&run->o.cache_pos, at, sizeof(at)), strerror(e));
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Read back every block a write job wrote, untimed. */
+static void io_verify_written(struct io_run *run, struct io_job *j)
+{
+	const struct io_opts *o = &run->o;
+	unsigned char *buf;
+	if (!j->written || posix_memalign((void **)&buf, 4096, o->bs))
+		return;
+	int fd = open(j->path, O_RDONLY | O_CLOEXEC | (o->direct ? O_DIRECT : 0));
+	if (fd < 0) {
+		io_job_fail(j, -errno, "verify: cannot open %s: %s", j->path, strerror(errno));
+		free(buf);
+		return;
+	}
+	for (uint64_t b = 0; b < j->nblocks; b++) {
+		if (!(j->written[b / 64] & (1ull << (b % 64))))
+			continue;
+		uint64_t off = b * o->bs;
+		ssize_t r = pread(fd, buf, o->bs, (off_t)off);
+		if (r != (ssize_t)o->bs || io_pattern_check(buf, o->bs, off, o->seed)) {
+			if (!j->verify_errors)
+				j->verify_first = off;
+			j->verify_errors++;
+		}
+	}
+	close(fd);
+	free(buf);
+}
+
+static void *io_thread(void *arg)
+{
+	struct io_thread_arg *a = arg;
+	io_worker(a->job);
+	pthread_mutex_lock(&a->run->mu);
+	a->run->ndone++;
+	pthread_cond_signal(&a->run->cv);
+	pthread_mutex_unlock(&a->run->mu);
+	return NULL;
+}
+
+/* Sample the workers' counters since the previous sample. */
+static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64_t *last_b, uint64_t *last_i)
+{
+	uint64_t b = 0, n = 0;
+	for (unsigned i = 0; i < run->o.jobs; i++) {
+		b += __atomic_load_n(&run->jobs[i].mon_bytes, __ATOMIC_RELAXED);
+		n += __atomic_load_n(&run->jobs[i].mon_ios, __ATOMIC_RELAXED);
+	}
+	double dt = (double)(now - *last_t) / 1e9, t = (double)(now - run->sh.t0) / 1e9;
+	if (dt <= 0)
+		return;
+	result_sample(run->res, "mb_s", "MB/s", t, (double)(b - *last_b) / dt / 1e6);
+	result_sample(run->res, "iops", "IOPS", t, (double)(n - *last_i) / dt);
+	*last_t = now;
+	*last_b = b;
+	*last_i = n;
+}
+
+static void io_rusage(double *usr, double *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	*usr = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void io_monitor(struct io_run *run)
+{
+	uint64_t step = (uint64_t)(run->o.interval * 1e9), next = run->sh.t0 + step;
+	uint64_t last_t = run->sh.t0, last_b = 0, last_i = 0;
+	pthread_mutex_lock(&run->mu);
+	while (run->ndone < run->o.jobs) {
+		uint64_t wake = next;
+		if (!run->cpu_taken && run->sh.measure_start < wake)
+			wake = run->sh.measure_start;
+		struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
+		pthread_cond_timedwait(&run->cv, &run->mu, &ts);
+		uint64_t now = io_now_ns();
+		if (!run->cpu_taken && now >= run->sh.measure_start) {
+			run->cpu_taken = true;
+			io_rusage(&run->usr0, &run->sys0);
+		}
+		if (run->ndone < run->o.jobs && now >= next) {
+			pthread_mutex_unlock(&run->mu);
+			io_sample(run, now, &last_t, &last_b, &last_i);
+			pthread_mutex_lock(&run->mu);
+			while (next <= now)
+				next += step;
+		}
+	}
+	pthread_mutex_unlock(&run->mu);
+	if (run->cpu_taken)
+		io_rusage(&run->usr, &run->sys);
+	uint64_t now = io_now_ns();
+	/* the last partial interval, unless it is a sliver */
+	if (now - last_t >= step / 4 || last_t == run->sh.t0)
+		io_sample(run, now, &last_t, &last_b, &last_i);
+}
+
+static double io_unix_time(uint64_t mono)
+{
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	double now_rt = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
+	return now_rt - ((double)io_now_ns() - (double)mono) / 1e9;
+}
+
+static int io_pick_engine(struct io_run *run)
+{
+	if (run->o.engine != IO_ENGINE_IO_URING)
+		return 0;
+	struct io_uring ring;
+	int ret = io_uring_queue_init(2, &ring, 0);
+	if (ret == 0) {
+		io_uring_queue_exit(&ring);
+		run->sh.use_io_uring = true;
+		return 0;
+	}
+	char at[PATH_MAX + 32];
+	const char *why = ret == -EPERM ? " (kernel.io_uring_disabled or a seccomp filter)" : "";
+	result_info(run->res, "warning", "io_uring is unavailable: %s%s; fell back to psync", strerror(-ret),
+	            why);
+	fprintf(stderr, "%swarning: io_uring is unavailable: %s%s; falling back to psync\n",
+	        io_at(&run->o.engine_pos, at, sizeof(at)), strerror(-ret), why);
+	return 0;
+}
+
+static void io_metrics(struct io_run *run, uint64_t t_end)
+{
+	struct step_result *res = run->res;
+	const struct io_opts *o = &run->o;
+	struct hist *h = malloc(sizeof(*h));
+	if (!h)
+		return;
+	hist_init(h);
+	uint64_t bytes = 0, ios = 0, verr = 0;
+	double usr = run->usr - run->usr0, sys = run->sys - run->sys0, sync_s = 0;
+	for (unsigned i = 0; i < o->jobs; i++) {
+		struct io_job *j = &run->jobs[i];
+		hist_merge(h, j->lat);
+		bytes += j->bytes;
+		ios += j->ios;
+		verr += j->verify_errors;
+		if (j->sync_s > sync_s)
+			sync_s = j->sync_s;
+	}
+	double secs = t_end > run->sh.measure_start ? (double)(t_end - run->sh.measure_start) / 1e9 : 0;
+	double div = secs > 0 ? secs : 1;
+	result_metric(res, "bytes", (double)bytes, "bytes");
+	result_metric(res, "seconds", secs, "s");
+	result_metric(res, "mb_s", (double)bytes / div / 1e6, "MB/s");
+	result_metric(res, "mib_s", (double)bytes / div / 1048576.0, "MiB/s");
+	result_metric(res, "iops", (double)ios / div, "IOPS");
+	result_metric(res, "lat_mean_us", hist_mean(h) / 1e3, "us");
+	result_metric(res, "lat_min_us", (double)hist_min(h) / 1e3, "us");
+	result_metric(res, "lat_p50_us", (double)hist_percentile(h, 50) / 1e3, "us");
+	result_metric(res, "lat_p90_us", (double)hist_percentile(h, 90) / 1e3, "us");
+	result_metric(res, "lat_p99_us", (double)hist_percentile(h, 99) / 1e3, "us");
+	result_metric(res, "lat_p999_us", (double)hist_percentile(h, 99.9) / 1e3, "us");
+	result_metric(res, "lat_max_us", (double)hist_max(h) / 1e3, "us");
+	result_metric(res, "cpu_usr", usr / div * 100, "%");
+	result_metric(res, "cpu_sys", sys / div * 100, "%");
+	if (o->sync == IO_SYNC_END)
+		result_metric(res, "sync_s", sync_s, "s");
+	if (o->verify)
+		result_metric(res, "verify_errors", (double)verr, "");
+	result_info(res, "measure_start", "%.6f", io_unix_time(run->sh.measure_start));
+	result_info(res, "measure_end", "%.6f", io_unix_time(t_end));
+	free(h);
+}
+
+static void io_cleanup(struct io_run *run, bool *created)
+{
+	for (unsigned i = 0; i < run->o.jobs; i++) {
+		struct io_job *j = &run->jobs[i];
+		if (j->fd >= 0)
+			close(j->fd);
+		/* a file that was there and that we did not touch (prepare: none) stays */
+		bool user_file = !created[i] && run->o.prepare == IO_PREPARE_NONE;
+		if (!run->o.keep && !user_file && j->path[0])
+			unlink(j->path);
+		free(j->bufs);
+		free(j->lat);
+		free(j->written);
+	}
+	free(run->jobs);
+}
+
+static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
+{
+	const struct io_opts *o = &run->o;
+	j->idx = i;
+	j->sh = &run->sh;
+	j->fd = -1;
+	j->fsize = o->size;
+	j->nblocks = o->size / o->bs;
+	j->nslots = run->sh.use_io_uring ? o->iodepth : 1;
+	j->slot_sz = (o->bs + 4095) / 4096 * 4096;
+	j->rng = io_mix64_seed(o->seed, i);
+	j->perm_key = io_xorshift(&j->rng);
+	unsigned bits = 0;
+	while (bits < 64 && (1ull << bits) < j->nblocks)
+		bits++;
+	j->perm_mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	j->perm_shift = bits / 2 ? bits / 2 : 1;
+	if (o->jobs > 1)
+		snprintf(j->path, sizeof(j->path), "%s/%s.%u", run->cx->target_dir, o->file, i);
+	else
+		snprintf(j->path, sizeof(j->path), "%s/%s", run->cx->target_dir, o->file);
+	j->lat = malloc(sizeof(*j->lat));
+	if (!j->lat || posix_memalign((void **)&j->bufs, 4096, j->slot_sz * j->nslots))
+		return -ENOMEM;
+	hist_init(j->lat);
+	if (o->data == IO_DATA_ZERO)
+		memset(j->bufs, 0, j->slot_sz * j->nslots);
+	else
+		io_fill_random(j->bufs, j->slot_sz * j->nslots, o->seed + i);
+	if (o->verify && io_rw_writes(o->rw)) {
+		j->written = calloc((j->nblocks + 63) / 64, 8);
+		if (!j->written)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
+                     struct diag *d)
+{
+	struct io_run *run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	if (io_opts_parse(opts, &run->o, d)) {
+		free(run);
+		return -EINVAL;
+	}
+	const struct io_opts *o = &run->o;
+	uint64_t t_entry = io_now_ns();
+	int ret = 0;
+	run->cx = cx;
+	run->res = res;
+	run->sh.o = o;
+	run->sh.stop = cx->stop;
+
+	struct stat st;
+	if (!cx->target_dir || stat(cx->target_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		result_fail(res, "io: the target directory %s %s", cx->target_dir ? cx->target_dir : "(none)",
+		            cx->target_dir && stat(cx->target_dir, &st) == 0 ? "is not a directory"
+		                                                             : "does not exist");
+		free(run);
+		return -ENOENT;
+	}
+	io_pick_engine(run);
+	result_info(res, "engine", "%s", run->sh.use_io_uring ? "io_uring" : "psync");
+
+	run->jobs = calloc(o->jobs, sizeof(*run->jobs));
+	bool *created = calloc(o->jobs, sizeof(bool));
+	if (!run->jobs || !created) {
+		free(run->jobs);
+		free(created);
+		free(run);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < o->jobs; i++)
+		run->jobs[i].fd = -1;
+	for (unsigned i = 0; i < o->jobs && !ret; i++) {
+		ret = io_setup_job(run, &run->jobs[i], i);
+		if (ret == -ENOMEM)
+			result_fail(res, "io: out of memory setting up job %u", i);
+		if (!ret && (ret = io_open_job(run, &run->jobs[i], &created[i])))
+			result_fail(res, "%s", run->jobs[i].errmsg);
+	}
+	if (!ret && o->cache == IO_CACHE_DROP)
+		ret = io_drop_caches(run);
+	if (ret)
+		goto out;
+
+	/* workers set up their rings, then wait at the gate for this thread */
+	pthread_mutex_init(&run->sh.gate_mu, NULL);
+	pthread_cond_init(&run->sh.gate_cv, NULL);
+	pthread_mutex_init(&run->mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&run->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_t *tid = calloc(o->jobs, sizeof(*tid));
+	struct io_thread_arg *args = calloc(o->jobs, sizeof(*args));
+	unsigned started = 0;
+	run->sh.t0 = UINT64_MAX; /* nothing measured until t0 is set */
+	run->sh.measure_start = UINT64_MAX;
+	run->sh.run_end = UINT64_MAX;
+	run->sh.timeout_at = cx->timeout > 0 ? t_entry + (uint64_t)(cx->timeout * 1e9) : UINT64_MAX;
+	for (unsigned i = 0; tid && args && i < o->jobs; i++) {
+		args[i].run = run;
+		args[i].job = &run->jobs[i];
+		if (pthread_create(&tid[i], NULL, io_thread, &args[i]))
+			break;
+		started++;
+	}
+	if (started < o->jobs) {
+		/* let the started ones through the barrier and stop at once */
+		__atomic_store_n(&run->sh.abort, 1, __ATOMIC_RELAXED);
+		result_fail(res, "io: cannot start %u threads", o->jobs);
+		ret = -EAGAIN;
+	}
+	pthread_mutex_lock(&run->sh.gate_mu);
+	while (run->sh.ready < started)
+		pthread_cond_wait(&run->sh.gate_cv, &run->sh.gate_mu);
+	/* every ring is ready: stamp t0, ramp and runtime, then release */
+	uint64_t t0 = io_now_ns();
+	run->sh.t0 = t0;
+	run->sh.measure_start = t0 + (uint64_t)(o->ramp * 1e9);
+	if (o->ramp <= 0) {
+		run->cpu_taken = true;
+		io_rusage(&run->usr0, &run->sys0);
+	}
+	if (o->runtime > 0)
+		run->sh.run_end = run->sh.measure_start + (uint64_t)(o->runtime * 1e9);
+	run->sh.go = true;
+	pthread_cond_broadcast(&run->sh.gate_cv);
+	pthread_mutex_unlock(&run->sh.gate_mu);
+	if (started == o->jobs)
+		io_monitor(run);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+	free(args);
+	pthread_cond_destroy(&run->sh.gate_cv);
+	pthread_mutex_destroy(&run->sh.gate_mu);
+	pthread_cond_destroy(&run->cv);
+	pthread_mutex_destroy(&run->mu);
+	if (started < o->jobs)
+		goto out;
+
+	uint64_t t_end = 0;
+	for (unsigned i = 0; i < o->jobs; i++)
+		if (run->jobs[i].t_end > t_end)
+			t_end = run->jobs[i].t_end;
+	if (run->sh.use_io_uring && run->jobs[0].uring_setup[0])
+		result_info(res, "io_uring", "%s", run->jobs[0].uring_setup);
+	result_info(res, "file", "%s%s", run->jobs[0].path,
+	            o->jobs > 1 ? " (and one per job: .0, .1, ...)" : "");
+
+	for (unsigned i = 0; i < o->jobs; i++) {
+		struct io_job *j = &run->jobs[i];
+		if (o->verify && !j->err && io_rw_writes(o->rw))
+			io_verify_written(run, j);
+	}
+	io_metrics(run, t_end);
+
+	for (unsigned i = 0; i < o->jobs && !ret; i++)
+		if (run->jobs[i].err) {
+			ret = run->jobs[i].err;
+			result_fail(res, "%s", run->jobs[i].errmsg);
+		}
+	if (!ret && run->sh.interrupted) {
+		ret = -EINTR;
+		result_fail(res, "io: interrupted");
+	}
+	if (!ret && run->sh.timed_out) {
+		ret = -ETIMEDOUT;
+		result_fail(res, "io: step timed out after %g s", cx->timeout);
+	}
+	if (!ret && o->verify) {
+		uint64_t verr = 0;
+		struct io_job *first = NULL;
+		for (unsigned i = 0; i < o->jobs; i++) {
+			verr += run->jobs[i].verify_errors;
+			if (!first && run->jobs[i].verify_errors)
+				first = &run->jobs[i];
+		}
+		if (verr) {
+			ret = -EILSEQ;
+			result_fail(res, "io: verify found %llu bad block(s); the first in %s at offset %llu",
+			            (unsigned long long)verr, first->path,
+			            (unsigned long long)first->verify_first);
+		}
+	}
+out:
+	io_cleanup(run, created);
+	free(created);
+	free(run);
+	return ret;
+}
+
+const struct workload_ops wl_io_ops = {
+    .version = WORKLOAD_OPS_VERSION,
+    .name = "io",
+    .help = "native storage workload on io_uring or psync (read, write, random, mixed)",
+    .check = wl_io_check,
+    .run = wl_io_run,
+};
