@@ -4,12 +4,18 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdint.h>
 #include "node.h"
 
 struct cell {
 	size_t index;        /* position in the expansion (after filter), 0-based */
 	char id[13];         /* 12 hex chars: hash of the parameters, stable */
 	struct node *params; /* NODE_MAP: parameter name -> scalar as written */
+	/* Hashes of the cell's interpolated target(s) and postgres sections:
+	 * cells with equal keys share a filesystem / cluster, so the runner
+	 * orders them together (set by plan_build). */
+	uint64_t fs_key, pg_key;
 };
 
 /* Everything a workload may use while it runs one step of one cell. */
@@ -24,6 +30,11 @@ struct step_ctx {
 	double timeout;              /* seconds, 0 = none */
 	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM: end the step early */
 	int verbose;                 /* print progress lines on stderr when > 0 */
+	/* Optional: report a live figure (unit, value), e.g. ("MB/s", 512.0),
+	 * for the progress line; may be NULL. Call it at most a few times a
+	 * second, never per I/O. */
+	void (*progress)(void *ud, const char *unit, double value);
+	void *progress_ud;
 };
 
 #endif

@@ -12,7 +12,7 @@ struct cli_command {
 	int (*main)(int argc, char **argv); /* argv[0] is the command name */
 };
 
-extern const struct cli_command cli_check, cli_plan;
+extern const struct cli_command cli_check, cli_plan, cli_run, cli_report, cli_compare, cli_cleanup;
 
 /* Shared option parsing: -D k=v into D; returns -EINVAL on a bad -D. */
 int cli_define(struct defines *D, const char *arg);

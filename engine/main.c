@@ -10,9 +10,7 @@
 #include "cli.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_check,
-    &cli_plan,
-    NULL,
+    &cli_check, &cli_plan, &cli_run, &cli_report, &cli_compare, &cli_cleanup, NULL,
 };
 
 static void usage(FILE *out)

@@ -347,3 +347,57 @@ int node_check_keys(const struct node *map, const char *section, const char *con
 	}
 	return bad;
 }
+
+/* FNV-1a over a canonical form: kinds, keys, texts, tags and quoting, but not
+ * positions, so equal configurations hash equal wherever they were written. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t hash_node(uint64_t h, const struct node *n)
+{
+	if (!n)
+		return hash_bytes(h, "\x00", 1);
+	unsigned char k = (unsigned char)(n->kind + 1);
+	h = hash_bytes(h, &k, 1);
+	if (n->tag)
+		h = hash_bytes(h, n->tag, strlen(n->tag) + 1);
+	if (n->kind == NODE_SCALAR) {
+		h = hash_bytes(h, n->quoted ? "q" : "p", 1);
+		return hash_bytes(h, n->text, strlen(n->text) + 1);
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->kind == NODE_MAP)
+			h = hash_bytes(h, n->keys[i], strlen(n->keys[i]) + 1);
+		h = hash_node(h, n->items[i]);
+	}
+	return hash_bytes(h, "\x01", 1);
+}
+
+uint64_t node_hash(const struct node *n)
+{
+	return hash_node(1469598103934665603ULL, n);
+}
+
+bool node_equal(const struct node *a, const struct node *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->n != b->n || (a->tag == NULL) != (b->tag == NULL))
+		return false;
+	if (a->tag && strcmp(a->tag, b->tag))
+		return false;
+	if (a->kind == NODE_SCALAR)
+		return a->quoted == b->quoted && !strcmp(a->text, b->text);
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->kind == NODE_MAP && strcmp(a->keys[i], b->keys[i]))
+			return false;
+		if (!node_equal(a->items[i], b->items[i]))
+			return false;
+	}
+	return true;
+}

@@ -64,6 +64,10 @@ int node_as_enum(const struct node *n, const char *what, const char *const *name
  * Returns 0 when all keys are known. */
 int node_check_keys(const struct node *map, const char *section, const char *const *known, struct diag *d);
 
+/* Hash and equality of trees, ignoring positions. */
+uint64_t node_hash(const struct node *n);
+bool node_equal(const struct node *a, const struct node *b);
+
 /* The closest of `cands` to `word` (edit distance <= 2 or a prefix), or NULL. */
 const char *node_suggest(const char *word, const char *const *cands);
 

@@ -24,9 +24,10 @@ static const struct node *var_lookup(void *ud, const char *name, bool *defer)
 	return node_get(s->vars, name);
 }
 
-/* A small open-addressing set of strings. */
+/* A small open-addressing set of strings, each with a number. */
 struct strset {
 	char **v;
+	size_t *ids;
 	size_t cap, n;
 };
 
@@ -38,35 +39,52 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
-/* Returns true when s was newly added (takes ownership either way). */
-static bool strset_add(struct strset *S, char *s)
+static size_t strset_probe(char **v, size_t cap, const char *s)
+{
+	size_t j = str_hash(s) & (cap - 1);
+	while (v[j] && strcmp(v[j], s))
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+/* Add s (taking ownership). Returns true when it was new; *id receives the
+ * number stored with s (new_id for a new string). */
+static bool strset_add_id(struct strset *S, char *s, size_t new_id, size_t *id)
 {
 	if ((S->n + 1) * 2 > S->cap) {
 		size_t cap = S->cap ? S->cap * 2 : 64;
 		char **v = calloc(cap, sizeof(*v));
+		size_t *ids = calloc(cap, sizeof(*ids));
 		for (size_t i = 0; i < S->cap; i++) {
 			if (!S->v[i])
 				continue;
-			size_t j = str_hash(S->v[i]) & (cap - 1);
-			while (v[j])
-				j = (j + 1) & (cap - 1);
+			size_t j = strset_probe(v, cap, S->v[i]);
 			v[j] = S->v[i];
+			ids[j] = S->ids[i];
 		}
 		free(S->v);
+		free(S->ids);
 		S->v = v;
+		S->ids = ids;
 		S->cap = cap;
 	}
-	size_t j = str_hash(s) & (S->cap - 1);
-	while (S->v[j]) {
-		if (!strcmp(S->v[j], s)) {
-			free(s);
-			return false;
-		}
-		j = (j + 1) & (S->cap - 1);
+	size_t j = strset_probe(S->v, S->cap, s);
+	if (S->v[j]) {
+		free(s);
+		*id = S->ids[j];
+		return false;
 	}
 	S->v[j] = s;
+	S->ids[j] = new_id;
 	S->n++;
+	*id = new_id;
 	return true;
+}
+
+static bool strset_add(struct strset *S, char *s)
+{
+	size_t id;
+	return strset_add_id(S, s, 0, &id);
 }
 
 static void strset_free(struct strset *S)
@@ -74,6 +92,7 @@ static void strset_free(struct strset *S)
 	for (size_t i = 0; i < S->cap; i++)
 		free(S->v[i]);
 	free(S->v);
+	free(S->ids);
 }
 
 /* Keep only the first diagnostic of each (position, message). */
@@ -89,6 +108,66 @@ static void dedupe_into(struct diag *dst, struct diag *src, struct strset *seen)
 			diag_add(dst, e->level, e->pos.file ? &e->pos : NULL, "%s", e->msg);
 	}
 	diag_free(src);
+}
+
+/* Sort keys for plan_order: [fs_key, pg_key, position] triples. */
+struct order_key {
+	uint64_t fs, pg;
+	size_t pos, rank_fs, rank_pg;
+};
+
+static int cmp_fs(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+	if (x->fs != y->fs)
+		return x->fs < y->fs ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int cmp_fs_pg(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+	if (x->fs != y->fs)
+		return x->fs < y->fs ? -1 : 1;
+	if (x->pg != y->pg)
+		return x->pg < y->pg ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+	if (x->rank_fs != y->rank_fs)
+		return x->rank_fs < y->rank_fs ? -1 : 1;
+	if (x->rank_pg != y->rank_pg)
+		return x->rank_pg < y->rank_pg ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Order cells so that those sharing a filesystem (then a cluster) run one
+ * after another; groups keep the order of their first cell, and cells keep
+ * their order within a group. O(n log n). */
+void plan_order(struct cell *cells, size_t n)
+{
+	if (n < 2)
+		return;
+	struct order_key *k = malloc(n * sizeof(*k));
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct order_key){cells[i].fs_key, cells[i].pg_key, i, 0, 0};
+	qsort(k, n, sizeof(*k), cmp_fs);
+	for (size_t i = 0; i < n; i++)
+		k[i].rank_fs = (i && k[i].fs == k[i - 1].fs) ? k[i - 1].rank_fs : k[i].pos;
+	qsort(k, n, sizeof(*k), cmp_fs_pg);
+	for (size_t i = 0; i < n; i++)
+		k[i].rank_pg =
+		    (i && k[i].fs == k[i - 1].fs && k[i].pg == k[i - 1].pg) ? k[i - 1].rank_pg : k[i].pos;
+	qsort(k, n, sizeof(*k), cmp_rank);
+	struct cell *tmp = malloc(n * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = cells[k[i].pos];
+	memcpy(cells, tmp, n * sizeof(*tmp));
+	free(tmp);
+	free(k);
 }
 
 int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
@@ -108,6 +187,9 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 	spec_cell_refs(s, s->vars, &refs, &nrefs);
 
 	struct strset combos = {0}, seen = {0};
+	/* The first cell of each distinct combination, to copy fixture keys. */
+	size_t *first_of = NULL;
+	size_t nfirst = 0;
 	for (size_t c = 0; c < *n; c++) {
 		char *key = NULL;
 		size_t len = 0;
@@ -119,18 +201,33 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 		if (every_cell)
 			fprintf(f, "%zu", c);
 		fclose(f);
-		if (!strset_add(&combos, key))
+		size_t combo;
+		if (!strset_add_id(&combos, key, nfirst, &combo)) {
+			/* Same referenced values as an earlier cell: same tree, same fixtures. */
+			size_t twin = first_of[combo];
+			(*cells)[c].fs_key = (*cells)[twin].fs_key;
+			(*cells)[c].pg_key = (*cells)[twin].pg_key;
 			continue;
+		}
+		first_of = realloc(first_of, (nfirst + 1) * sizeof(*first_of));
+		first_of[nfirst++] = c;
 		struct diag one;
 		diag_init(&one);
 		struct node *tree = spec_cell_tree(s, &(*cells)[c], true, &one);
-		if (tree)
+		if (tree) {
 			spec_check_cell(s, tree, &one);
+			(*cells)[c].fs_key =
+			    node_hash(node_get(tree, "target")) ^ (node_hash(node_get(tree, "targets")) * 31);
+			(*cells)[c].pg_key = node_hash(node_get(tree, "postgres"));
+		}
 		node_free(tree);
 		dedupe_into(d, &one, &seen);
 	}
 	strset_free(&combos);
 	strset_free(&seen);
+	free(first_of);
+	if (d->nerrors == errs0)
+		plan_order(*cells, *n);
 	for (size_t r = 0; r < nrefs; r++)
 		free(refs[r]);
 	free(refs);

@@ -12,6 +12,9 @@ enum plan_format { PLAN_TABLE, PLAN_TSV, PLAN_JSON };
  * or -EINVAL with errors in d. */
 int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d);
 
+/* Order cells so that those sharing fixtures run one after another. */
+void plan_order(struct cell *cells, size_t n);
+
 void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out);
 
 #endif

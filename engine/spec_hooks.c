@@ -1,8 +1,17 @@
-/* spec_hooks: validation and Lua evaluation that involve other modules. */
+/* spec_hooks: validation and Lua evaluation that involve other modules:
+ * the Lua bridge (hooks, !lua, filter), the target/postgres/knob fixtures
+ * and the reporters' `report:` and `expect:` sections. */
 #include "spec_hooks.h"
 
 #include <errno.h>
 #include <string.h>
+
+#include "expect.h"
+#include "fx_fs.h"
+#include "fx_pg.h"
+#include "knobs.h"
+#include "lb.h"
+#include "rep.h"
 
 bool spec_hooks_has_lua(const struct node *n)
 {
@@ -18,63 +27,90 @@ bool spec_hooks_has_lua(const struct node *n)
 
 void spec_hooks_load_lua(struct spec *s, struct diag *d)
 {
-	(void)s;
-	(void)d;
+	const struct node *root = s->root;
+	const struct node *hooks = node_get(root, "hooks"), *hooks_file = node_get(root, "hooks_file");
+	if (!hooks && !hooks_file && !spec_hooks_has_lua(root))
+		return;
+	s->lua = lb_new(s->file, 0, d);
+	if (!s->lua)
+		return;
+	const char *file = NULL;
+	if (hooks_file && node_as_string(hooks_file, "hooks_file", &file, d) < 0)
+		return;
+	if (hooks && hooks->kind != NODE_SCALAR) {
+		diag_error(d, &hooks->pos, "hooks: expected Lua code (a literal block: hooks: |), found %s",
+		           node_kind_name(hooks->kind));
+		return;
+	}
+	if (hooks || file)
+		lb_load_hooks(s->lua, hooks, file, hooks_file ? &hooks_file->pos : NULL, d);
 }
 
 void spec_hooks_free_lua(struct spec *s)
 {
-	(void)s;
-}
-
-static int no_lua(const struct node *n, struct diag *d)
-{
-	if (!n)
-		return 0;
-	if (n->tag && !strcmp(n->tag, "!lua")) {
-		diag_error(d, &n->pos, "!lua values need the Lua bridge, which this build lacks");
-		return -EINVAL;
-	}
-	int bad = 0;
-	for (size_t i = 0; i < n->n; i++)
-		if (no_lua(n->items[i], d) < 0)
-			bad = -EINVAL;
-	return bad;
+	if (s->lua)
+		lb_free(s->lua);
+	s->lua = NULL;
 }
 
 int spec_hooks_eval_lua(const struct spec *s, struct node *tree, const struct node *params, struct diag *d)
 {
-	(void)s;
-	(void)params;
-	return no_lua(tree, d);
+	if (!tree)
+		return 0;
+	int bad = 0;
+	for (size_t i = 0; i < tree->n; i++) {
+		struct node *it = tree->items[i];
+		if (it->kind == NODE_SCALAR && it->tag && !strcmp(it->tag, "!lua")) {
+			struct node *out = NULL;
+			if (!s->lua || lb_eval(s->lua, it, params, &out, d) < 0) {
+				bad = -EINVAL;
+				continue;
+			}
+			node_free(it);
+			tree->items[i] = out;
+		} else if (spec_hooks_eval_lua(s, it, params, d) < 0) {
+			bad = -EINVAL;
+		}
+	}
+	return bad;
 }
 
 int spec_hooks_filter(void *spec, const struct node *expr, const struct node *params, bool *keep,
                       struct diag *d)
 {
-	(void)spec;
-	(void)params;
+	struct spec *s = spec;
 	*keep = true;
-	diag_error(d, &expr->pos, "matrix filter needs the Lua bridge, which this build lacks");
-	return -EINVAL;
-}
-
-static int check_map(const struct node *n, const char *what, struct diag *d)
-{
-	if (n && n->kind != NODE_MAP && n->kind != NODE_NULL) {
-		diag_error(d, &n->pos, "%s: expected a map, found %s", what, node_kind_name(n->kind));
+	if (!s->lua) {
+		diag_error(d, &expr->pos, "matrix filter: the Lua state could not be created");
 		return -EINVAL;
 	}
-	return 0;
+	return lb_filter(s->lua, expr, params, keep, d);
 }
 
 int spec_hooks_check_sections(const struct spec *s, const struct node *tree, struct diag *d)
 {
-	(void)s;
 	int bad = 0;
-	static const char *const secs[] = {"target", "targets", "postgres", "sysctl", "queue", NULL};
-	for (int i = 0; secs[i]; i++)
-		if (check_map(node_get(tree, secs[i]), secs[i], d) < 0)
+	const struct node *v;
+	if ((v = node_get(tree, "target")) && fx_fs_check(v, d) < 0)
+		bad = -EINVAL;
+	if ((v = node_get(tree, "targets"))) {
+		if (v->kind != NODE_MAP) {
+			diag_error(d, &v->pos, "targets: expected a map of name: {target options}");
 			bad = -EINVAL;
+		} else {
+			for (size_t i = 0; i < v->n; i++)
+				if (fx_fs_check(v->items[i], d) < 0)
+					bad = -EINVAL;
+		}
+	}
+	if ((v = node_get(tree, "postgres")) && fx_pg_check(v, d) < 0)
+		bad = -EINVAL;
+	const struct node *sysctl = node_get(tree, "sysctl"), *queue = node_get(tree, "queue");
+	if ((sysctl || queue) && knobs_check(sysctl, queue, d) < 0)
+		bad = -EINVAL;
+	if ((v = node_get(s->root, "report")) && rep_check_config(v, d) < 0)
+		bad = -EINVAL;
+	if ((v = node_get(s->root, "expect")) && expect_check(v, d) < 0)
+		bad = -EINVAL;
 	return bad;
 }

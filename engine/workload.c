@@ -3,7 +3,14 @@
 
 #include <string.h>
 
+#include "wl_exec.h"
+#include "wl_io.h"
+#include "wl_pgbench.h"
+
 static const struct workload_ops *const table[] = {
+    &wl_io_ops,
+    &wl_pgbench_ops,
+    &wl_exec_ops,
     NULL,
 };
 

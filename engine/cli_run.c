@@ -1,0 +1,232 @@
+/* cli_run: `benchgrid run`, `report`, `compare` and `cleanup`. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "matrix.h"
+#include "plan.h"
+#include "rep.h"
+#include "results.h"
+#include "runner.h"
+#include "state.h"
+
+static void run_usage(FILE *out)
+{
+	fprintf(out, "usage: benchgrid run SPEC [-o DIR] [-D name=value ...] [--only name=value ...]\n"
+	             "                     [--resume DIR] [--dry-run] [--fail-fast] [--yes] [-q]\n\n"
+	             "Run every cell of the scenario and write results.json, results.csv,\n"
+	             "timeseries.csv and report.md (with SVG charts) into DIR.\n\n"
+	             "  -o, --output DIR   output directory (default benchgrid-out/NAME-DATE-TIME)\n"
+	             "  -D name=value      override a variable of vars:\n"
+	             "  --only name=value  run only the cells whose parameter has that value (repeatable)\n"
+	             "  --resume DIR       complete an interrupted run: only cells not finished in DIR\n"
+	             "  --dry-run          print the cells in run order and what each sets up; run nothing\n"
+	             "  --fail-fast        stop at the first failed cell\n"
+	             "  --yes              confirm destroying the block devices the scenario names\n"
+	             "  --work-dir DIR     where temporary targets are created (default /var/tmp)\n"
+	             "  -q, --quiet        no progress output\n\n"
+	             "Exit status: 0 all cells ok, 1 a cell failed, 2 bad scenario or arguments,\n"
+	             "130 interrupted (finished cells are kept; use --resume).\n");
+}
+
+/* Keep only cells matching every --only name=value. */
+static size_t apply_only(struct cell *cells, size_t n, const struct defines *only)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool keep = true;
+		for (size_t k = 0; k < only->n && keep; k++) {
+			const struct node *v = node_get(cells[i].params, only->names[k]);
+			struct node *want = node_new_scalar(only->values[k], NULL);
+			keep = v && param_equal(v, want);
+			node_free(want);
+		}
+		if (keep)
+			cells[out++] = cells[i];
+		else
+			node_free(cells[i].params);
+	}
+	return out;
+}
+
+static int run_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"define", required_argument, NULL, 'D'},
+	    {"only", required_argument, NULL, 'O'},
+	    {"resume", required_argument, NULL, 'R'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"fail-fast", no_argument, NULL, 'F'},
+	    {"yes", no_argument, NULL, 'y'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"work-dir", required_argument, NULL, 'W'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct defines D = {0}, only = {0};
+	struct runner_opts o = {0};
+	int c, rc = CLI_EXIT_USAGE;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:D:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.outdir = optarg; break;
+		case 'D':
+			if (cli_define(&D, optarg) < 0)
+				goto out;
+			break;
+		case 'O':
+			if (defines_add(&only, optarg) < 0) {
+				fprintf(stderr, "benchgrid run: --only expects name=value, got '%s'\n",
+				        optarg);
+				goto out;
+			}
+			break;
+		case 'R':
+			o.resume = true;
+			if (o.outdir && strcmp(o.outdir, optarg)) {
+				fprintf(
+				    stderr,
+				    "benchgrid run: --resume DIR and -o DIR name different directories\n");
+				goto out;
+			}
+			o.outdir = optarg;
+			break;
+		case 'n': o.dry_run = true; break;
+		case 'F': o.fail_fast = true; break;
+		case 'y': o.yes = true; break;
+		case 'q': o.quiet = 1; break;
+		case 'W': o.work_dir = optarg; break;
+		case 'h':
+			run_usage(stdout);
+			rc = 0;
+			goto out;
+		default: run_usage(stderr); goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "benchgrid run: expected one scenario file\n");
+		run_usage(stderr);
+		goto out;
+	}
+	struct diag d;
+	diag_init(&d);
+	struct spec *s = spec_open(argv[optind], &D, &d);
+	struct cell *cells = NULL;
+	size_t n = 0;
+	if (s && s->root->kind == NODE_MAP)
+		plan_build(s, &cells, &n, &d);
+	if (d.nerrors) {
+		diag_print(&d, stderr);
+		fprintf(stderr, "%zu error%s\n", d.nerrors, d.nerrors == 1 ? "" : "s");
+		rc = CLI_EXIT_USAGE;
+	} else {
+		diag_print(&d, stderr); /* warnings */
+		diag_free(&d);
+		diag_init(&d);
+		n = apply_only(cells, n, &only);
+		if (only.n && n == 0) {
+			fprintf(stderr, "benchgrid run: no cell matches the --only filters\n");
+			rc = CLI_EXIT_USAGE;
+		} else {
+			int r = runner_run(s, cells, n, &o, &d);
+			diag_print(&d, stderr);
+			rc = r < 0 ? (r == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL) : r;
+		}
+	}
+	matrix_free(cells, n);
+	spec_free(s);
+	diag_free(&d);
+out:
+	defines_free(&D);
+	defines_free(&only);
+	return rc;
+}
+
+static int report_main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf(
+		    "usage: benchgrid report DIR\n\nRebuild results.csv, timeseries.csv, report.md and the "
+		    "charts in DIR from DIR/results.json.\n");
+		return 0;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: benchgrid report DIR\n");
+		return CLI_EXIT_USAGE;
+	}
+	struct diag d;
+	diag_init(&d);
+	struct run r;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/results.json", argv[1]);
+	int rc = results_read_json(&r, path, &d);
+	if (rc == 0) {
+		rc = rep_write_all(&r, argv[1], &d);
+		run_free(&r);
+	}
+	diag_print(&d, stderr);
+	diag_free(&d);
+	if (rc == 0)
+		printf("%s: reports rebuilt\n", argv[1]);
+	return rc == 0 ? 0 : CLI_EXIT_FAIL;
+}
+
+static int compare_main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf(
+		    "usage: benchgrid compare DIR_A DIR_B\n\nPrint a Markdown table of the cells both runs "
+		    "share and the ratio B/A of each metric.\n");
+		return 0;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: benchgrid compare DIR_A DIR_B\n");
+		return CLI_EXIT_USAGE;
+	}
+	struct diag d;
+	diag_init(&d);
+	int rc = rep_compare(argv[1], argv[2], stdout, &d);
+	diag_print(&d, stderr);
+	diag_free(&d);
+	return rc == 0 ? 0 : CLI_EXIT_FAIL;
+}
+
+static int cleanup_main(int argc, char **argv)
+{
+	const char *path = state_default_path();
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: benchgrid cleanup [STATE_FILE]\n\nUndo what a killed run left behind (mounts, "
+		       "loop "
+		       "devices, image files, sysctl and queue settings, servers), from the state journal "
+		       "(default %s, or $BENCHGRID_STATE).\n",
+		       path);
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "usage: benchgrid cleanup [STATE_FILE]\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (argc == 2)
+		path = argv[1];
+	struct diag d;
+	diag_init(&d);
+	int n = state_cleanup(path, &d);
+	diag_print(&d, stderr);
+	diag_free(&d);
+	if (n < 0) {
+		fprintf(stderr, "benchgrid cleanup: %s: %s\n", path, strerror(-n));
+		return CLI_EXIT_FAIL;
+	}
+	printf("cleanup: %d action%s undone\n", n, n == 1 ? "" : "s");
+	return 0;
+}
+
+const struct cli_command cli_run = {"run", "run every cell and write results and reports", run_main};
+const struct cli_command cli_report = {"report", "rebuild the reports of a run from its results.json",
+                                       report_main};
+const struct cli_command cli_compare = {"compare", "compare two runs cell by cell", compare_main};
+const struct cli_command cli_cleanup = {"cleanup", "undo what a killed run left set up", cleanup_main};

@@ -1,0 +1,122 @@
+/* progress: the progress display of `benchgrid run` (see progress.h). */
+#include "progress.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+double progress_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void progress_init(struct progress *p, int quiet)
+{
+	memset(p, 0, sizeof(*p));
+	p->quiet = quiet;
+	p->tty = isatty(STDERR_FILENO) && !quiet;
+	p->eta = -1;
+}
+
+static void fmt_eta(double s, char *buf, size_t len)
+{
+	if (s < 0)
+		snprintf(buf, len, "?");
+	else if (s < 60)
+		snprintf(buf, len, "%.0fs", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+	else
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+static void draw(struct progress *p)
+{
+	if (!p->tty)
+		return;
+	char eta[32];
+	double elapsed = progress_now() - p->step_start;
+	fmt_eta(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
+	int width = 30;
+	int filled = p->n ? (int)((double)(p->k - 1) * width / (double)p->n) : 0;
+	char bar[64];
+	for (int i = 0; i < width; i++)
+		bar[i] = i < filled ? '#' : '-';
+	bar[width] = 0;
+	char live[48] = "";
+	if (p->unit[0])
+		snprintf(live, sizeof(live), " %.1f %s", p->live, p->unit);
+	fprintf(stderr, "\r\033[K[%s] %zu/%zu %.60s | %s %.0fs%s | ETA %s", bar, p->k, p->n, p->label,
+	        p->step, elapsed, live, eta);
+	fflush(stderr);
+	p->last_draw = progress_now();
+}
+
+void progress_clear(struct progress *p)
+{
+	if (p->tty) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+void progress_cell(struct progress *p, size_t k, size_t n, const char *label, double eta)
+{
+	p->k = k;
+	p->n = n;
+	p->eta = eta;
+	snprintf(p->label, sizeof(p->label), "%s", label);
+	p->step[0] = 0;
+	p->unit[0] = 0;
+	p->step_start = progress_now();
+	if (p->quiet)
+		return;
+	if (!p->tty)
+		fprintf(stderr, "[%zu/%zu] %s\n", k, n, label);
+	draw(p);
+}
+
+void progress_step(struct progress *p, const char *step)
+{
+	snprintf(p->step, sizeof(p->step), "%s", step);
+	p->unit[0] = 0;
+	if (p->quiet)
+		return;
+	draw(p);
+}
+
+void progress_live(void *ud, const char *unit, double value)
+{
+	struct progress *p = ud;
+	snprintf(p->unit, sizeof(p->unit), "%s", unit ? unit : "");
+	p->live = value;
+	if (p->tty && progress_now() - p->last_draw > 0.25)
+		draw(p);
+}
+
+void progress_step_done(struct progress *p, const char *step, bool failed, const char *summary)
+{
+	if (p->quiet)
+		return;
+	progress_clear(p);
+	if (failed || !p->tty)
+		fprintf(stderr, "  %s: %s%s%s\n", step, failed ? "FAILED" : "ok",
+		        summary && *summary ? ", " : "", summary ? summary : "");
+	draw(p);
+}
+
+void progress_note(struct progress *p, const char *fmt, ...)
+{
+	progress_clear(p);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (!p->quiet)
+		draw(p);
+}

@@ -1,0 +1,39 @@
+/* progress: what a long sweep shows on stderr.
+ *
+ * On a terminal: one line redrawn in place with cell k/N, the cell's
+ * parameters, the running step, a live figure reported by the workload and
+ * an ETA. Otherwise: plain lines, one when a step starts and one when it
+ * ends. Quiet mode prints nothing. Rate-limited so that workloads may report
+ * often without cost. */
+#ifndef BENCHGRID_PROGRESS_H
+#define BENCHGRID_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct progress {
+	bool tty;
+	int quiet;
+	size_t k, n;     /* current cell (1-based) of n */
+	char label[160]; /* cell parameters */
+	char step[64];   /* running step */
+	char unit[16];   /* live figure */
+	double live;
+	double last_draw;  /* monotonic seconds */
+	double eta;        /* seconds, < 0 unknown */
+	double step_start; /* monotonic seconds */
+};
+
+void progress_init(struct progress *p, int quiet);
+void progress_cell(struct progress *p, size_t k, size_t n, const char *label, double eta);
+void progress_step(struct progress *p, const char *step);
+/* The workload's live figure (struct step_ctx.progress). */
+void progress_live(void *p, const char *unit, double value);
+void progress_step_done(struct progress *p, const char *step, bool failed, const char *summary);
+/* A message that must not be drawn over (warnings, cell results). */
+void progress_note(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void progress_clear(struct progress *p);
+
+double progress_now(void); /* monotonic seconds */
+
+#endif
