@@ -204,7 +204,7 @@ static char *parse_string(struct jp *j)
 			continue;
 		}
 		default:
-			j->p--;
+			j->p -= 2; /* point at the backslash */
 			jp_error(j, "unknown escape in string");
 			goto fail;
 		}
