@@ -1,0 +1,698 @@
+/* wl_exec: the `exec:` step and the process runner (see wl_exec.h).
+ *
+ * The child gets its own process group, so that a timeout can kill
+ * everything the command started (a shell pipeline, fio's job processes).
+ * An exec failure is sent back over a close-on-exec pipe: reading 0 bytes
+ * from it means the exec succeeded. The parent polls both output pipes with
+ * a short timeout, so a deadline or the stop flag is noticed within 50 ms.
+ * A timeout sends SIGTERM to the group, then SIGKILL one second later. */
+#include "wl_exec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "lb.h"
+
+extern char **environ;
+
+#define WL_EXEC_DEFAULT_CAPTURE ((size_t)64 << 20)
+#define WL_EXEC_DEFAULT_TAIL    4096
+#define WL_EXEC_KILL_GRACE      1.0
+
+static struct lb *wl_exec_lua;
+
+void wl_exec_set_lua(struct lb *L)
+{
+	wl_exec_lua = L;
+}
+
+static double wl_exec_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- the process runner --- */
+
+struct wl_exec_buf {
+	char *p;
+	size_t n, cap, max;
+	bool truncated;
+};
+
+static void wl_exec_buf_add(struct wl_exec_buf *b, const char *s, size_t n)
+{
+	if (b->n + n > b->max) {
+		b->truncated = true;
+		n = b->max - b->n;
+	}
+	if (b->n + n + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 4096;
+		while (c < b->n + n + 1)
+			c *= 2;
+		char *np = realloc(b->p, c);
+		if (!np) {
+			b->truncated = true;
+			return;
+		}
+		b->p = np;
+		b->cap = c;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+static void wl_exec_child(const struct wl_exec_proc *p, int out, int err, int status)
+{
+	setpgid(0, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		close(devnull);
+	}
+	dup2(out, 1);
+	dup2(err, 2);
+	int msg[2];
+	if (p->cwd && chdir(p->cwd) < 0) {
+		msg[0] = 1;
+		msg[1] = errno;
+		(void)!write(status, msg, sizeof(msg));
+		_exit(126);
+	}
+	if (p->envp)
+		execvpe(p->argv[0], (char *const *)p->argv, p->envp);
+	else
+		execvp(p->argv[0], (char *const *)p->argv);
+	msg[0] = 2;
+	msg[1] = errno;
+	(void)!write(status, msg, sizeof(msg));
+	_exit(127);
+}
+
+int wl_exec_spawn(struct wl_exec_proc *p)
+{
+	int outp[2], errp[2], stp[2];
+	p->out = p->err = NULL;
+	p->nout = p->nerr = 0;
+	p->status = p->term_signal = p->exec_errno = p->cwd_errno = 0;
+	p->timed_out = p->stopped = p->out_truncated = p->err_truncated = false;
+	p->elapsed = 0;
+	if (!p->argv || !p->argv[0])
+		return -EINVAL;
+	if (pipe2(outp, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(errp, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(outp[0]);
+		close(outp[1]);
+		return -e;
+	}
+	if (pipe2(stp, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		return -e;
+	}
+	double t0 = wl_exec_now();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		for (int i = 0; i < 2; i++) {
+			close(outp[i]);
+			close(errp[i]);
+			close(stp[i]);
+		}
+		return -e;
+	}
+	if (pid == 0)
+		wl_exec_child(p, outp[1], errp[1], stp[1]);
+	setpgid(pid, pid); /* also here: no race with a kill before the child ran */
+	close(outp[1]);
+	close(errp[1]);
+	close(stp[1]);
+
+	int msg[2];
+	ssize_t r;
+	do
+		r = read(stp[0], msg, sizeof(msg));
+	while (r < 0 && errno == EINTR);
+	close(stp[0]);
+	if (r == (ssize_t)sizeof(msg)) {
+		if (msg[0] == 1)
+			p->cwd_errno = msg[1];
+		else
+			p->exec_errno = msg[1];
+	}
+
+	size_t max = p->max_capture ? p->max_capture : WL_EXEC_DEFAULT_CAPTURE;
+	struct wl_exec_buf bo = {.max = max}, be = {.max = max};
+	struct pollfd fds[2] = {{.fd = outp[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
+	double deadline = p->timeout > 0 ? t0 + p->timeout : 0;
+	double term_at = 0, reaped_at = 0;
+	bool reaped = false;
+	int wst = 0;
+	char buf[65536];
+	while (fds[0].fd >= 0 || fds[1].fd >= 0 || !reaped) {
+		double now = wl_exec_now();
+		if (!reaped && !term_at && ((deadline && now >= deadline) || (p->stop && *p->stop))) {
+			if (p->stop && *p->stop)
+				p->stopped = true;
+			else
+				p->timed_out = true;
+			kill(-pid, SIGTERM);
+			term_at = now;
+		}
+		if (term_at && now - term_at >= WL_EXEC_KILL_GRACE)
+			kill(-pid, SIGKILL);
+		/* Processes left in the background keep the pipes open: stop
+		 * waiting for them a moment after the command itself ended. */
+		if (reaped && now - reaped_at >= WL_EXEC_KILL_GRACE) {
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (fds[0].fd < 0 && fds[1].fd < 0) {
+			struct timespec ts = {0, 10 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		} else if (poll(fds, 2, 50) < 0 && errno != EINTR) {
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				continue;
+			}
+			wl_exec_buf_add(i == 0 ? &bo : &be, buf, (size_t)n);
+		}
+		if (!reaped) {
+			pid_t w = waitpid(pid, &wst, WNOHANG);
+			if (w == pid || (w < 0 && errno == ECHILD)) {
+				reaped = true;
+				reaped_at = wl_exec_now();
+				p->elapsed = reaped_at - t0;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	if (WIFEXITED(wst)) {
+		p->status = WEXITSTATUS(wst);
+	} else if (WIFSIGNALED(wst)) {
+		p->term_signal = WTERMSIG(wst);
+		p->status = 128 + p->term_signal;
+	}
+	if (!bo.p)
+		wl_exec_buf_add(&bo, "", 0);
+	if (!be.p)
+		wl_exec_buf_add(&be, "", 0);
+	p->out = bo.p;
+	p->nout = bo.n;
+	p->out_truncated = bo.truncated;
+	p->err = be.p;
+	p->nerr = be.n;
+	p->err_truncated = be.truncated;
+	return 0;
+}
+
+void wl_exec_proc_free(struct wl_exec_proc *p)
+{
+	free(p->out);
+	free(p->err);
+	p->out = p->err = NULL;
+	p->nout = p->nerr = 0;
+}
+
+const char *wl_exec_tail(const char *text, size_t len, size_t max)
+{
+	if (!text)
+		return "";
+	if (len <= max)
+		return text;
+	const char *p = text + len - max;
+	const char *nl = memchr(p, '\n', max);
+	if (nl && nl + 1 < text + len)
+		return nl + 1;
+	return p;
+}
+
+/* --- options --- */
+
+static const char *const wl_exec_keys[] = {"command", "timeout", "env", "parse", "tail", NULL};
+
+struct wl_exec_opts {
+	const struct node *command;
+	double timeout;
+	const struct node *env;
+	const char *parse;
+	const struct node *parse_node;
+	uint64_t tail;
+};
+
+static bool wl_exec_is_ident(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static int wl_exec_read_opts(const struct node *opts, struct wl_exec_opts *o, struct diag *d)
+{
+	int rc = 0;
+	memset(o, 0, sizeof(*o));
+	o->tail = WL_EXEC_DEFAULT_TAIL;
+	if (opts && opts->kind == NODE_SCALAR) {
+		/* `exec: "cmd"` is short for `exec: {command: "cmd"}`. */
+		o->command = opts;
+		return 0;
+	}
+	if (!opts || opts->kind != NODE_MAP) {
+		diag_error(d, opts ? &opts->pos : NULL, "exec: expected a command or a map with `command:`");
+		return -EINVAL;
+	}
+	if (node_check_keys(opts, "exec", wl_exec_keys, d) < 0)
+		rc = -EINVAL;
+	o->command = node_get(opts, "command");
+	if (!o->command) {
+		diag_error(d, &opts->pos, "exec: `command:` is required");
+		rc = -EINVAL;
+	} else if (o->command->kind == NODE_SEQ) {
+		if (o->command->n == 0) {
+			diag_error(d, &o->command->pos, "exec.command: the argument list is empty");
+			rc = -EINVAL;
+		}
+		for (size_t i = 0; i < o->command->n; i++) {
+			const char *s;
+			if (node_as_string(o->command->items[i], "exec.command[]", &s, d) < 0)
+				rc = -EINVAL;
+		}
+	} else {
+		const char *s;
+		if (node_as_string(o->command, "exec.command", &s, d) < 0)
+			rc = -EINVAL;
+		else if (!*s) {
+			diag_error(d, &o->command->pos, "exec.command: the command is empty");
+			rc = -EINVAL;
+		}
+	}
+	const struct node *n;
+	if ((n = node_get(opts, "timeout")) && node_as_duration(n, "exec.timeout", true, &o->timeout, d) < 0)
+		rc = -EINVAL;
+	if ((n = node_get(opts, "tail")) && node_as_size(n, "exec.tail", true, &o->tail, d) < 0)
+		rc = -EINVAL;
+	if ((o->env = node_get(opts, "env"))) {
+		if (o->env->kind != NODE_MAP) {
+			diag_error(d, &o->env->pos, "exec.env: expected a map of NAME: value");
+			rc = -EINVAL;
+		} else {
+			for (size_t i = 0; i < o->env->n; i++) {
+				const char *s;
+				if (!wl_exec_is_ident(o->env->keys[i])) {
+					diag_error(d, &o->env->kpos[i],
+					           "exec.env: '%s' is not a valid environment variable name",
+					           o->env->keys[i]);
+					rc = -EINVAL;
+				}
+				if (node_as_string(o->env->items[i], "exec.env value", &s, d) < 0)
+					rc = -EINVAL;
+			}
+		}
+	}
+	if ((o->parse_node = node_get(opts, "parse"))) {
+		if (node_as_string(o->parse_node, "exec.parse", &o->parse, d) < 0) {
+			rc = -EINVAL;
+		} else if (!lb_is_shipped_parser(o->parse) && !wl_exec_is_ident(o->parse)) {
+			const char *sug = node_suggest(o->parse, lb_shipped_parsers());
+			diag_error(d, &o->parse_node->pos,
+			           "exec.parse: '%s' is neither a shipped parser (dd, pgbench, fio, hdparm, "
+			           "bench.sh) nor a Lua function name%s%s%s",
+			           o->parse, sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+			rc = -EINVAL;
+		} else if (!lb_is_shipped_parser(o->parse)) {
+			const char *sug = node_suggest(o->parse, lb_shipped_parsers());
+			if (sug)
+				diag_warn(
+				    d, &o->parse_node->pos,
+				    "exec.parse: '%s' is not a shipped parser; did you mean '%s'? (fine if "
+				    "the hooks define a function of that name)",
+				    o->parse, sug);
+		}
+	}
+	return rc;
+}
+
+static int wl_exec_check(const struct node *opts, struct diag *d)
+{
+	struct wl_exec_opts o;
+	return wl_exec_read_opts(opts, &o, d);
+}
+
+/* --- environment --- */
+
+struct wl_exec_env {
+	char **v;
+	size_t n, cap;
+};
+
+static void wl_exec_setenv(struct wl_exec_env *e, const char *name, const char *value)
+{
+	size_t nl = strlen(name);
+	char *kv = malloc(nl + strlen(value) + 2);
+	if (!kv)
+		return;
+	sprintf(kv, "%s=%s", name, value);
+	for (size_t i = 0; i < e->n; i++) {
+		if (!strncmp(e->v[i], name, nl) && e->v[i][nl] == '=') {
+			free(e->v[i]);
+			e->v[i] = kv;
+			return;
+		}
+	}
+	if (e->n + 2 > e->cap) {
+		size_t c = e->cap ? e->cap * 2 : 64;
+		char **nv = realloc(e->v, c * sizeof(*nv));
+		if (!nv) {
+			free(kv);
+			return;
+		}
+		e->v = nv;
+		e->cap = c;
+	}
+	e->v[e->n++] = kv;
+	e->v[e->n] = NULL;
+}
+
+static void wl_exec_env_free(struct wl_exec_env *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->v[i]);
+	free(e->v);
+}
+
+/* PGHOST, PGPORT, ... from a conninfo, so that psql/pgbench reach the cell's
+ * server without options. */
+static void wl_exec_pg_env(struct wl_exec_env *e, const char *conninfo)
+{
+	static const char *const map[][2] = {{"host", "PGHOST"},       {"hostaddr", "PGHOSTADDR"},
+	                                     {"port", "PGPORT"},       {"user", "PGUSER"},
+	                                     {"dbname", "PGDATABASE"}, {"password", "PGPASSWORD"}};
+	wl_exec_setenv(e, "BENCHGRID_PG_CONNINFO", conninfo);
+	char *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &err);
+	if (!opts) {
+		PQfreemem(err);
+		return;
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++) {
+		if (!o->val)
+			continue;
+		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (!strcmp(o->keyword, map[i][0]))
+				wl_exec_setenv(e, map[i][1], o->val);
+	}
+	PQconninfoFree(opts);
+}
+
+static void wl_exec_build_env(struct wl_exec_env *e, const struct wl_exec_opts *o, const struct step_ctx *cx)
+{
+	for (char **p = environ; p && *p; p++) {
+		const char *eq = strchr(*p, '=');
+		if (!eq)
+			continue;
+		char name[256];
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - *p), *p);
+		wl_exec_setenv(e, name, eq + 1);
+	}
+	size_t ninherited = e->n;
+	const struct cell *c = cx->cell;
+	if (c && c->params && c->params->kind == NODE_MAP) {
+		for (size_t i = 0; i < c->params->n; i++) {
+			const struct node *v = c->params->items[i];
+			if (v->kind != NODE_SCALAR)
+				continue;
+			char up[256] = "BENCHGRID_";
+			size_t k = strlen(up);
+			for (const char *s = c->params->keys[i]; *s && k + 1 < sizeof(up); s++)
+				up[k++] = isalnum((unsigned char)*s) ? (char)toupper((unsigned char)*s) : '_';
+			up[k] = 0;
+			wl_exec_setenv(e, up, v->text);
+			/* The bare name too, unless it would replace an inherited
+			 * variable such as PATH or HOME. */
+			const char *name = c->params->keys[i];
+			bool inherited = false;
+			size_t nl = strlen(name);
+			for (size_t j = 0; j < ninherited; j++)
+				if (!strncmp(e->v[j], name, nl) && e->v[j][nl] == '=')
+					inherited = true;
+			if (wl_exec_is_ident(name) && !inherited)
+				wl_exec_setenv(e, name, v->text);
+		}
+		char idx[32];
+		snprintf(idx, sizeof(idx), "%zu", c->index);
+		wl_exec_setenv(e, "BENCHGRID_CELL_INDEX", idx);
+		wl_exec_setenv(e, "BENCHGRID_CELL_ID", c->id);
+	}
+	if (cx->target_dir)
+		wl_exec_setenv(e, "BENCHGRID_TARGET_DIR", cx->target_dir);
+	if (cx->cell_dir)
+		wl_exec_setenv(e, "BENCHGRID_CELL_DIR", cx->cell_dir);
+	if (cx->scenario_dir)
+		wl_exec_setenv(e, "BENCHGRID_SCENARIO_DIR", cx->scenario_dir);
+	if (cx->step_name)
+		wl_exec_setenv(e, "BENCHGRID_STEP", cx->step_name);
+	if (cx->pg_conninfo)
+		wl_exec_pg_env(e, cx->pg_conninfo);
+	if (o->env)
+		for (size_t i = 0; i < o->env->n; i++)
+			wl_exec_setenv(e, o->env->keys[i], o->env->items[i]->text);
+}
+
+/* --- running the step --- */
+
+/* Keep a full copy of a stream in the cell folder. */
+static void wl_exec_save(const struct step_ctx *cx, const char *ext, const char *text, size_t len,
+                         struct step_result *res)
+{
+	if (!cx->cell_dir || !len)
+		return;
+	char name[128];
+	snprintf(name, sizeof(name), "%s", cx->step_name ? cx->step_name : "exec");
+	for (char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			*p = '_';
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s.%s", cx->cell_dir, name, ext);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fwrite(text, 1, len, f);
+	if (fclose(f) == 0)
+		result_info(res, ext[3] == 'o' ? "stdout_file" : "stderr_file", "%s", path);
+}
+
+/* "sh: 1: NAME: not found" (dash) or "sh: NAME: command not found" (bash). */
+static void wl_exec_sh_missing(const char *err, const char *cmd, char *name, size_t len)
+{
+	const char *p = strstr(err, ": not found");
+	if (!p)
+		p = strstr(err, ": command not found");
+	if (p) {
+		const char *s = p;
+		while (s > err && s[-1] != ' ' && s[-1] != '\n')
+			s--;
+		snprintf(name, len, "%.*s", (int)(p - s), s);
+		return;
+	}
+	while (*cmd == ' ')
+		cmd++;
+	size_t n = strcspn(cmd, " \t;|&");
+	snprintf(name, len, "%.*s", (int)n, cmd);
+}
+
+static void wl_exec_describe(const struct wl_exec_opts *o, char *buf, size_t len)
+{
+	if (o->command->kind == NODE_SCALAR) {
+		snprintf(buf, len, "%s", o->command->text);
+		return;
+	}
+	size_t k = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < o->command->n && k + 1 < len; i++)
+		k += snprintf(buf + k, len - k, "%s%s", i ? " " : "", o->command->items[i]->text);
+}
+
+static int wl_exec_parse(const struct wl_exec_opts *o, const struct step_ctx *cx,
+                         const struct wl_exec_proc *p, struct step_result *res)
+{
+	struct lb *L = wl_exec_lua, *own = NULL;
+	struct diag d;
+	diag_init(&d);
+	int rc = 0;
+	if (!L) {
+		if (!lb_is_shipped_parser(o->parse)) {
+			result_fail(res,
+			            "%s:%d:%d: error: exec.parse: '%s' is not a shipped parser and the "
+			            "scenario has no hooks that could define it",
+			            o->parse_node->pos.file ? o->parse_node->pos.file : "?",
+			            o->parse_node->pos.line, o->parse_node->pos.col, o->parse);
+			diag_free(&d);
+			return -ENOENT;
+		}
+		char file[4096];
+		snprintf(file, sizeof(file), "%s/scenario", cx->scenario_dir ? cx->scenario_dir : ".");
+		L = own = lb_new(file, 0, &d);
+	}
+	if (L) {
+		/* Parsers see stdout, then stderr (dd and pgbench's progress
+		 * lines print there). */
+		size_t len = p->nout + 1 + p->nerr;
+		char *text = malloc(len + 1);
+		if (text) {
+			memcpy(text, p->out, p->nout);
+			text[p->nout] = '\n';
+			memcpy(text + p->nout + 1, p->err, p->nerr);
+			text[len] = 0;
+			rc = lb_parse_output(L, o->parse, &o->parse_node->pos, text, len, res, &d);
+			free(text);
+		} else {
+			rc = -ENOMEM;
+		}
+	} else {
+		rc = -ENOMEM;
+	}
+	if (rc < 0) {
+		char msg[2048] = "exec.parse failed";
+		for (size_t i = 0; i < d.n; i++) {
+			if (d.v[i].level == DIAG_ERROR) {
+				diag_format_one(&d.v[i], msg, sizeof(msg));
+				break;
+			}
+		}
+		result_fail(res, "%s", msg);
+	}
+	lb_free(own);
+	diag_free(&d);
+	return rc;
+}
+
+static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
+                       struct diag *d)
+{
+	struct wl_exec_opts o;
+	if (wl_exec_read_opts(opts, &o, d) < 0)
+		return -EINVAL;
+	const char *argv_sh[4] = {"/bin/sh", "-c", NULL, NULL};
+	const char **argv = argv_sh;
+	bool shell = o.command->kind == NODE_SCALAR;
+	if (shell) {
+		argv_sh[2] = o.command->text;
+	} else {
+		argv = calloc(o.command->n + 1, sizeof(*argv));
+		if (!argv)
+			return -ENOMEM;
+		for (size_t i = 0; i < o.command->n; i++)
+			argv[i] = o.command->items[i]->text;
+	}
+	struct wl_exec_env env = {0};
+	wl_exec_build_env(&env, &o, cx);
+	char desc[1024];
+	wl_exec_describe(&o, desc, sizeof(desc));
+	result_info(res, "command", "%s", desc);
+	double timeout = o.timeout > 0 ? o.timeout : cx->timeout;
+	struct wl_exec_proc p = {
+	    .argv = argv, .cwd = cx->target_dir, .envp = env.v, .timeout = timeout, .stop = cx->stop};
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	if (res->started == 0)
+		res->started = wall.tv_sec + wall.tv_nsec / 1e9;
+	int rc = wl_exec_spawn(&p);
+	wl_exec_env_free(&env);
+	if (!shell)
+		free(argv);
+	if (rc < 0) {
+		result_fail(res, "exec: cannot start '%s': %s", desc, strerror(-rc));
+		return rc;
+	}
+	size_t tail = o.tail;
+	const char *otail = wl_exec_tail(p.out, p.nout, tail), *etail = wl_exec_tail(p.err, p.nerr, tail);
+	result_metric(res, "exit_status", p.status, "");
+	result_metric(res, "elapsed_s", p.elapsed, "s");
+	res->elapsed = p.elapsed;
+	result_info(res, "stdout_tail", "%s", otail);
+	result_info(res, "stderr_tail", "%s", etail);
+	if (p.out_truncated || p.err_truncated)
+		result_info(res, "warning", "exec: output beyond %zu MiB per stream was dropped",
+		            WL_EXEC_DEFAULT_CAPTURE >> 20);
+	wl_exec_save(cx, "stdout", p.out, p.nout, res);
+	wl_exec_save(cx, "stderr", p.err, p.nerr, res);
+	const char *why = *etail ? etail : otail;
+	const char *sep = *why ? "\n" : "";
+	char missing[256];
+	if (p.exec_errno == ENOENT) {
+		result_fail(res, "exec: command not found: %s",
+		            shell ? "/bin/sh" : o.command->items[0]->text);
+		rc = -ENOENT;
+	} else if (p.exec_errno) {
+		result_fail(res, "exec: cannot run %s: %s", shell ? "/bin/sh" : o.command->items[0]->text,
+		            strerror(p.exec_errno));
+		rc = -p.exec_errno;
+	} else if (p.cwd_errno) {
+		result_fail(res, "exec: cannot enter the target directory %s: %s", cx->target_dir,
+		            strerror(p.cwd_errno));
+		rc = -p.cwd_errno;
+	} else if (p.timed_out) {
+		result_fail(res, "exec: timed out after %g s, killed: %s%s%s", timeout, desc, sep, why);
+		rc = -ETIMEDOUT;
+	} else if (p.stopped) {
+		result_fail(res, "exec: interrupted, killed: %s", desc);
+		rc = -EINTR;
+	} else if (shell && p.status == 127 &&
+	           (strstr(p.err, ": not found") || strstr(p.err, "command not found"))) {
+		wl_exec_sh_missing(p.err, desc, missing, sizeof(missing));
+		result_fail(res, "exec: command not found: %s (in: %s)", missing, desc);
+		rc = -ENOENT;
+	} else if (p.term_signal) {
+		result_fail(res, "exec: killed by signal %d (%s): %s%s%s", p.term_signal,
+		            strsignal(p.term_signal), desc, sep, why);
+		rc = -EIO;
+	} else if (p.status != 0) {
+		result_fail(res, "exec: exit status %d: %s%s%s", p.status, desc, sep, why);
+		rc = -EIO;
+	} else if (o.parse) {
+		rc = wl_exec_parse(&o, cx, &p, res);
+	}
+	wl_exec_proc_free(&p);
+	return rc;
+}
+
+const struct workload_ops wl_exec_ops = {
+    .version = WORKLOAD_OPS_VERSION,
+    .name = "exec",
+    .help = "run an external command (dd, fio, pgbench, a script) and parse its output",
+    .check = wl_exec_check,
+    .run = wl_exec_run,
+};

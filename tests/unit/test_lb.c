@@ -1,0 +1,805 @@
+/* test_lb: the Lua bridge — hooks in order with their arguments, filters,
+ * !lua values, derived metrics, error lines, the time budget, the sandbox,
+ * require, and the shipped parsers on real captured tool output. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <lua.h>
+#include <lauxlib.h>
+
+#include "lb.h"
+#include "matrix.h"
+#include "spec.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* All diagnostics as one string, for assertions and failure messages. */
+static const char *diag_text(const struct diag *d)
+{
+	static char buf[8192];
+	size_t o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < d->n && o < sizeof(buf) - 1; i++) {
+		char one[2048];
+		diag_format_one(&d->v[i], one, sizeof(one));
+		o += snprintf(buf + o, sizeof(buf) - o, "%s\n", one);
+	}
+	return buf;
+}
+
+static const struct diag_entry *first_error(const struct diag *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].level == DIAG_ERROR)
+			return &d->v[i];
+	return NULL;
+}
+
+/* Params map from "k=v" pairs (values as written, unquoted). */
+static struct node *params(const char *first, ...)
+{
+	struct node *m = node_new(NODE_MAP, NULL);
+	va_list ap;
+	va_start(ap, first);
+	for (const char *kv = first; kv; kv = va_arg(ap, const char *)) {
+		const char *eq = strchr(kv, '=');
+		char k[64];
+		snprintf(k, sizeof(k), "%.*s", (int)(eq - kv), kv);
+		node_map_put(m, k, NULL, node_new_scalar(eq + 1, NULL));
+	}
+	va_end(ap);
+	return m;
+}
+
+/* A string value computed by Lua (through lb_eval). */
+static char *lua_str(struct lb *L, const char *expr)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *e = node_new_scalar(expr, NULL), *out = NULL;
+	int rc = lb_eval(L, e, NULL, &out, &d);
+	if (rc)
+		fail_msg("eval %s: %s", expr, diag_text(&d));
+	char *s = strdup(out->text);
+	node_free(out);
+	node_free(e);
+	diag_free(&d);
+	return s;
+}
+
+static struct lb *load_yaml(const char *yaml, double budget, struct node **root, struct diag *d)
+{
+	*root = spec_load_string("scenario.yaml", yaml, d);
+	assert_non_null(*root);
+	struct lb *L = lb_new("scenario.yaml", budget, d);
+	assert_non_null(L);
+	lb_load_hooks(L, node_get(*root, "hooks"), NULL, NULL, d);
+	return L;
+}
+
+/* --- hooks --- */
+
+static const char hooks_yaml[] =
+    "name: t\n"
+    "hooks: |\n"
+    "  calls = {}\n"
+    "  local function add(s) calls[#calls + 1] = s end\n"
+    "  function setup(ctx) add('setup:' .. ctx.scenario) end\n"
+    "  function before_cell(cell)\n"
+    "    add(('before_cell:%d:%s:%d:%s'):format(cell.index, cell.id, cell.params.bs, cell.fs))\n"
+    "    if cell.fs == 'btrfs' then cell:skip('no btrfs today') end\n"
+    "  end\n"
+    "  function before_step(step, cell)\n"
+    "    add('before_step:' .. step.name .. ':' .. step.options.bs)\n"
+    "    if step.name == 'seq' then return {bs = step.options.bs * 2, extra = 'x'} end\n"
+    "  end\n"
+    "  function after_step(step, result, cell)\n"
+    "    add(('after_step:%s:%g'):format(step.name, result.tps))\n"
+    "    result:metric('tps_per_client', result.tps / cell.clients, 'tps')\n"
+    "    kept = result\n"
+    "  end\n"
+    "  function after_cell(cell, results)\n"
+    "    add(('after_cell:%d:%g:%g'):format(#results, results.ro.tps, results[1].tps))\n"
+    "  end\n"
+    "  function finish(run)\n"
+    "    add('finish')\n"
+    "    run:write('extra.txt', 'hello from finish')\n"
+    "  end\n"
+    "  function on_error(err, cell) add('on_error:' .. err .. ':' .. cell.id) end\n"
+    "steps:\n"
+    "  - name: seq\n"
+    "    io: {bs: 4k, size: 1GiB}\n";
+
+static void test_hooks_in_order(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *root;
+	struct lb *L = load_yaml(hooks_yaml, 0, &root, &d);
+	assert_int_equal(d.nerrors, 0);
+	static const char *const names[] = {"setup",      "before_cell", "before_step", "after_step",
+	                                    "after_cell", "finish",      "on_error"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_true(lb_has_hook(L, names[i]));
+	assert_false(lb_has_hook(L, "calls"));
+	assert_false(lb_has_hook(L, "nothing"));
+
+	struct cell c = {.index = 3, .params = params("bs=4k", "fs=ext4", "clients=8", NULL)};
+	strcpy(c.id, "abcdef012345");
+	assert_int_equal(lb_setup(L, "t", &d), 0);
+	bool skip = true;
+	char *why = NULL;
+	assert_int_equal(lb_before_cell(L, &c, &skip, &why, &d), 0);
+	assert_false(skip);
+	assert_null(why);
+
+	const struct node *steps = node_get(root, "steps");
+	const struct node *opts = node_get(steps->items[0], "io");
+	struct node *ovr = NULL;
+	assert_int_equal(lb_before_step(L, &c, "seq", opts, &ovr, &d), 0);
+	assert_non_null(ovr);
+	uint64_t bs;
+	assert_int_equal(node_as_size(node_get(ovr, "bs"), "io.bs", false, &bs, &d), 0);
+	assert_int_equal(bs, 8192);
+	/* the override keeps the position of the option it replaces */
+	assert_int_equal(node_get(ovr, "bs")->pos.line, node_get(opts, "bs")->pos.line);
+	assert_string_equal(node_get(ovr, "extra")->text, "x");
+	node_free(ovr);
+	ovr = (struct node *)1;
+	assert_int_equal(lb_before_step(L, &c, "ro", opts, &ovr, &d), 0);
+	assert_null(ovr);
+
+	struct step_result seq, ro;
+	result_init(&seq, "seq", "io");
+	result_init(&ro, "ro", "pgbench");
+	result_metric(&seq, "tps", 100, "tps");
+	result_metric(&ro, "tps", 4000, "tps");
+	assert_int_equal(lb_after_step(L, &c, "ro", &ro, &d), 0);
+	const struct metric *m = result_get(&ro, "tps_per_client");
+	assert_non_null(m);
+	assert_true(m->value == 500.0);
+	assert_string_equal(m->unit, "tps");
+	struct step_result *all[] = {&seq, &ro};
+	assert_int_equal(lb_after_cell(L, &c, all, 2, &d), 0);
+
+	char dir[] = "/tmp/test_lb_outXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(lb_finish(L, dir, &d), 0);
+	char path[256];
+	snprintf(path, sizeof(path), "%s/extra.txt", dir);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char buf[64] = "";
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "hello from finish");
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(lb_on_error(L, &c, "disk full", &d), 0);
+	assert_int_equal(d.nerrors, 0);
+
+	char *calls = lua_str(L, "table.concat(calls, '|')");
+	assert_string_equal(calls, "setup:t|before_cell:3:abcdef012345:4096:ext4|before_step:seq:4096|"
+	                           "before_step:ro:4096|after_step:ro:4000|after_cell:2:4000:100|finish|"
+	                           "on_error:disk full:abcdef012345");
+	free(calls);
+
+	/* A result kept past its hook is no longer usable. */
+	struct node *e = node_new_scalar("kept.tps", NULL), *out = NULL;
+	assert_int_not_equal(lb_eval(L, e, NULL, &out, &d), 0);
+	assert_non_null(strstr(diag_text(&d), "no longer valid"));
+	node_free(e);
+
+	/* cell:skip */
+	diag_free(&d);
+	diag_init(&d);
+	node_free(c.params);
+	c.params = params("bs=1k", "fs=btrfs", "clients=2", NULL);
+	assert_int_equal(lb_before_cell(L, &c, &skip, &why, &d), 0);
+	assert_true(skip);
+	assert_string_equal(why, "no btrfs today");
+	free(why);
+
+	result_free(&seq);
+	result_free(&ro);
+	node_free(c.params);
+	node_free(root);
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* --- filter and !lua values --- */
+
+static int filter_cb(void *ud, const struct node *expr, const struct node *p, bool *keep, struct diag *d)
+{
+	return lb_filter(ud, expr, p, keep, d);
+}
+
+static void test_filter_drops_cells(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *root = spec_load_string("m.yaml",
+	                                     "matrix:\n"
+	                                     "  fs: [ext4, xfs]\n"
+	                                     "  clients: [10, 20, 40]\n"
+	                                     "  filter: !lua \"clients <= 20 and fs ~= 'xfs'\"\n",
+	                                     &d);
+	assert_non_null(root);
+	struct lb *L = lb_new("m.yaml", 0, &d);
+	struct matrix_opts mo = {.filter = filter_cb, .filter_ud = L};
+	struct cell *cells = NULL;
+	size_t n = 0;
+	assert_int_equal(matrix_expand(node_get(root, "matrix"), &mo, &cells, &n, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(node_get(cells[0].params, "fs")->text, "ext4");
+	assert_string_equal(node_get(cells[1].params, "clients")->text, "20");
+	assert_int_equal(cells[1].index, 1);
+	matrix_free(cells, n);
+
+	/* A filter that is not a boolean is an error at its position. */
+	struct node *e = node_new_scalar("clients + 1", &(struct src_pos){"m.yaml", 4, 11});
+	struct node *p = params("clients=3", NULL);
+	bool keep;
+	assert_int_equal(lb_filter(L, e, p, &keep, &d), -EINVAL);
+	assert_non_null(strstr(diag_text(&d), "m.yaml:4:11: error: filter: \"clients + 1\" gave a number"));
+	node_free(e);
+	node_free(p);
+	node_free(root);
+	lb_free(L);
+	diag_free(&d);
+}
+
+static void test_lua_values_typed(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("v.yaml", 0, &d);
+	struct node *p =
+	    params("bs=4k", "runtime=30s", "fs=ext4", "clients=8", "ratio=0.25", "fsync=true", NULL);
+	struct src_pos at = {"v.yaml", 7, 9};
+	struct node *e, *out;
+
+	/* a number */
+	e = node_new_scalar("clients * 2 + 1", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	int64_t iv;
+	assert_int_equal(node_as_int(out, "clients", 1, 1000, &iv, &d), 0);
+	assert_int_equal(iv, 17);
+	assert_int_equal(out->pos.line, 7);
+	node_free(out);
+	node_free(e);
+	/* a size: bs is 4096 bytes in Lua */
+	e = node_new_scalar("bs * 16", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	uint64_t sz;
+	assert_int_equal(node_as_size(out, "io.size", false, &sz, &d), 0);
+	assert_int_equal(sz, 65536);
+	node_free(out);
+	node_free(e);
+	/* a size built as text */
+	e = node_new_scalar("(bs // 1024) .. 'KiB'", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	assert_int_equal(node_as_size(out, "io.bs", false, &sz, &d), 0);
+	assert_int_equal(sz, 4096);
+	node_free(out);
+	node_free(e);
+	/* a duration in seconds */
+	e = node_new_scalar("runtime / 4", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	double secs;
+	assert_int_equal(node_as_duration(out, "duration", false, &secs, &d), 0);
+	assert_true(secs == 7.5);
+	node_free(out);
+	node_free(e);
+	/* a string */
+	e = node_new_scalar("fs .. '-' .. tostring(fsync) .. '-' .. ratio", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	assert_string_equal(out->text, "ext4-true-0.25");
+	assert_true(out->quoted);
+	node_free(out);
+	node_free(e);
+	/* a boolean */
+	e = node_new_scalar("fsync and clients > 4", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	bool b;
+	assert_int_equal(node_as_bool(out, "fsync", &b, &d), 0);
+	assert_true(b);
+	node_free(out);
+	node_free(e);
+	assert_int_equal(d.nerrors, 0);
+
+	/* type-checked like a literal: a string where a size is expected */
+	e = node_new_scalar("fs", &at);
+	assert_int_equal(lb_eval(L, e, p, &out, &d), 0);
+	assert_int_equal(node_as_size(out, "io.bs", false, &sz, &d), -EINVAL);
+	assert_non_null(strstr(diag_text(&d), "v.yaml:7:9: error: io.bs"));
+	node_free(out);
+	node_free(e);
+
+	/* undefined names, nil, tables and assignments are errors at the expression */
+	static const char *const bad[][2] = {{"nosuch + 1", "undefined name 'nosuch'"},
+	                                     {"nil", "gave nil"},
+	                                     {"{1, 2}", "gave a table"},
+	                                     {"(function() clients = 1 end)()", "read-only"},
+	                                     {"clients +", "syntax error"}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		diag_free(&d);
+		diag_init(&d);
+		e = node_new_scalar(bad[i][0], &at);
+		out = NULL;
+		assert_int_not_equal(lb_eval(L, e, p, &out, &d), 0);
+		assert_null(out);
+		const struct diag_entry *err = first_error(&d);
+		assert_non_null(err);
+		assert_int_equal(err->pos.line, 7);
+		if (!strstr(err->msg, bad[i][1]))
+			fail_msg("%s: expected '%s' in: %s", bad[i][0], bad[i][1], err->msg);
+		node_free(e);
+	}
+	node_free(p);
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* --- error positions --- */
+
+static const char err_yaml[] = "name: t\n"                      /* 1 */
+                               "hooks: |\n"                     /* 2 */
+                               "  function setup(ctx)\n"        /* 3: block line 1 */
+                               "    local x = 1\n"              /* 4 */
+                               "    error('boom in setup')\n"   /* 5: block line 3 */
+                               "  end\n"                        /* 6 */
+                               "  function before_cell(cell)\n" /* 7 */
+                               "    return undefined_thing\n"   /* 8 */
+                               "  end\n";                       /* 9 */
+
+static void check_err_lines(struct lb *L, const char *file, struct diag *d)
+{
+	assert_int_equal(d->nerrors, 0);
+	assert_int_equal(lb_setup(L, "t", d), -EINVAL);
+	const struct diag_entry *e = first_error(d);
+	assert_non_null(e);
+	assert_string_equal(e->pos.file, file);
+	assert_int_equal(e->pos.line, 5);
+	if (access(file, R_OK) == 0) /* the column needs the source on disk */
+		assert_int_equal(e->pos.col, 5);
+	assert_non_null(strstr(e->msg, "setup: boom in setup"));
+	diag_free(d);
+	diag_init(d);
+	struct cell c = {.params = NULL};
+	bool skip;
+	assert_int_equal(lb_before_cell(L, &c, &skip, NULL, d), -EINVAL);
+	e = first_error(d);
+	assert_int_equal(e->pos.line, 8);
+	assert_non_null(strstr(e->msg, "undefined global 'undefined_thing'"));
+}
+
+static void test_error_line_in_yaml(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *root;
+	/* From a string (the source is not on disk). */
+	struct lb *L = load_yaml(err_yaml, 0, &root, &d);
+	check_err_lines(L, "scenario.yaml", &d);
+	lb_free(L);
+	node_free(root);
+	diag_free(&d);
+
+	/* From a file on disk. */
+	diag_init(&d);
+	char path[] = "/tmp/test_lb_errXXXXXX.yaml";
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, err_yaml, strlen(err_yaml)), (ssize_t)strlen(err_yaml));
+	close(fd);
+	root = spec_load_file(path, &d);
+	assert_non_null(root);
+	L = lb_new(path, 0, &d);
+	assert_int_equal(lb_load_hooks(L, node_get(root, "hooks"), NULL, NULL, &d), 0);
+	check_err_lines(L, path, &d);
+	lb_free(L);
+	node_free(root);
+	diag_free(&d);
+
+	/* A syntax error on block line 2 is the file's line 4. */
+	diag_init(&d);
+	L = load_yaml("hooks: |\n  x = 1\n  function f(\n  end\n", 0, &root, &d);
+	const struct diag_entry *e = first_error(&d);
+	assert_non_null(e);
+	assert_int_equal(e->pos.line, 4);
+	assert_non_null(strstr(e->msg, "syntax error"));
+	lb_free(L);
+	node_free(root);
+	unlink(path);
+	diag_free(&d);
+}
+
+/* --- budget --- */
+
+static void expect_stopped(const char *hooks, double budget)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("b.yaml", budget, &d);
+	assert_int_equal(lb_run_string(L, "b.lua", hooks, &d), 0);
+	double t0 = now();
+	int rc = lb_setup(L, "b", &d);
+	double dt = now() - t0;
+	if (rc != -ETIME)
+		fail_msg("not stopped (rc %d): %s", rc, diag_text(&d));
+	assert_true(dt >= budget * 0.9);
+	if (dt > budget + 0.5)
+		fail_msg("stopped only after %.2f s", dt);
+	assert_non_null(strstr(diag_text(&d), "time budget of 0.5 s"));
+	/* The state stays usable, with a fresh budget. */
+	char *v = lua_str(L, "1 + 1");
+	assert_string_equal(v, "2");
+	free(v);
+	lb_free(L);
+	diag_free(&d);
+}
+
+static void test_budget_endless_loop(void **state)
+{
+	expect_stopped("function setup() while true do end end", 0.5);
+}
+
+static void test_budget_loop_in_pcall(void **state)
+{
+	/* The loop, its error handler and the loop around the pcall all try
+	 * to carry on. */
+	expect_stopped("function setup()\n"
+	               "  while true do\n"
+	               "    pcall(function() while true do end end)\n"
+	               "    xpcall(function() while true do end end, function() while true do end end)\n"
+	               "  end\n"
+	               "end\n",
+	               0.5);
+	expect_stopped("function setup()\n"
+	               "  local co = coroutine.wrap(function() while true do end end)\n"
+	               "  while true do pcall(co) end\n"
+	               "end\n",
+	               0.5);
+}
+
+static void test_budget_shell(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("b.yaml", 0.5, &d);
+	assert_int_equal(
+	    lb_run_string(L, "b.lua",
+	                  "function setup() local st, out = bench.sh('sleep 5; echo late') end\n"
+	                  "function finish() st, out, err = bench.sh('echo hi; echo oops >&2; exit 3') end\n",
+	                  &d),
+	    0);
+	double t0 = now();
+	assert_int_equal(lb_setup(L, "b", &d), -ETIME);
+	assert_true(now() - t0 < 2.0);
+	assert_int_equal(lb_finish(L, "/tmp", &d), 0);
+	char *v = lua_str(L, "st .. ':' .. out .. ':' .. err");
+	assert_string_equal(v, "3:hi\n:oops\n");
+	free(v);
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* --- sandbox --- */
+
+static int dump_writer(lua_State *s, const void *p, size_t sz, void *ud)
+{
+	return fwrite(p, 1, sz, ud) == sz ? 0 : 1;
+}
+
+static void test_sandbox(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	char dir[] = "/tmp/test_lb_sbXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char scen[256], mod[256], bin[256];
+	snprintf(scen, sizeof(scen), "%s/s.yaml", dir);
+	snprintf(mod, sizeof(mod), "%s/mylib.lua", dir);
+	snprintf(bin, sizeof(bin), "%s/binmod.lua", dir);
+	FILE *f = fopen(mod, "w");
+	fputs("return {twice = function(x) return 2 * x end}\n", f);
+	fclose(f);
+	/* A real bytecode file, made by a plain Lua state. */
+	lua_State *P = luaL_newstate();
+	assert_int_equal(luaL_loadstring(P, "return {}"), 0);
+	f = fopen(bin, "wb");
+	lua_dump(P, dump_writer, f, 0);
+	fclose(f);
+	lua_close(P);
+	struct lb *L = lb_new(scen, 0, &d);
+
+	struct {
+		const char *expr, *want;
+	} cases[] = {
+	    {"type(dofile)", "undefined name 'dofile'"},
+	    {"type(loadfile)", "undefined name 'loadfile'"},
+	    {"type(io)", "undefined name 'io'"},
+	    {"type(debug)", "undefined name 'debug'"},
+	    {"type(package)", "undefined name 'package'"},
+	    {"(function() return dofile end)()", "undefined name 'dofile'"},
+	    {"select(2, load(string.char(27) .. 'LuaT\\0'))", NULL},
+	    {"select(2, load('return 1', 'x', 'b'))", "binary chunks are not allowed"},
+	    {"require('binmod')", "binary chunk"},
+	    {"require('nosuchmod')", "module 'nosuchmod' not found"},
+	    {"require('../etc/passwd')", "bad module name"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		diag_free(&d);
+		diag_init(&d);
+		struct node *e = node_new_scalar(cases[i].expr, NULL), *out = NULL;
+		int rc = lb_eval(L, e, NULL, &out, &d);
+		if (cases[i].want) {
+			assert_int_not_equal(rc, 0);
+			if (!strstr(diag_text(&d), cases[i].want))
+				fail_msg("%s: expected '%s' in %s", cases[i].expr, cases[i].want,
+				         diag_text(&d));
+		} else {
+			assert_int_equal(rc, 0);
+			if (!strstr(out->text, "binary chunk"))
+				fail_msg("%s gave %s", cases[i].expr, out->text);
+		}
+		node_free(out);
+		node_free(e);
+	}
+	char *v = lua_str(L, "type(os.execute) .. type(string.dump) .. type(os.time)");
+	assert_string_equal(v, "nilnilfunction");
+	free(v);
+	v = lua_str(L,
+	            "require('mylib').twice(21) + stats.mean({1, 2, 3}) + require('units').parse_size('4k')");
+	assert_string_equal(v, "4140");
+	free(v);
+	v = lua_str(L, "load('return 40 + 2')()");
+	assert_string_equal(v, "42");
+	free(v);
+	lb_free(L);
+	unlink(mod);
+	unlink(bin);
+	rmdir(dir);
+	diag_free(&d);
+}
+
+/* --- the shipped library --- */
+
+static void test_library(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("l.yaml", 0, &d);
+	static const char *const cases[][2] = {
+	    {"stats.mean({1, 2, 3, 4})", "2.5"},
+	    {"stats.median({5, 1, 3})", "3"},
+	    {"stats.median({4, 1, 3, 2})", "2.5"},
+	    {"stats.stddev({2, 4, 4, 4, 5, 5, 7, 9})", "2.138089935299395"},
+	    {"stats.percentile({1, 2, 3, 4, 5}, 90)", "4.6"},
+	    {"stats.percentile({10}, 99)", "10"},
+	    {"tostring(stats.mean({}))", "nil"},
+	    {"units.parse_size('4KiB') + units.parse_size('1m') + units.parse_size('2 GB')", "2148536320"},
+	    {"units.parse_duration('250ms') + units.parse_duration('2min')", "120.25"},
+	    {"select(2, units.parse_size('4 parsecs'))", "unknown size unit 'parsecs'"},
+	    {"units.format_size(1536) .. ', ' .. units.format_size(4 * 2^30)", "1.5 KiB, 4 GiB"},
+	    {"units.format_duration(0.25) .. ', ' .. units.format_duration(90)", "250 ms, 1.5 min"},
+	    {"units.format_rate(389.3e6)", "389.3 MB/s"},
+	    {"json.decode('{\"a\": [1, 2.5, \"x\\\\u00e9\", true, null]}').a[3]", "x\xc3\xa9"},
+	    {"json.decode('[1, 2, null, 4]')[3] == json.null", "true"},
+	    {"select(2, pcall(json.decode, '{\"a\": 1,\\n \"b\" 2}'))", "json: line 2, col 6: expected ':'"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *v = lua_str(L, cases[i][0]);
+		if (strcmp(v, cases[i][1]))
+			fail_msg("%s = %s, expected %s", cases[i][0], v, cases[i][1]);
+		free(v);
+	}
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* --- parsers on captured output --- */
+
+static char *read_capture(const char *name, size_t *len)
+{
+	const char *src = getenv("BENCHGRID_SRC");
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/data/captures/%s", src ? src : ".", name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	char *buf = malloc(1 << 20);
+	*len = fread(buf, 1, (1 << 20) - 1, f);
+	buf[*len] = 0;
+	fclose(f);
+	return buf;
+}
+
+struct want {
+	const char *name;
+	double value;
+	const char *unit;
+};
+
+static void check_parser(struct lb *L, const char *parser, const char *capture, const struct want *w,
+                         size_t n)
+{
+	struct diag d;
+	diag_init(&d);
+	size_t len;
+	char *text = read_capture(capture, &len);
+	struct step_result r;
+	result_init(&r, "s", "exec");
+	int rc = lb_parse_output(L, parser, NULL, text, len, &r, &d);
+	if (rc)
+		fail_msg("%s on %s: %s", parser, capture, diag_text(&d));
+	for (size_t i = 0; i < n; i++) {
+		const struct metric *m = result_get(&r, w[i].name);
+		if (!m)
+			fail_msg("%s on %s: no metric %s", parser, capture, w[i].name);
+		double tol = fabs(w[i].value) * 1e-6 + 1e-9;
+		if (fabs(m->value - w[i].value) > tol)
+			fail_msg("%s on %s: %s = %.9g, expected %.9g", parser, capture, w[i].name, m->value,
+			         w[i].value);
+		if (w[i].unit && strcmp(m->unit, w[i].unit))
+			fail_msg("%s: %s unit %s, expected %s", capture, w[i].name, m->unit, w[i].unit);
+	}
+	result_free(&r);
+	free(text);
+	diag_free(&d);
+}
+
+#define CHECK(L, parser, capture, ...)                                                                       \
+	do {                                                                                                 \
+		const struct want w_[] = {__VA_ARGS__};                                                      \
+		check_parser(L, parser, capture, w_, sizeof(w_) / sizeof(w_[0]));                            \
+	} while (0)
+
+static void test_parsers(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("p.yaml", 0, &d);
+
+	/* dd: 67108864 bytes (67 MB, 64 MiB) copied, 0.143664 s, 467 MB/s */
+	CHECK(L, "dd", "dd_64k_fdatasync.txt", {"bytes", 67108864, "bytes"}, {"seconds", 0.143664, "s"},
+	      {"mb_s", 67108864 / 0.143664 / 1e6, "MB/s"}, {"mib_s", 67108864 / 0.143664 / 1048576, "MiB/s"});
+	CHECK(L, "dd", "dd_one_byte.txt", {"bytes", 1, NULL}, {"seconds", 0.00016353, NULL},
+	      {"mb_s", 1 / 0.00016353 / 1e6, NULL});
+	CHECK(L, "dd", "dd_null_gb.txt", {"bytes", 2147483648.0, NULL},
+	      {"mb_s", 2147483648.0 / 0.0542679 / 1e6, NULL});
+	CHECK(L, "dd", "dd_small_kb.txt", {"bytes", 10240, NULL}, {"seconds", 0.000461064, NULL});
+
+	/* pgbench 15.18 */
+	CHECK(L, "pgbench", "pgbench_tpcb_c4_T3.txt", {"tps", 708.794990, "tps"}, {"transactions", 2067, ""},
+	      {"failed", 0, ""}, {"lat_mean_ms", 5.643, "ms"}, {"conn_ms", 102.884, "ms"}, {"clients", 4, ""},
+	      {"threads", 2, ""}, {"scale", 2, ""}, {"duration_s", 3, "s"});
+	CHECK(L, "pgbench", "pgbench_select_progress.txt", {"tps", 20568.413747, NULL},
+	      {"transactions", 60396, NULL}, {"lat_mean_ms", 0.184, NULL}, {"lat_stddev_ms", 0.482, NULL},
+	      {"conn_ms", 75.060, NULL});
+	CHECK(L, "pgbench", "pgbench_select_t200_r.txt", {"tps", 3607.406005, NULL},
+	      {"transactions", 400, NULL}, {"stmt1_ms", 0.001, "ms"}, {"stmt2_ms", 0.500, "ms"});
+	CHECK(L, "pgbench", "pgbench_init_s2.txt", {"init_s", 0.81, "s"}, {"init_drop_tables_s", 0.00, "s"},
+	      {"init_client_side_generate_s", 0.43, "s"}, {"init_vacuum_s", 0.13, "s"},
+	      {"init_primary_keys_s", 0.20, "s"});
+	{
+		/* progress lines become a series */
+		size_t len;
+		char *text = read_capture("pgbench_select_progress.txt", &len);
+		struct step_result r;
+		result_init(&r, "s", "exec");
+		assert_int_equal(lb_parse_output(L, "pgbench", NULL, text, len, &r, &d), 0);
+		const struct series *s = result_series(&r, "tps");
+		assert_non_null(s);
+		assert_int_equal(s->n, 2);
+		assert_true(s->t[1] == 2.0 && s->v[1] == 20687.4);
+		s = result_series(&r, "lat_mean_ms");
+		assert_true(s && s->v[0] == 0.289);
+		assert_string_equal(result_info_get(&r, "stmt1") ? "x" : "none", "none");
+		result_free(&r);
+		free(text);
+	}
+
+	/* fio 3.33 JSON (numbers read from the files with python's json) */
+	CHECK(L, "fio", "fio_randread_json.txt", {"iops", 38707.146427, "IOPS"},
+	      {"read_iops", 38707.146427, NULL}, {"mb_s", 158.544471, "MB/s"}, {"bytes", 317247488, "bytes"},
+	      {"lat_mean_us", 205.841243064, "us"}, {"lat_min_us", 17.614, NULL},
+	      {"lat_max_us", 15839.440, NULL}, {"lat_p50_us", 140.288, NULL}, {"lat_p99_us", 741.376, "us"},
+	      {"seconds", 2.001, "s"});
+	CHECK(L, "fio", "fio_randrw_2jobs_json.txt", {"read_iops", 11920.239282, NULL},
+	      {"write_iops", 5229.312064, NULL}, {"iops", 11920.239282 + 5229.312064, NULL},
+	      {"read_mb_s", 195.301200, NULL}, {"write_mb_s", 85.677048, NULL},
+	      {"mb_s", (195301200.0 + 85677048.0) / 1e6, NULL}, {"read_lat_p99_us", 1957.888, NULL},
+	      {"write_lat_p50_us", 6.816, NULL},
+	      {"lat_mean_us", (136704.666778 * 11956 + 13522.802669 * 5245) / (11956 + 5245) / 1e3, NULL});
+
+	/* hdparm 9.65 on a loop device; "MB" there is MiB */
+	CHECK(L, "hdparm", "hdparm_t_loop.txt", {"mib_s", 366.21, "MiB/s"},
+	      {"mb_s", 366.21 * 1.048576, "MB/s"}, {"mib", 256, "MiB"}, {"seconds", 0.70, "s"});
+	CHECK(L, "hdparm", "hdparm_tT_loop.txt", {"mib_s", 617.28, NULL}, {"cached_mib_s", 18528.98, NULL});
+	CHECK(L, "hdparm", "hdparm_publication_003.txt", {"mib_s", 473.59, NULL});
+
+	/* bench.sh, as published in experiment 003 */
+	CHECK(L, "bench.sh", "benchsh_publication_003.txt", {"mb_s", 389.3, "MB/s"}, {"mb_s_run1", 391, NULL},
+	      {"mb_s_run2", 388, NULL}, {"mb_s_run3", 389, NULL}, {"runs", 3, NULL});
+
+	/* Output a parser does not recognise is an error, not zeros. */
+	static const char *const all[] = {"dd", "pgbench", "fio", "hdparm", "bench.sh"};
+	for (size_t i = 0; i < 5; i++) {
+		struct step_result r;
+		result_init(&r, "s", "exec");
+		struct src_pos at = {"p.yaml", 12, 14};
+		diag_free(&d);
+		diag_init(&d);
+		assert_int_equal(lb_parse_output(L, all[i], &at, "hello\n", 6, &r, &d), -EINVAL);
+		const struct diag_entry *e = first_error(&d);
+		assert_non_null(e);
+		assert_int_equal(e->pos.line, 12);
+		assert_int_equal(r.nm, 0);
+		result_free(&r);
+	}
+	/* Unknown parser */
+	struct step_result r;
+	result_init(&r, "s", "exec");
+	assert_int_equal(lb_parse_output(L, "nosuch", NULL, "x", 1, &r, &d), -ENOENT);
+	result_free(&r);
+	lb_free(L);
+	diag_free(&d);
+}
+
+static void test_parse_with_hook(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("h.yaml", 0, &d);
+	assert_int_equal(lb_run_string(L, "h.lua",
+	                               "function my_parser(text, result)\n"
+	                               "  result:metric('lines', select(2, text:gsub('\\n', '')), '')\n"
+	                               "  return {answer = 42, speed = {7.5, 'MB/s'}}\n"
+	                               "end\n",
+	                               &d),
+	                 0);
+	struct step_result r;
+	result_init(&r, "s", "exec");
+	assert_int_equal(lb_parse_output(L, "my_parser", NULL, "a\nb\nc\n", 6, &r, &d), 0);
+	assert_true(result_get(&r, "lines")->value == 3);
+	assert_true(result_get(&r, "answer")->value == 42);
+	assert_string_equal(result_get(&r, "speed")->unit, "MB/s");
+	result_free(&r);
+	lb_free(L);
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_hooks_in_order),
+	    cmocka_unit_test(test_filter_drops_cells),
+	    cmocka_unit_test(test_lua_values_typed),
+	    cmocka_unit_test(test_error_line_in_yaml),
+	    cmocka_unit_test(test_budget_endless_loop),
+	    cmocka_unit_test(test_budget_loop_in_pcall),
+	    cmocka_unit_test(test_budget_shell),
+	    cmocka_unit_test(test_sandbox),
+	    cmocka_unit_test(test_library),
+	    cmocka_unit_test(test_parsers),
+	    cmocka_unit_test(test_parse_with_hook),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
