@@ -155,6 +155,11 @@ void rep_fmt_exact(double v, char *buf, size_t len)
 		buf[0] = '\0';
 		return;
 	}
+	/* Whole numbers without an exponent: 400, not 4e+02. */
+	if (v == trunc(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
