@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -379,12 +380,101 @@ static void test_node_json(void **state)
 	diag_free(&d);
 }
 
+static bool file_has(const char *path, const char *needle)
+{
+	char *s = slurp(path, NULL);
+	bool ok = s && strstr(s, needle);
+	free(s);
+	return ok;
+}
+
+static void test_reports_edge_cases(void **state)
+{
+	struct run r;
+	struct diag d;
+	char path[512];
+
+	/* An empty run (everything filtered out) still gets its reports. */
+	diag_init(&d);
+	run_init(&r);
+	assert_int_equal(rep_write_all(&r, tmpdir, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	snprintf(path, sizeof(path), "%s/report.md", tmpdir);
+	assert_true(file_has(path, "- Cells: 0 recorded (0 ok, 0 failed, 0 skipped)"));
+	snprintf(path, sizeof(path), "%s/results.csv", tmpdir);
+	assert_true(file_has(path, "index,id,step,status,error\r\n"));
+
+	/* A skipped cell without steps: one CSV row with an empty step. */
+	struct cell c = {.index = 7, .id = "0123456789ab"};
+	c.params = node_new(NODE_MAP, NULL);
+	node_map_put(c.params, "step", NULL, node_new_scalar("x", NULL)); /* clashes with a column */
+	struct run_cell *rc = run_add_cell(&r, &c);
+	node_free(c.params);
+	run_cell_set_status(rc, RUN_SKIPPED, "skipped: %s", "needs root");
+	run_cell_set_status(rc, RUN_SKIPPED, "second error is not kept");
+	assert_string_equal(rc->error, "skipped: needs root");
+	assert_int_equal(rep_write_all(&r, tmpdir, &d), 0);
+	assert_true(file_has(
+	    path,
+	    "index,id,param.step,step,status,error\r\n7,0123456789ab,x,,skipped,skipped: needs root\r\n"));
+	run_free(&r);
+
+	/* Invalid report: sections are skipped with an error; the rest is written. */
+	fixture_build(&r);
+	node_free(r.report_cfg);
+	r.report_cfg = spec_load_string("bad.yaml",
+	                                "pivot: [{rows: nosuch, value: ro.tps}, {rows: fs, value: tps}]\n"
+	                                "charts: [{x: time, y: ro.tps, series: fss}]\n",
+	                                &d);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(rep_write_all(&r, tmpdir, &d), -EINVAL);
+	assert_int_equal(d.nerrors, 3);
+	assert_non_null(strstr(d.v[0].msg, "'nosuch' is not a parameter of this run"));
+	assert_int_equal(d.v[0].pos.line, 1);
+	assert_non_null(strstr(d.v[1].msg, "'tps' must be step.metric"));
+	assert_non_null(strstr(d.v[2].msg, "'fss' is not a parameter"));
+	snprintf(path, sizeof(path), "%s/report.md", tmpdir);
+	assert_true(file_has(path, "## Published vs measured"));
+	assert_true(file_has(path, "*(skipped: 'nosuch' is not a parameter of this run)*"));
+	run_free(&r);
+	diag_free(&d);
+
+	/* rep_check_config: positions and suggestions. */
+	static const struct {
+		const char *yaml, *msg;
+		int line;
+	} bad[] = {
+	    {"pivots: []\n", "did you mean", 1},
+	    {"pivot: [{rows: fs, value: ro.tps, stat: avg}]\n", "stat", 1},
+	    {"pivot: [{cols: fs, value: ro.tps}]\n", "missing 'rows'", 1},
+	    {"charts:\n  - {x: bs, y: io.mb_s, kind: pie}\n", "kind", 2},
+	    {"charts:\n  - {x: bs, y: io.mb_s, colour: red}\n", "colour", 2},
+	    {"charts:\n  - {x: bs, y: io.mb_s, where: [a]}\n", "where must be a map", 2},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		diag_init(&d);
+		struct node *n = spec_load_string("r.yaml", bad[i].yaml, &d);
+		assert_int_equal(rep_check_config(n, &d), -EINVAL);
+		if (d.nerrors < 1 || !strstr(d.v[0].msg, bad[i].msg) || d.v[0].pos.line != bad[i].line)
+			fail_msg("case %zu: %d:%s", i, d.nerrors ? d.v[0].pos.line : 0,
+			         d.nerrors ? d.v[0].msg : "");
+		node_free(n);
+		diag_free(&d);
+	}
+	diag_init(&d);
+	fixture_build(&r);
+	assert_int_equal(rep_check_config(r.report_cfg, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	run_free(&r);
+	diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_journal_line),
 	    cmocka_unit_test(test_summary),   cmocka_unit_test(test_read_errors),
-	    cmocka_unit_test(test_node_json),
+	    cmocka_unit_test(test_node_json), cmocka_unit_test(test_reports_edge_cases),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
