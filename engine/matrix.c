@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "units.h"
 
 void param_json(const struct node *v, char *buf, size_t len)
@@ -45,14 +44,25 @@ void param_json(const struct node *v, char *buf, size_t len)
 			return;
 		}
 	}
-	/* A JSON string literal, escaped. */
-	FILE *f = fmemopen(buf, len, "w");
-	if (!f) {
+	/* A JSON string literal, escaped (no FILE: this runs for every cell). */
+	size_t o = 0;
+	if (len < 8) {
 		snprintf(buf, len, "\"\"");
 		return;
 	}
-	json_write_string(f, t, strlen(t));
-	fclose(f);
+	buf[o++] = '"';
+	for (const unsigned char *p = (const unsigned char *)t; *p && o + 8 < len; p++) {
+		if (*p == '"' || *p == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = (char)*p;
+		} else if (*p < 0x20) {
+			o += (size_t)snprintf(buf + o, len - o, "\\u%04x", *p);
+		} else {
+			buf[o++] = (char)*p;
+		}
+	}
+	buf[o++] = '"';
+	buf[o] = 0;
 }
 
 bool param_equal(const struct node *a, const struct node *b)
@@ -309,13 +319,20 @@ static void report_duplicates(struct cell *cells, size_t n, const struct node *m
 	for (size_t i = 0; i < n; i++)
 		v[i] = &cells[i];
 	qsort(v, n, sizeof(*v), cmp_cell_id);
-	for (size_t i = 1; i < n; i++)
-		if (!strcmp(v[i - 1]->id, v[i]->id))
-			diag_error(
-			    d, m ? &m->pos : NULL,
-			    "matrix: cells %zu and %zu have the same parameters (an include or zip repeats a "
-			    "combination)",
-			    v[i - 1]->index, v[i]->index);
+	size_t dups = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(v[i - 1]->id, v[i]->id))
+			continue;
+		if (++dups <= 3)
+			diag_error(d, m ? &m->pos : NULL,
+			           "matrix: cells %zu and %zu have the same parameters (a repeated value, "
+			           "include or "
+			           "zip; note that 4k and 4KiB are the same value)",
+			           v[i - 1]->index, v[i]->index);
+	}
+	if (dups > 3)
+		diag_error(d, m ? &m->pos : NULL, "matrix: %zu more pairs of cells have the same parameters",
+		           dups - 3);
 	free(v);
 }
 

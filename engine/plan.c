@@ -234,15 +234,16 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 	return d->nerrors != errs0 ? -EINVAL : 0;
 }
 
+/* One cell per line inside the array: easy to read and to diff. */
 static void print_json(const struct cell *cells, size_t n, FILE *out)
 {
-	struct json_w w;
-	json_init(&w, out, false);
-	json_arr_begin(&w);
 	char val[512];
+	fputc('[', out);
 	for (size_t i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
-		fputc('\n', out);
+		struct json_w w;
+		json_init(&w, out, false);
+		fputs(i ? ",\n" : "\n", out);
 		json_obj_begin(&w);
 		json_key(&w, "index");
 		json_uint(&w, c->index);
@@ -265,10 +266,7 @@ static void print_json(const struct cell *cells, size_t n, FILE *out)
 		json_obj_end(&w);
 		json_obj_end(&w);
 	}
-	if (n)
-		fputc('\n', out);
-	json_arr_end(&w);
-	fputc('\n', out);
+	fputs(n ? "\n]\n" : "]\n", out);
 }
 
 /* Union of parameter names over all cells, in first-seen order. */

@@ -859,6 +859,8 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		diag_error(d, NULL, "cannot create a work directory in %s: %s", base, strerror(errno));
 		goto early_fail;
 	}
+	/* Servers run as another user (postgres) and must pass through it. */
+	chmod(R.work, 0711);
 	if (state_open(state_default_path()) < 0)
 		diag_warn(d, NULL,
 		          "cannot open the state journal %s: `benchgrid cleanup` will not know this run",

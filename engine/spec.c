@@ -117,10 +117,11 @@ static struct node *merge_vars(const struct node *root, const struct defines *D,
 	return out;
 }
 
-static int check_steps(const struct node *steps, struct diag *d)
+static int check_steps(const struct node *steps, const struct src_pos *file, struct diag *d)
 {
 	if (!steps) {
-		diag_error(d, NULL, "steps: the scenario has no steps");
+		struct src_pos p = {file ? file->file : NULL, 0, 0};
+		diag_error(d, &p, "steps: the scenario has no steps (add a steps: list)");
 		return -EINVAL;
 	}
 	if (steps->kind != NODE_SEQ || steps->n == 0) {
@@ -311,7 +312,7 @@ struct node *spec_cell_tree(const struct spec *s, const struct cell *c, bool def
 int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
 {
 	int bad = 0;
-	if (check_steps(node_get(tree, "steps"), d) < 0)
+	if (check_steps(node_get(tree, "steps"), &s->root->pos, d) < 0)
 		bad = -EINVAL;
 	if (spec_hooks_check_sections(s, tree, d) < 0)
 		bad = -EINVAL;

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The command line: help, version, exit statuses, and the scenario-file errors
+# that golden files cannot express (missing file, a directory).
+set -u
+bg=${BENCHGRID:?}
+fail=0 pass=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+check() { # check NAME EXPECTED_STATUS PATTERN -- command...
+	local name=$1 want=$2 pat=$3
+	shift 4
+	out=$("$@" 2>&1)
+	rc=$?
+	if [[ $rc -ne $want ]] || ! grep -qE -- "$pat" <<<"$out"; then
+		echo "FAIL $name: status $rc (want $want), output:"
+		echo "$out" | head -20
+		fail=$((fail + 1))
+	else
+		echo "ok   $name"
+		pass=$((pass + 1))
+	fi
+}
+check help 0 'usage: benchgrid' -- "$bg" --help
+check version 0 '^benchgrid [0-9]+\.[0-9]+' -- "$bg" --version
+check no-args 2 'usage' -- "$bg"
+check unknown-command 2 "unknown command 'frobnicate'" -- "$bg" frobnicate
+for c in check plan run report compare cleanup; do
+	check "$c-help" 0 'usage: benchgrid '"$c" -- "$bg" "$c" --help
+done
+check missing-file 2 "nope.yaml: error: cannot open scenario: No such file or directory" -- "$bg" check "$t/nope.yaml"
+mkdir "$t/dir.yaml"
+check directory 2 "dir.yaml: error: is a directory" -- "$bg" check "$t/dir.yaml"
+check bad-format 2 'format must be table, tsv or json' -- "$bg" plan --format xml "$t/x.yaml"
+check bad-define 2 '-D expects name=value' -- "$bg" plan -D novalue "$t/x.yaml"
+check two-files 2 'expected one scenario file' -- "$bg" check a.yaml b.yaml
+printf 'name: ok\nmatrix:\n  a: [1, 2]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' >"$t/ok.yaml"
+check check-ok 0 'ok, 2 cells' -- "$bg" check "$t/ok.yaml"
+check plan-tsv 0 $'^index\tid\ta' -- "$bg" plan --format tsv "$t/ok.yaml"
+check plan-table 0 'index +id +a' -- "$bg" plan "$t/ok.yaml"
+check only-nomatch 2 'no cell matches' -- "$bg" run -q --only a=9 -o "$t/o1" "$t/ok.yaml"
+check dry-run 0 'would run 1 cell' -- "$bg" run --dry-run --only a=2 "$t/ok.yaml"
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
