@@ -443,10 +443,15 @@ struct lb *lb_new(const char *scenario_file, double budget_s, struct diag *d)
 	const char *slash = scenario_file ? strrchr(scenario_file, '/') : NULL;
 	B->dir = slash ? strndup(scenario_file, slash == scenario_file ? 1 : (size_t)(slash - scenario_file))
 	               : strdup(".");
+	/* The scenario's name until lb_setup() gives the real one: the file's
+	 * base name without its extension. */
+	const char *base = slash ? slash + 1 : B->file;
+	const char *dot = strrchr(base, '.');
+	B->name = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
 	B->budget = budget_s > 0 ? budget_s : LB_DEFAULT_BUDGET;
 	B->mem_limit = LB_MEM_LIMIT;
 	B->S = lua_newstate(lb_alloc, B);
-	if (!B->S || !B->file || !B->dir) {
+	if (!B->S || !B->file || !B->dir || !B->name) {
 		diag_error(d, NULL, "cannot create the Lua state: out of memory");
 		lb_free(B);
 		return NULL;
@@ -466,6 +471,7 @@ void lb_free(struct lb *B)
 	free(B->dir);
 	free(B->err_trace);
 	free(B->skip_reason);
+	free(B->name);
 	free(B);
 }
 
@@ -511,6 +517,12 @@ static int lb_run_chunk(struct lb *B, const char *file, int first, const char *s
 				colon--;
 			p.file = diag_intern(file);
 			p.line = atoi(colon);
+			/* "near <eof>" is reported on the line after the last. */
+			int last = first;
+			for (size_t i = 0; i + 1 < len; i++)
+				last += src[i] == '\n';
+			if (p.line > last)
+				p.line = last;
 			p.col = lb_line_indent(file, p.line, NULL, 0);
 		}
 		diag_error(d, &p, "%s: Lua syntax error: %s", what, q);

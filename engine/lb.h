@@ -65,7 +65,9 @@ int lb_eval(struct lb *L, const struct node *expr, const struct node *params, st
 int lb_filter(struct lb *L, const struct node *expr, const struct node *params, bool *keep, struct diag *d);
 
 /* Hook calls. A hook that is not defined is not called (returns 0).
- * setup(ctx): ctx.scenario, ctx.file, ctx.dir. */
+ * setup(ctx): ctx.scenario, ctx.file, ctx.dir. lb_setup also records the
+ * scenario's name for finish's run.scenario, so call it even when there is
+ * no setup hook (until then the name is the file's base name). */
 int lb_setup(struct lb *L, const char *scenario_name, struct diag *d);
 /* before_cell(cell): cell:skip(reason) sets *skip and *skip_reason (malloc'd,
  * free it; NULL when not skipped). */
@@ -82,7 +84,8 @@ int lb_after_step(struct lb *L, const struct cell *c, const char *step_name, str
 /* after_cell(cell, results): results[i] in step order and results[name]. */
 int lb_after_cell(struct lb *L, const struct cell *c, struct step_result *const *results, size_t n,
                   struct diag *d);
-/* finish(run): run.outdir, run.scenario, run:write(relative_name, text). */
+/* finish(run): run.outdir, run.scenario (name), run.file, and
+ * run:write(relative_name, text) to add a file to outdir. */
 int lb_finish(struct lb *L, const char *outdir, struct diag *d);
 /* on_error(err, cell): c may be NULL (cell is then nil). */
 int lb_on_error(struct lb *L, const struct cell *c, const char *err, struct diag *d);

@@ -527,12 +527,19 @@ static bool lb_hook_begin(struct lb *B, const char *name, struct src_pos *def)
 
 int lb_setup(struct lb *B, const char *scenario_name, struct diag *d)
 {
+	if (scenario_name) {
+		char *n = strdup(scenario_name);
+		if (n) {
+			free(B->name);
+			B->name = n;
+		}
+	}
 	struct src_pos def;
 	if (!lb_hook_begin(B, "setup", &def))
 		return 0;
 	lua_State *S = B->S;
 	lua_createtable(S, 0, 3);
-	lua_pushstring(S, scenario_name);
+	lua_pushstring(S, B->name);
 	lua_setfield(S, -2, "scenario");
 	lua_pushstring(S, B->file);
 	lua_setfield(S, -2, "file");
@@ -668,8 +675,10 @@ int lb_finish(struct lb *B, const char *outdir, struct diag *d)
 	lua_createtable(S, 0, 3);
 	lua_pushstring(S, outdir);
 	lua_setfield(S, -2, "outdir");
-	lua_pushstring(S, B->file);
+	lua_pushstring(S, B->name);
 	lua_setfield(S, -2, "scenario");
+	lua_pushstring(S, B->file);
+	lua_setfield(S, -2, "file");
 	lua_pushcfunction(S, lb_run_write);
 	lua_setfield(S, -2, "write");
 	return lb_pcall(B, 1, 0, "finish", &def, d);

@@ -12,6 +12,7 @@ struct lb {
 	lua_State *S;
 	char *file;      /* scenario file as given */
 	char *dir;       /* its folder ("." when none) */
+	char *name;      /* the scenario name (from lb_setup; until then the file base name) */
 	double budget;   /* seconds per top-level call */
 	double deadline; /* CLOCK_MONOTONIC seconds */
 	bool expired;    /* the running call passed its deadline */

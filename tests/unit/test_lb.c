@@ -763,6 +763,79 @@ static void test_parsers(void **state)
 	diag_free(&d);
 }
 
+/* --- hooks_file, bench.*, limits --- */
+
+struct logged {
+	char text[512];
+};
+
+static void log_cb(void *ud, const char *level, const char *msg)
+{
+	struct logged *l = ud;
+	size_t n = strlen(l->text);
+	snprintf(l->text + n, sizeof(l->text) - n, "[%s] %s\n", level, msg);
+}
+
+static void test_hooks_file_and_bench(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	char dir[] = "/tmp/test_lb_hfXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char scen[256], hf[256];
+	snprintf(scen, sizeof(scen), "%s/s.yaml", dir);
+	snprintf(hf, sizeof(hf), "%s/hooks.lua", dir);
+	FILE *f = fopen(hf, "w");
+	fputs("-- hooks kept in a file\n"
+	      "function setup(ctx)\n"
+	      "  bench.log('info', 'setup of', ctx.scenario, 42)\n"
+	      "  print('printed', true)\n"
+	      "  home = bench.env.PATH ~= nil\n"
+	      "end\n"
+	      "function after_cell(cell, results)\n"
+	      "  bench.log('loud', 'x')\n"
+	      "end\n",
+	      f);
+	fclose(f);
+	struct lb *L = lb_new(scen, 0, &d);
+	struct logged lg = {""};
+	lb_set_log(L, log_cb, &lg);
+	struct src_pos at = {scen, 4, 13};
+	assert_int_equal(lb_load_hooks(L, NULL, "hooks.lua", &at, &d), 0);
+	assert_int_equal(lb_setup(L, "hf", &d), 0);
+	assert_string_equal(lg.text, "[info] setup of hf 42\n[info] printed\ttrue\n");
+	char *v = lua_str(L, "home");
+	assert_string_equal(v, "true");
+	free(v);
+	/* An error inside the file names the file and its line. */
+	struct cell c = {.params = NULL};
+	assert_int_equal(lb_after_cell(L, &c, NULL, 0, &d), -EINVAL);
+	const struct diag_entry *e = first_error(&d);
+	assert_string_equal(e->pos.file, hf);
+	assert_int_equal(e->pos.line, 8);
+	assert_non_null(strstr(e->msg, "bench.log: level must be"));
+	lb_free(L);
+	diag_free(&d);
+
+	/* A missing hooks file is an error at the option. */
+	diag_init(&d);
+	L = lb_new(scen, 0, &d);
+	assert_true(lb_load_hooks(L, NULL, "nope.lua", &at, &d) < 0);
+	e = first_error(&d);
+	assert_int_equal(e->pos.line, 4);
+	assert_non_null(strstr(e->msg, "nope.lua"));
+	/* Memory is limited: a huge string fails cleanly. */
+	struct node *x = node_new_scalar("#string.rep('x', 1 << 30)", NULL), *out = NULL;
+	assert_int_not_equal(lb_eval(L, x, NULL, &out, &d), 0);
+	if (!strstr(diag_text(&d), "out of memory"))
+		fail_msg("%s", diag_text(&d));
+	node_free(x);
+	lb_free(L);
+	unlink(hf);
+	rmdir(dir);
+	diag_free(&d);
+}
+
 static void test_parse_with_hook(void **state)
 {
 	struct diag d;
@@ -800,6 +873,7 @@ int main(void)
 	    cmocka_unit_test(test_library),
 	    cmocka_unit_test(test_parsers),
 	    cmocka_unit_test(test_parse_with_hook),
+	    cmocka_unit_test(test_hooks_file_and_bench),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
