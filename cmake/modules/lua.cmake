@@ -56,3 +56,4 @@ target_sources(bgcore PRIVATE
 
 bg_unit_test(test_lb SOURCES tests/unit/test_lb.c LABELS lua)
 bg_unit_test(test_exec SOURCES tests/unit/test_exec.c LABELS lua)
+bg_script_test(lua_e2e tests/integration/lua_e2e.sh LABELS integration;lua TIMEOUT 120)
