@@ -480,6 +480,68 @@ static void test_unwritable(void **state)
 	diag_free(&d);
 }
 
+/* direct: on a filesystem without O_DIRECT (ramfs) is a clear error naming it,
+ * at the position of `direct`. */
+static void test_direct_refused(void **state)
+{
+	struct t *t = *state;
+	if (!is_root())
+		skip();
+	snprintf(t->mnt, sizeof(t->mnt), "%s/ram", t->dir);
+	assert_int_equal(mkdir(t->mnt, 0755), 0);
+	if (mount("ramfs", t->mnt, "ramfs", 0, NULL) < 0) {
+		t->mnt[0] = 0;
+		skip();
+	}
+	static const char *const yamls[] = {
+	    "{rw: write, size: 64k,\n direct: true}",
+	    "{rw: randread, size: 64k,\n direct: true, engine: psync}",
+	};
+	for (int i = 0; i < 2; i++) {
+		struct step_result res;
+		struct diag d;
+		diag_init(&d);
+		int ret = run_io(yamls[i], t->mnt, &res, &d, NULL, 0);
+		assert_int_equal(ret, -EINVAL);
+		assert_true(res.failed);
+		fprintf(stderr, "# %s\n", res.error);
+		assert_non_null(strstr(res.error, "opts.yaml:2:10: direct: the ramfs filesystem"));
+		assert_non_null(strstr(res.error, "refuses O_DIRECT"));
+		assert_non_null(strstr(res.error, t->mnt));
+		result_free(&res);
+		diag_free(&d);
+	}
+}
+
+/* cache: drop needs root: a clear error at the option, not a silent no-op. */
+static void test_drop_needs_root(void **state)
+{
+	struct t *t = *state;
+	if (!is_root())
+		skip(); /* the child below drops root; without root there is nothing to drop */
+	assert_int_equal(chmod(t->dir, 0777), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		struct step_result res;
+		struct diag d;
+		diag_init(&d);
+		int ret = run_io("{rw: read, size: 64k,\n cache: drop}", t->dir, &res, &d, NULL, 0);
+		int ok = ret < 0 && res.failed && strstr(res.error, "opts.yaml:2:9: cache: drop needs root");
+		if (!ok)
+			fprintf(stderr, "# %d %s\n", ret, res.error ? res.error : "");
+		result_free(&res);
+		diag_free(&d);
+		_exit(ok ? 0 : 4);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static const struct diag_entry *find_diag(const struct diag *d, const char *needle)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -739,6 +801,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_verify, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_enospc, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unwritable, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_direct_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_drop_needs_root, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fallback, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stop_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
