@@ -18,11 +18,11 @@
 #include <libpq-fe.h>
 
 #define PGB_NBRANCHES 1
-#define PGB_NTELLERS 10
+#define PGB_NTELLERS  10
 #define PGB_NACCOUNTS 100000
 /* pgbench switches aid to bigint from this scale on */
 #define PGB_SCALE_BIGINT 20000
-#define PGB_COPY_BUF (1 << 20)
+#define PGB_COPY_BUF     (1 << 20)
 
 static double pgbi_now(void)
 {
@@ -59,18 +59,18 @@ static void pgbi_tail(char *buf, size_t len, int fillfactor, const char *tsq)
 }
 
 static int pgbi_create(PGconn *c, const struct pgb_init_opts *o, int ff, const char *tsq,
-		       struct step_result *res)
+                       struct step_result *res)
 {
 	static const struct {
 		const char *name, *cols, *cols_big;
 		bool ff;
 	} ddl[] = {
-		{ "pgbench_history", "tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)",
-		  "tid int,bid int,aid bigint,delta int,mtime timestamp,filler char(22)", false },
-		{ "pgbench_tellers", "tid int not null,bid int,tbalance int,filler char(84)", NULL, true },
-		{ "pgbench_accounts", "aid    int not null,bid int,abalance int,filler char(84)",
-		  "aid bigint not null,bid int,abalance int,filler char(84)", true },
-		{ "pgbench_branches", "bid int not null,bbalance int,filler char(88)", NULL, true },
+	    {"pgbench_history", "tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)",
+	     "tid int,bid int,aid bigint,delta int,mtime timestamp,filler char(22)", false},
+	    {"pgbench_tellers", "tid int not null,bid int,tbalance int,filler char(84)", NULL, true},
+	    {"pgbench_accounts", "aid    int not null,bid int,abalance int,filler char(84)",
+	     "aid bigint not null,bid int,abalance int,filler char(84)", true},
+	    {"pgbench_branches", "bid int not null,bbalance int,filler char(88)", NULL, true},
 	};
 	char sql[1024], tail[512];
 	bool big = o->scale >= PGB_SCALE_BIGINT;
@@ -79,12 +79,13 @@ static int pgbi_create(PGconn *c, const struct pgb_init_opts *o, int ff, const c
 		bool acc = strcmp(ddl[i].name, "pgbench_accounts") == 0;
 		bool part = acc && o->partitions > 0;
 
-		/* partitioned parents take neither storage options nor UNLOGGED */
+		/* a partitioned parent takes no storage options (its partitions do) */
 		pgbi_tail(tail, sizeof(tail), ddl[i].ff && !part ? ff : 0, tsq);
-		snprintf(sql, sizeof(sql), "create%s table %s(%s)%s%s", o->unlogged && !part ? " unlogged" : "",
-			 ddl[i].name, big && ddl[i].cols_big ? ddl[i].cols_big : ddl[i].cols,
-			 part ? (o->partition_hash ? " partition by hash (aid)" : " partition by range (aid)") : "",
-			 tail);
+		snprintf(sql, sizeof(sql), "create%s table %s(%s)%s%s", o->unlogged ? " unlogged" : "",
+		         ddl[i].name, big && ddl[i].cols_big ? ddl[i].cols_big : ddl[i].cols,
+		         part ? (o->partition_hash ? " partition by hash (aid)" : " partition by range (aid)")
+		              : "",
+		         tail);
 		if (pgbi_exec(c, sql, res))
 			return -EIO;
 	}
@@ -98,7 +99,8 @@ static int pgbi_create(PGconn *c, const struct pgb_init_opts *o, int ff, const c
 		char bounds[128];
 
 		if (o->partition_hash) {
-			snprintf(bounds, sizeof(bounds), "with (modulus %d, remainder %d)", o->partitions, p - 1);
+			snprintf(bounds, sizeof(bounds), "with (modulus %d, remainder %d)", o->partitions,
+			         p - 1);
 		} else {
 			char lo[32], hi[32];
 
@@ -112,8 +114,9 @@ static int pgbi_create(PGconn *c, const struct pgb_init_opts *o, int ff, const c
 				snprintf(hi, sizeof(hi), "%" PRId64, p * part_size + 1);
 			snprintf(bounds, sizeof(bounds), "from (%s) to (%s)", lo, hi);
 		}
-		snprintf(sql, sizeof(sql), "create%s table pgbench_accounts_%d partition of pgbench_accounts for values %s%s",
-			 o->unlogged ? " unlogged" : "", p, bounds, tail);
+		snprintf(sql, sizeof(sql),
+		         "create%s table pgbench_accounts_%d partition of pgbench_accounts for values %s%s",
+		         o->unlogged ? " unlogged" : "", p, bounds, tail);
 		if (pgbi_exec(c, sql, res))
 			return -EIO;
 	}
@@ -176,16 +179,17 @@ static inline char *pgbi_row(char *p, int ncols, const int64_t *v, const int *w8
 }
 
 /* COPY `n` generated rows of table `t` (0 branches, 1 tellers, 2 accounts). */
-static int pgbi_copy_table(PGconn *c, int t, int64_t n, bool big, bool freeze, char *buf, struct step_result *res)
+static int pgbi_copy_table(PGconn *c, int t, int64_t n, bool big, bool freeze, char *buf,
+                           struct step_result *res)
 {
-	static const char *const names[] = { "pgbench_branches", "pgbench_tellers", "pgbench_accounts" };
-	static const char *const cols[] = { "bid,bbalance,filler", "tid,bid,tbalance,filler",
-					    "aid,bid,abalance,filler" };
+	static const char *const names[] = {"pgbench_branches", "pgbench_tellers", "pgbench_accounts"};
+	static const char *const cols[] = {"bid,bbalance,filler", "tid,bid,tbalance,filler",
+	                                   "aid,bid,abalance,filler"};
 	char sql[256];
-	struct pgbi_copy w = { .c = c, .buf = buf };
+	struct pgbi_copy w = {.c = c, .buf = buf};
 
 	snprintf(sql, sizeof(sql), "copy %s (%s) from stdin with (format binary%s)", names[t], cols[t],
-		 freeze ? ", freeze on" : "");
+	         freeze ? ", freeze on" : "");
 	PGresult *r = PQexec(c, sql);
 
 	if (PQresultStatus(r) != PGRES_COPY_IN) {
@@ -196,7 +200,7 @@ static int pgbi_copy_table(PGconn *c, int t, int64_t n, bool big, bool freeze, c
 	PQclear(r);
 	memcpy(w.buf, "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19);
 	w.n = 19;
-	int w8[3] = { big && t == 2, 0, 0 };
+	int w8[3] = {big && t == 2, 0, 0};
 	for (int64_t i = 1; i <= n; i++) {
 		int64_t v[3];
 		int nc;
@@ -234,25 +238,29 @@ static int pgbi_load(PGconn *c, const struct pgb_init_opts *o, struct step_resul
 	int64_t s = o->scale;
 
 	if (pgbi_exec(c, "begin", res) ||
-	    pgbi_exec(c, "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers", res))
+	    pgbi_exec(c,
+	              "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
+	              res))
 		return -EIO;
 	if (o->server_side) {
 		snprintf(sql, sizeof(sql),
-			 "insert into pgbench_branches(bid,bbalance) select bid, 0 from generate_series(1, %" PRId64
-			 ") as bid",
-			 PGB_NBRANCHES * s);
+		         "insert into pgbench_branches(bid,bbalance) select bid, 0 from generate_series(1, "
+		         "%" PRId64 ") as bid",
+		         PGB_NBRANCHES * s);
+		if (pgbi_exec(c, sql, res))
+			return -EIO;
+		snprintf(
+		    sql, sizeof(sql),
+		    "insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / %d + 1, 0 from "
+		    "generate_series(1, %" PRId64 ") as tid",
+		    PGB_NTELLERS, PGB_NTELLERS * s);
 		if (pgbi_exec(c, sql, res))
 			return -EIO;
 		snprintf(sql, sizeof(sql),
-			 "insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / %d + 1, 0 from "
-			 "generate_series(1, %" PRId64 ") as tid",
-			 PGB_NTELLERS, PGB_NTELLERS * s);
-		if (pgbi_exec(c, sql, res))
-			return -EIO;
-		snprintf(sql, sizeof(sql),
-			 "insert into pgbench_accounts(aid,bid,abalance,filler) select aid, (aid - 1) / %d + 1, 0, '' "
-			 "from generate_series(1, %" PRId64 ") as aid",
-			 PGB_NACCOUNTS, PGB_NACCOUNTS * s);
+		         "insert into pgbench_accounts(aid,bid,abalance,filler) select aid, (aid - 1) / %d + "
+		         "1, 0, '' "
+		         "from generate_series(1, %" PRId64 ") as aid",
+		         PGB_NACCOUNTS, PGB_NACCOUNTS * s);
 		if (pgbi_exec(c, sql, res))
 			return -EIO;
 	} else {
@@ -268,7 +276,8 @@ static int pgbi_load(PGconn *c, const struct pgb_init_opts *o, struct step_resul
 		if (!rc)
 			rc = pgbi_copy_table(c, 1, PGB_NTELLERS * s, false, freeze, buf, res);
 		if (!rc)
-			rc = pgbi_copy_table(c, 2, PGB_NACCOUNTS * s, s >= PGB_SCALE_BIGINT, freeze, buf, res);
+			rc =
+			    pgbi_copy_table(c, 2, PGB_NACCOUNTS * s, s >= PGB_SCALE_BIGINT, freeze, buf, res);
 		free(buf);
 		if (rc)
 			return rc;
@@ -278,15 +287,20 @@ static int pgbi_load(PGconn *c, const struct pgb_init_opts *o, struct step_resul
 
 static int pgbi_keys(PGconn *c, const char *tsq, bool foreign, struct step_result *res)
 {
-	static const char *const pk[] = { "alter table pgbench_branches add primary key (bid)",
-					  "alter table pgbench_tellers add primary key (tid)",
-					  "alter table pgbench_accounts add primary key (aid)" };
+	static const char *const pk[] = {"alter table pgbench_branches add primary key (bid)",
+	                                 "alter table pgbench_tellers add primary key (tid)",
+	                                 "alter table pgbench_accounts add primary key (aid)"};
 	static const char *const fk[] = {
-		"alter table pgbench_tellers add constraint pgbench_tellers_bid_fkey foreign key (bid) references pgbench_branches",
-		"alter table pgbench_accounts add constraint pgbench_accounts_bid_fkey foreign key (bid) references pgbench_branches",
-		"alter table pgbench_history add constraint pgbench_history_bid_fkey foreign key (bid) references pgbench_branches",
-		"alter table pgbench_history add constraint pgbench_history_tid_fkey foreign key (tid) references pgbench_tellers",
-		"alter table pgbench_history add constraint pgbench_history_aid_fkey foreign key (aid) references pgbench_accounts",
+	    "alter table pgbench_tellers add constraint pgbench_tellers_bid_fkey foreign key (bid) "
+	    "references pgbench_branches",
+	    "alter table pgbench_accounts add constraint pgbench_accounts_bid_fkey foreign key (bid) "
+	    "references pgbench_branches",
+	    "alter table pgbench_history add constraint pgbench_history_bid_fkey foreign key (bid) "
+	    "references pgbench_branches",
+	    "alter table pgbench_history add constraint pgbench_history_tid_fkey foreign key (tid) "
+	    "references pgbench_tellers",
+	    "alter table pgbench_history add constraint pgbench_history_aid_fkey foreign key (aid) "
+	    "references pgbench_accounts",
 	};
 	char sql[512];
 
@@ -297,7 +311,8 @@ static int pgbi_keys(PGconn *c, const char *tsq, bool foreign, struct step_resul
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(pk) / sizeof(pk[0]); i++) {
-		snprintf(sql, sizeof(sql), "%s%s%s", pk[i], tsq ? " using index tablespace " : "", tsq ? tsq : "");
+		snprintf(sql, sizeof(sql), "%s%s%s", pk[i], tsq ? " using index tablespace " : "",
+		         tsq ? tsq : "");
 		if (pgbi_exec(c, sql, res))
 			return -EIO;
 	}
@@ -311,7 +326,8 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 		return -EINVAL;
 	}
 	if (o->fillfactor && (o->fillfactor < 10 || o->fillfactor > 100)) {
-		diag_error(d, NULL, "pgbench init: fillfactor must be between 10 and 100 (got %d)", o->fillfactor);
+		diag_error(d, NULL, "pgbench init: fillfactor must be between 10 and 100 (got %d)",
+		           o->fillfactor);
 		return -EINVAL;
 	}
 	if (o->partitions < 0) {
@@ -342,8 +358,10 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 	int ff = o->fillfactor ? o->fillfactor : 100;
 
 	t = pgbi_now();
-	if (pgbi_exec(c, "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
-		      res))
+	if (pgbi_exec(
+	        c,
+	        "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
+	        res))
 		goto out;
 	result_metric(res, "init_drop_s", pgbi_now() - t, "s");
 	t = pgbi_now();
@@ -356,8 +374,10 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 	rc = -EIO;
 	result_metric(res, "init_load_s", pgbi_now() - t, "s");
 	t = pgbi_now();
-	if (pgbi_exec(c, "vacuum analyze pgbench_branches", res) || pgbi_exec(c, "vacuum analyze pgbench_tellers", res) ||
-	    pgbi_exec(c, "vacuum analyze pgbench_accounts", res) || pgbi_exec(c, "vacuum analyze pgbench_history", res))
+	if (pgbi_exec(c, "vacuum analyze pgbench_branches", res) ||
+	    pgbi_exec(c, "vacuum analyze pgbench_tellers", res) ||
+	    pgbi_exec(c, "vacuum analyze pgbench_accounts", res) ||
+	    pgbi_exec(c, "vacuum analyze pgbench_history", res))
 		goto out;
 	result_metric(res, "init_vacuum_s", pgbi_now() - t, "s");
 	t = pgbi_now();

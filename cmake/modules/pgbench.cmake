@@ -1,4 +1,22 @@
 # pgbench: pgbench-compatible data load and load driver on libpq.
 target_sources(bgcore PRIVATE
   engine/pgb_init.c
+  engine/pgb_rand.c
+  engine/pgb_script.c
+  engine/pgb_client.c
+  engine/wl_pgbench.c
 )
+
+bg_unit_test(test_pgb_script SOURCES tests/unit/test_pgb_script.c LABELS pgbench)
+bg_unit_test(test_pgb_rand SOURCES tests/unit/test_pgb_rand.c LABELS pgbench)
+
+# Needs a server: built here, run by the script test that starts one.
+if(CMOCKA_FOUND)
+  add_executable(test_pgb_server tests/unit/test_pgb_server.c)
+  target_link_libraries(test_pgb_server PRIVATE bgcore PkgConfig::CMOCKA)
+  bg_script_test(pgbench_server tests/integration/pgbench_server.sh LABELS pgbench;pg;integration;root TIMEOUT 240)
+endif()
+
+# A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
+add_executable(pgb_driver bench/pgb_driver.c)
+target_link_libraries(pgb_driver PRIVATE bgcore)

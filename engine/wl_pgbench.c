@@ -1,0 +1,607 @@
+/* wl_pgbench: options, server statistics and metrics of the pgbench step
+ * (see wl_pgbench.h); the load itself runs in pgb_client.c. */
+#include "wl_pgbench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <libpq-fe.h>
+#include "pgb_client.h"
+#include "pgb_init.h"
+
+static const char *const pgbw_keys[] = {
+    "builtin", "script",  "scripts",  "protocol", "clients", "threads",           "duration", "transactions",
+    "rate",    "connect", "progress", "scale",    "init",    "report_statements", "seed",     NULL};
+static const char *const pgbw_init_keys[] = {"scale",       "fillfactor",   "unlogged",
+                                             "tablespace",  "partitions",   "partition_method",
+                                             "server_side", "foreign_keys", NULL};
+static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
+static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
+static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
+static const char *const pgbw_connects[] = {"per_session", "per_transaction", NULL};
+static const char *const pgbw_pmethods[] = {"range", "hash", NULL};
+
+struct pgbw_opts {
+	bool is_init;
+	struct pgb_init_opts init;
+	struct pgb_prog prog;
+	bool uses_builtin;
+	int protocol;
+	int64_t clients, threads, transactions, scale, seed;
+	double duration, rate, progress;
+	bool per_txn, report_statements, has_seed;
+};
+
+static double pgbw_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *pgbw_read_file(const char *path, int *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		*err = errno;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (st.st_size > 16 << 20) {
+		*err = EFBIG;
+		close(fd);
+		return NULL;
+	}
+	buf = malloc(st.st_size + 1);
+	size_t n = 0;
+
+	while (buf && n < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + n, st.st_size - n);
+
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	if (!buf) {
+		*err = ENOMEM;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Is a script string inline text rather than a file name? */
+static bool pgbw_is_inline(const char *s)
+{
+	return strchr(s, '\n') || strchr(s, ';') || s[strspn(s, " \t")] == '\\';
+}
+
+/* Add one script given as a string (file[@weight] or inline text) or a map
+ * {file|text|builtin, weight}. `files` false (check time): file scripts are
+ * only validated as names. */
+static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char *scenario_dir, bool files,
+                           struct diag *d)
+{
+	const char *text = NULL, *file = NULL, *builtin = NULL;
+	const struct node *tn = n, *x;
+	int64_t weight = 1;
+	char name[64], fbuf[4096];
+
+	if (n->kind == NODE_MAP) {
+		if (node_check_keys(n, "pgbench.script", pgbw_script_keys, d))
+			return -EINVAL;
+		int k = 0;
+
+		if ((x = node_get(n, "file")) && !node_as_string(x, "pgbench.script.file", &file, d))
+			k++, tn = x;
+		if ((x = node_get(n, "text")) && !node_as_string(x, "pgbench.script.text", &text, d))
+			k++, tn = x;
+		if ((x = node_get(n, "builtin"))) {
+			int b;
+
+			if (node_as_enum(x, "pgbench.script.builtin", pgbw_builtins, &b, d))
+				return -EINVAL;
+			builtin = pgbw_builtins[b];
+			k++, tn = x;
+		}
+		if (k != 1) {
+			diag_error(d, &n->pos, "pgbench script: give exactly one of file, text, builtin");
+			return -EINVAL;
+		}
+		if ((x = node_get(n, "weight")) &&
+		    node_as_int(x, "pgbench.script.weight", 0, 1000000, &weight, d))
+			return -EINVAL;
+	} else {
+		const char *s;
+
+		if (node_as_string(n, "pgbench.script", &s, d))
+			return -EINVAL;
+		if (pgbw_is_inline(s)) {
+			text = s;
+		} else {
+			/* pgbench's file@weight */
+			snprintf(fbuf, sizeof(fbuf), "%s", s);
+			char *at = strrchr(fbuf, '@');
+
+			if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1)) {
+				*at = '\0';
+				weight = strtoll(at + 1, NULL, 10);
+			}
+			file = fbuf;
+		}
+	}
+	if (builtin) {
+		o->uses_builtin = true;
+		return pgb_prog_add(&o->prog, builtin, pgb_builtin(builtin), (int)weight, &tn->pos, false, d);
+	}
+	if (text) {
+		/* a one-line scalar starts on its own line */
+		struct src_pos pos = tn->pos;
+
+		if (!strchr(text, '\n') && pos.line > 0)
+			pos.line--;
+		snprintf(name, sizeof(name), "script%d", o->prog.nscripts + 1);
+		return pgb_prog_add(&o->prog, name, text, (int)weight, &pos, false, d);
+	}
+	if (!*file) {
+		diag_error(d, &tn->pos, "pgbench script: empty file name");
+		return -EINVAL;
+	}
+	if (!files)
+		return 0;
+	char path[4096];
+	int err = 0;
+
+	if (file[0] == '/' || !scenario_dir)
+		snprintf(path, sizeof(path), "%s", file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", scenario_dir, file);
+	char *buf = pgbw_read_file(path, &err);
+
+	if (!buf) {
+		diag_error(d, &tn->pos, "pgbench script: cannot read %s: %s", path, strerror(err));
+		return -EINVAL;
+	}
+	struct src_pos pos = {.file = diag_intern(path), .line = 1, .col = 1};
+	int rc = pgb_prog_add(&o->prog, file, buf, (int)weight, &pos, true, d);
+
+	free(buf);
+	return rc;
+}
+
+static int pgbw_parse_init(const struct node *n, struct pgb_init_opts *io, struct diag *d)
+{
+	const struct node *x;
+	int64_t v;
+	int e, rc = 0;
+
+	memset(io, 0, sizeof(*io));
+	io->scale = 1;
+	if (node_check_keys(n, "pgbench.init", pgbw_init_keys, d))
+		return -EINVAL;
+	if ((x = node_get(n, "scale")) && !(rc |= node_as_int(x, "pgbench.init.scale", 1, 1000000, &v, d)))
+		io->scale = (int)v;
+	if ((x = node_get(n, "fillfactor")) &&
+	    !(rc |= node_as_int(x, "pgbench.init.fillfactor", 10, 100, &v, d)))
+		io->fillfactor = (int)v;
+	if ((x = node_get(n, "partitions")) &&
+	    !(rc |= node_as_int(x, "pgbench.init.partitions", 0, 100000, &v, d)))
+		io->partitions = (int)v;
+	if ((x = node_get(n, "partition_method")) &&
+	    !(rc |= node_as_enum(x, "pgbench.init.partition_method", pgbw_pmethods, &e, d)))
+		io->partition_hash = e == 1;
+	if ((x = node_get(n, "unlogged")))
+		rc |= node_as_bool(x, "pgbench.init.unlogged", &io->unlogged, d);
+	if ((x = node_get(n, "server_side")))
+		rc |= node_as_bool(x, "pgbench.init.server_side", &io->server_side, d);
+	if ((x = node_get(n, "foreign_keys")))
+		rc |= node_as_bool(x, "pgbench.init.foreign_keys", &io->foreign_keys, d);
+	if ((x = node_get(n, "tablespace")))
+		rc |= node_as_string(x, "pgbench.init.tablespace", &io->tablespace, d);
+	return rc ? -EINVAL : 0;
+}
+
+/* Read and validate every option; files only when `files`. */
+static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
+                      struct diag *d)
+{
+	const struct node *x;
+	int e, rc = 0;
+	size_t nerr0 = d->nerrors;
+
+	memset(o, 0, sizeof(*o));
+	pgb_prog_init(&o->prog);
+	o->clients = o->threads = 1;
+	o->transactions = 10;
+	if (opts->kind == NODE_NULL) {
+		o->uses_builtin = true;
+		return pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false,
+		                    d) ||
+		       pgb_prog_finish(&o->prog, d);
+	}
+	if (node_check_keys(opts, "pgbench", pgbw_keys, d))
+		return -EINVAL;
+	if ((x = node_get(opts, "init"))) {
+		o->is_init = true;
+		for (size_t i = 0; i < opts->n; i++)
+			if (strcmp(opts->keys[i], "init")) {
+				diag_error(d, &opts->kpos[i],
+				           "pgbench: '%s' cannot be combined with init (an init step only "
+				           "loads data)",
+				           opts->keys[i]);
+				rc = -EINVAL;
+			}
+		if (x->kind == NODE_NULL) {
+			memset(&o->init, 0, sizeof(o->init));
+			o->init.scale = 1;
+			return rc;
+		}
+		return pgbw_parse_init(x, &o->init, d) || rc ? -EINVAL : 0;
+	}
+	const struct node *b = node_get(opts, "builtin"), *s = node_get(opts, "script"),
+	                  *ss = node_get(opts, "scripts");
+
+	if (!!b + !!s + !!ss > 1) {
+		diag_error(d, &opts->pos, "pgbench: give only one of builtin, script, scripts");
+		rc = -EINVAL;
+	} else if (b) {
+		if (!node_as_enum(b, "pgbench.builtin", pgbw_builtins, &e, d)) {
+			o->uses_builtin = true;
+			pgb_prog_add(&o->prog, pgbw_builtins[e], pgb_builtin(pgbw_builtins[e]), 1, &b->pos,
+			             false, d);
+		}
+	} else if (s) {
+		pgbw_add_script(o, s, scenario_dir, files, d);
+	} else if (ss) {
+		if (ss->kind != NODE_SEQ || ss->n == 0) {
+			diag_error(d, &ss->pos, "pgbench.scripts: expected a list of scripts");
+			rc = -EINVAL;
+		} else {
+			for (size_t i = 0; i < ss->n; i++)
+				pgbw_add_script(o, ss->items[i], scenario_dir, files, d);
+		}
+	} else {
+		o->uses_builtin = true;
+		pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false, d);
+	}
+	if ((x = node_get(opts, "protocol")) && !node_as_enum(x, "pgbench.protocol", pgbw_protocols, &e, d))
+		o->protocol = e;
+	if ((x = node_get(opts, "clients")))
+		node_as_int(x, "pgbench.clients", 1, 100000, &o->clients, d);
+	if ((x = node_get(opts, "threads")))
+		node_as_int(x, "pgbench.threads", 1, 4096, &o->threads, d);
+	const struct node *du = node_get(opts, "duration"), *tr = node_get(opts, "transactions");
+
+	if (du && tr) {
+		diag_error(d, &tr->pos, "pgbench: give duration or transactions, not both");
+		rc = -EINVAL;
+	}
+	if (du)
+		node_as_duration(du, "pgbench.duration", false, &o->duration, d);
+	if (tr)
+		node_as_int(tr, "pgbench.transactions", 1, INT64_MAX / 2, &o->transactions, d);
+	if ((x = node_get(opts, "rate")) && !node_as_double(x, "pgbench.rate", &o->rate, d) &&
+	    !(o->rate > 0)) {
+		diag_error(d, &x->pos, "pgbench.rate: must be a positive number of transactions per second");
+		rc = -EINVAL;
+	}
+	if ((x = node_get(opts, "connect")) && !node_as_enum(x, "pgbench.connect", pgbw_connects, &e, d))
+		o->per_txn = e == 1;
+	if ((x = node_get(opts, "progress")))
+		node_as_duration(x, "pgbench.progress", false, &o->progress, d);
+	if ((x = node_get(opts, "scale")))
+		node_as_int(x, "pgbench.scale", 1, INT32_MAX, &o->scale, d);
+	if ((x = node_get(opts, "report_statements")))
+		node_as_bool(x, "pgbench.report_statements", &o->report_statements, d);
+	if ((x = node_get(opts, "seed")) && !node_as_int(x, "pgbench.seed", 0, INT64_MAX, &o->seed, d))
+		o->has_seed = true;
+	if (o->threads > o->clients && (x = node_get(opts, "threads"))) {
+		diag_error(d, &x->pos,
+		           "pgbench.threads: %" PRId64 " threads for %" PRId64
+		           " clients (at most one thread per client)",
+		           o->threads, o->clients);
+		rc = -EINVAL;
+	}
+	if (d->nerrors == nerr0 && pgb_prog_finish(&o->prog, d))
+		rc = -EINVAL;
+	return rc || d->nerrors > nerr0 ? -EINVAL : 0;
+}
+
+static int pgbw_check(const struct node *opts, struct diag *d)
+{
+	struct pgbw_opts o;
+	int rc = pgbw_parse(opts, NULL, false, &o, d);
+
+	pgb_prog_free(&o.prog);
+	return rc;
+}
+
+/* ---- server statistics ---- */
+
+struct pgbw_stats {
+	bool ok, wal_ok;
+	double blks_hit, blks_read, xact_commit, deadlocks, temp_bytes;
+	uint64_t lsn;
+};
+
+static void pgbw_read_stats(PGconn *c, struct pgbw_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!c || PQstatus(c) != CONNECTION_OK)
+		return;
+	PQclear(PQexec(c, "select pg_stat_clear_snapshot()"));
+	PGresult *r =
+	    PQexec(c, "select blks_hit, blks_read, xact_commit, deadlocks, temp_bytes from pg_stat_database "
+	              "where datname = current_database()");
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+		s->ok = true;
+		s->blks_hit = atof(PQgetvalue(r, 0, 0));
+		s->blks_read = atof(PQgetvalue(r, 0, 1));
+		s->xact_commit = atof(PQgetvalue(r, 0, 2));
+		s->deadlocks = atof(PQgetvalue(r, 0, 3));
+		s->temp_bytes = atof(PQgetvalue(r, 0, 4));
+	}
+	PQclear(r);
+	r = PQexec(c, "select pg_current_wal_lsn()");
+	unsigned hi, lo;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+	    sscanf(PQgetvalue(r, 0, 0), "%X/%X", &hi, &lo) == 2) {
+		s->wal_ok = true;
+		s->lsn = ((uint64_t)hi << 32) | lo;
+	}
+	PQclear(r);
+}
+
+/* Wait (up to 2 s) until the client backends have exited, so that they have
+ * flushed their statistics. */
+static void pgbw_wait_backends(PGconn *c, const char *app)
+{
+	const char *p[1] = {app};
+
+	for (int i = 0; i < 200 && c && PQstatus(c) == CONNECTION_OK; i++) {
+		PGresult *r =
+		    PQexecParams(c, "select count(*) from pg_stat_activity where application_name = $1", 1,
+		                 NULL, p, NULL, NULL, 0);
+		bool none = PQresultStatus(r) != PGRES_TUPLES_OK || atoi(PQgetvalue(r, 0, 0)) == 0;
+
+		PQclear(r);
+		if (none)
+			return;
+		usleep(10000);
+	}
+}
+
+/* The last lines of the server log, for error messages ("" when none). */
+static void pgbw_log_tail(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!path)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	off_t end = lseek(fd, 0, SEEK_END);
+	off_t from = end > (off_t)len - 1 ? end - (off_t)len + 1 : 0;
+	ssize_t n = pread(fd, buf, len - 1, from);
+
+	close(fd);
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	/* keep the last 10 whole lines */
+	char *p = buf + n;
+	int lines = 0;
+
+	while (p > buf && lines <= 10)
+		if (*--p == '\n' && p != buf + n - 1)
+			lines++;
+	if (p > buf)
+		memmove(buf, p + 1, strlen(p + 1) + 1);
+}
+
+static void pgbw_fail(struct step_result *res, const struct step_ctx *cx, const char *msg)
+{
+	char tail[2048];
+
+	pgbw_log_tail(cx->pg_log, tail, sizeof(tail));
+	if (tail[0])
+		result_fail(res, "pgbench: %s\nserver log (%s, last lines):\n%s", msg, cx->pg_log, tail);
+	else
+		result_fail(res, "pgbench: %s", msg);
+}
+
+static void pgbw_progress(void *arg, double t, double tps, double lat_ms)
+{
+	void **a = arg;
+	struct step_result *res = a[0];
+	const struct step_ctx *cx = a[1];
+
+	result_sample(res, "tps", "tps", t, tps);
+	result_sample(res, "lat_ms", "ms", t, lat_ms);
+	if (cx->verbose > 0)
+		fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms\n", t, tps, lat_ms);
+}
+
+static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
+                    struct diag *d)
+{
+	struct pgbw_opts o;
+	double t0 = pgbw_now();
+	int rc;
+
+	res->started = t0;
+	if ((rc = pgbw_parse(opts, cx->scenario_dir, true, &o, d))) {
+		pgb_prog_free(&o.prog);
+		return -EINVAL;
+	}
+	if (!cx->pg_conninfo) {
+		result_fail(res, "pgbench: no PostgreSQL server for this step (add a postgres: section)");
+		pgb_prog_free(&o.prog);
+		return -EINVAL;
+	}
+	if (o.is_init) {
+		pgb_prog_free(&o.prog);
+		rc = pgb_init_run(cx->pg_conninfo, &o.init, res, d);
+		if (rc && rc != -EINVAL && res->error) {
+			char msg[4096];
+
+			snprintf(msg, sizeof(msg), "%s", res->error);
+			free(res->error);
+			res->error = NULL;
+			res->failed = false;
+			pgbw_fail(res, cx, msg);
+		}
+		res->elapsed = pgbw_now() - t0;
+		return rc;
+	}
+	PGconn *mon = PQconnectdb(cx->pg_conninfo);
+	struct pgbw_stats before, after;
+	struct pgb_run_out *out = NULL;
+	char msg[4200];
+
+	rc = -EIO;
+	if (PQstatus(mon) != CONNECTION_OK) {
+		snprintf(msg, sizeof(msg), "cannot connect: %s", PQerrorMessage(mon));
+		pgbw_fail(res, cx, msg);
+		goto out;
+	}
+	if (!o.scale) {
+		/* as pgbench: the scale is the number of branches */
+		PGresult *r = PQexec(mon, "select count(*) from pgbench_branches");
+
+		if (PQresultStatus(r) == PGRES_TUPLES_OK)
+			o.scale = atoll(PQgetvalue(r, 0, 0));
+		PQclear(r);
+		if (o.scale <= 0 && o.uses_builtin) {
+			pgbw_fail(res, cx,
+			          "cannot read the scale from pgbench_branches (no pgbench tables? run a "
+			          "step with init: first, or set scale:)");
+			goto out;
+		}
+		if (o.scale <= 0)
+			o.scale = 1;
+	}
+	char app[64];
+
+	snprintf(app, sizeof(app), "benchgrid-pgbench-%d", (int)getpid());
+	if (!o.has_seed)
+		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	result_info(res, "pgbench.seed", "%" PRId64, o.seed);
+	result_info(res, "pgbench.scale", "%" PRId64, o.scale);
+	result_info(res, "pgbench.protocol", "%s", pgbw_protocols[o.protocol]);
+	pgbw_read_stats(mon, &before);
+
+	void *parg[2] = {res, (void *)cx};
+	struct pgb_run_cfg cfg = {
+	    .conninfo = cx->pg_conninfo,
+	    .app_name = app,
+	    .prog = &o.prog,
+	    .protocol = o.protocol,
+	    .clients = (int)o.clients,
+	    .threads = (int)o.threads,
+	    .duration = o.duration,
+	    .transactions = o.transactions,
+	    .rate = o.rate,
+	    .connect_per_txn = o.per_txn,
+	    .progress = o.progress,
+	    .scale = o.scale,
+	    .per_statement = o.report_statements,
+	    .seed = (uint64_t)o.seed,
+	    .stop = cx->stop,
+	    .timeout = cx->timeout,
+	    .on_progress = pgbw_progress,
+	    .progress_arg = parg,
+	};
+
+	out = calloc(1, sizeof(*out));
+	if (!out) {
+		result_fail(res, "pgbench: out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (pgb_run(&cfg, out)) {
+		snprintf(msg, sizeof(msg), "%s", out->error);
+		pgbw_fail(res, cx, msg);
+		/* a crashed server also ends the monitor connection: no stats */
+		goto out;
+	}
+	pgbw_wait_backends(mon, app);
+	pgbw_read_stats(mon, &after);
+
+	const struct hist *h = &out->lat;
+	double el = out->elapsed > 0 ? out->elapsed : 1e-9;
+
+	result_metric(res, "tps", out->transactions / el, "tps");
+	result_metric(res, "transactions", (double)out->transactions, "");
+	result_metric(res, "failed", (double)out->failed, "");
+	result_metric(res, "lat_mean_ms", hist_mean(h) / 1e6, "ms");
+	result_metric(res, "lat_stddev_ms", hist_stddev(h) / 1e6, "ms");
+	result_metric(res, "lat_p50_ms", hist_percentile(h, 50) / 1e6, "ms");
+	result_metric(res, "lat_p90_ms", hist_percentile(h, 90) / 1e6, "ms");
+	result_metric(res, "lat_p95_ms", hist_percentile(h, 95) / 1e6, "ms");
+	result_metric(res, "lat_p99_ms", hist_percentile(h, 99) / 1e6, "ms");
+	result_metric(res, "lat_max_ms", hist_max(h) / 1e6, "ms");
+	result_metric(res, "duration_s", out->elapsed, "s");
+	if (o.per_txn && out->connections)
+		result_metric(res, "conn_mean_ms", out->conn_time * 1e3 / out->connections, "ms");
+	if (o.report_statements) {
+		for (int k = 0, s = 0, c = 0; k < out->ncmd; k++, c++) {
+			while (c >= o.prog.scripts[s].ncmd)
+				s++, c = 0;
+			char name[32];
+
+			snprintf(name, sizeof(name), "stmt%d_ms", k + 1);
+			result_metric(res, name, out->cmd_n[k] ? out->cmd_ns[k] / out->cmd_n[k] / 1e6 : 0,
+			              "ms");
+			snprintf(name, sizeof(name), "stmt%d", k + 1);
+			result_info(res, name, "%s", o.prog.scripts[s].cmd[c].text);
+		}
+	}
+	if (before.ok && after.ok) {
+		double hit = after.blks_hit - before.blks_hit, rd = after.blks_read - before.blks_read;
+
+		result_metric(res, "cache_hit_ratio", hit + rd > 0 ? hit / (hit + rd) : 1.0, "");
+		result_metric(res, "blks_read", rd, "");
+		result_metric(res, "xact_commit", after.xact_commit - before.xact_commit, "");
+		result_metric(res, "deadlocks", after.deadlocks - before.deadlocks, "");
+		result_metric(res, "temp_bytes", after.temp_bytes - before.temp_bytes, "bytes");
+	}
+	if (before.wal_ok && after.wal_ok)
+		result_metric(res, "wal_bytes", (double)(after.lsn - before.lsn), "bytes");
+	if (out->stopped)
+		result_info(res, "warning", "pgbench: stopped early by a signal");
+	rc = 0;
+out:
+	if (out)
+		pgb_run_out_free(out);
+	free(out);
+	PQfinish(mon);
+	pgb_prog_free(&o.prog);
+	res->elapsed = pgbw_now() - t0;
+	return rc;
+}
+
+const struct workload_ops wl_pgbench_ops = {
+    .version = WORKLOAD_OPS_VERSION,
+    .name = "pgbench",
+    .help = "pgbench-compatible PostgreSQL load (builtin or custom scripts) or pgbench's data load (init:)",
+    .check = pgbw_check,
+    .run = pgbw_run,
+};

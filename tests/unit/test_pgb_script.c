@@ -1,0 +1,225 @@
+/* Tests of the pgbench script parser and expression evaluator (no server):
+ * builtins parse, :var becomes $n (not in "::" casts, not for unknown
+ * names), arithmetic follows pgbench (integer division, overflow and
+ * division-by-zero errors), and syntax errors carry positions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pgb_script.h"
+
+static const struct src_pos test_pos = {"test.sql", 1, 1};
+
+/* Parse one script; returns 0 or -EINVAL; d receives errors. */
+static int parse(struct pgb_prog *p, const char *text, struct diag *d)
+{
+	pgb_prog_init(p);
+	diag_init(d);
+	int rc = pgb_prog_add(p, "t", text, 1, &test_pos, true, d);
+
+	if (!rc)
+		rc = pgb_prog_finish(p, d);
+	return rc;
+}
+
+/* Evaluate "\set x EXPR" and return its value (script must parse). */
+static int eval(const char *expr, struct pgb_val *out, char *err)
+{
+	struct pgb_prog p;
+	struct diag d;
+	char text[256];
+	struct pgb_rng rng;
+
+	snprintf(text, sizeof(text), "\\set x %s\n", expr);
+	assert_int_equal(parse(&p, text, &d), 0);
+	struct pgb_val vars[16] = {{.type = PGB_V_INT, .i = 10}, {.type = PGB_V_INT, .i = 3}};
+
+	pgb_rng_seed(&rng, 1);
+	int rc = pgb_eval(p.scripts[0].cmd[0].expr, vars, &rng, out, err, 128);
+
+	pgb_prog_free(&p);
+	diag_free(&d);
+	return rc;
+}
+
+static int64_t ival(const char *expr)
+{
+	struct pgb_val v;
+	char err[128] = "";
+
+	assert_int_equal(eval(expr, &v, err), 0);
+	assert_int_equal(v.type, PGB_V_INT);
+	return v.i;
+}
+
+static void test_builtins(void **state)
+{
+	(void)state;
+	const char *names[] = {"tpcb-like", "simple-update", "select-only"};
+	int ncmd[] = {11, 9, 2};
+
+	for (int i = 0; i < 3; i++) {
+		struct pgb_prog p;
+		struct diag d;
+
+		assert_int_equal(parse(&p, pgb_builtin(names[i]), &d), 0);
+		assert_int_equal(p.scripts[0].ncmd, ncmd[i]);
+		pgb_prog_free(&p);
+		diag_free(&d);
+	}
+	assert_null(pgb_builtin("tpcc"));
+
+	struct pgb_prog p;
+	struct diag d;
+
+	assert_int_equal(parse(&p, pgb_builtin("tpcb-like"), &d), 0);
+	const struct pgb_cmd *ins = &p.scripts[0].cmd[9];
+
+	assert_int_equal(ins->kind, PGB_CMD_SQL);
+	assert_string_equal(
+	    ins->sql, "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, "
+	              "CURRENT_TIMESTAMP)");
+	assert_int_equal(ins->nparams, 4);
+	assert_string_equal(p.var[ins->param_var[0]], "tid");
+	assert_string_equal(p.var[ins->param_var[3]], "delta");
+	assert_string_equal(ins->frag[0],
+	                    "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (");
+	assert_string_equal(ins->frag[1], ", ");
+	assert_string_equal(ins->frag[4], ", CURRENT_TIMESTAMP)");
+	assert_int_equal(p.scripts[0].cmd[4].line, 5);
+	pgb_prog_free(&p);
+	diag_free(&d);
+}
+
+static void test_sql_vars(void **state)
+{
+	(void)state;
+	struct pgb_prog p;
+	struct diag d;
+
+	assert_int_equal(parse(&p,
+	                       "-- comment\n\\set n 5\nSELECT :n::int, ':nope', 'a;b'\n  FROM t WHERE x = "
+	                       ":n; SELECT :client_id;\n"
+	                       "SELECT 1",
+	                       &d),
+	                 0);
+	assert_int_equal(p.scripts[0].ncmd, 4);
+	const struct pgb_cmd *c = &p.scripts[0].cmd[1];
+
+	assert_string_equal(c->text, "SELECT :n::int, ':nope', 'a;b' FROM t WHERE x = :n");
+	assert_string_equal(c->sql, "SELECT $1::int, ':nope', 'a;b' FROM t WHERE x = $2");
+	assert_int_equal(c->line, 3);
+	assert_string_equal(p.scripts[0].cmd[2].sql, "SELECT $1");
+	assert_int_equal(p.scripts[0].cmd[2].param_var[0], PGB_VAR_CLIENT_ID);
+	assert_int_equal(p.scripts[0].cmd[3].line, 5);
+	pgb_prog_free(&p);
+	diag_free(&d);
+}
+
+static void test_arith(void **state)
+{
+	(void)state;
+	assert_int_equal(ival("1 + 2 * 3"), 7);
+	assert_int_equal(ival("(1 + 2) * 3"), 9);
+	assert_int_equal(ival("-7 / 2"), -3);
+	assert_int_equal(ival("7 % 3"), 1);
+	assert_int_equal(ival("100000 * :scale"), 1000000);
+	assert_int_equal(ival(":client_id - 5"), -2);
+	assert_int_equal(ival("2 < 3 and not 1 = 2"), 1);
+	assert_int_equal(ival("least(5, 3, 9) + greatest(1, 8)"), 11);
+	assert_int_equal(ival("abs(-4) + mod(-7, 3) + int(2.9)"), 5);
+	assert_int_equal(ival("random(5, 5)"), 5);
+	assert_int_equal(ival("9223372036854775807"), INT64_MAX);
+	assert_int_equal(ival("-9223372036854775807 - 1"), INT64_MIN);
+
+	struct pgb_val v;
+	char err[128];
+
+	assert_int_equal(eval("1 / 2.0", &v, err), 0);
+	assert_int_equal(v.type, PGB_V_DOUBLE);
+	assert_true(v.d == 0.5);
+	assert_int_equal(eval("sqrt(16) + pi() * 0", &v, err), 0);
+	assert_true(v.d == 4.0);
+
+	assert_int_equal(eval("9223372036854775807 + 1", &v, err), -1);
+	assert_string_equal(err, "bigint out of range");
+	assert_int_equal(eval("1 / (2 - 2)", &v, err), -1);
+	assert_string_equal(err, "division by zero");
+	assert_int_equal(eval("random(5, 4)", &v, err), -1);
+	assert_non_null(strstr(err, "empty range"));
+	assert_int_equal(eval("random_gaussian(1, 10, 1.5)", &v, err), -1);
+	assert_non_null(strstr(err, "gaussian parameter"));
+	assert_int_equal(eval("random_zipfian(1, 10, 1.0)", &v, err), -1);
+	assert_non_null(strstr(err, "zipfian parameter"));
+	assert_int_equal(eval("random_exponential(1, 10, 0)", &v, err), -1);
+	assert_int_equal(eval(":undefined_var + 1", &v, err), -1);
+	assert_string_equal(err, "undefined variable :undefined_var");
+}
+
+static void test_format(void **state)
+{
+	(void)state;
+	char buf[32];
+	struct pgb_val v = {.type = PGB_V_INT, .i = INT64_MIN};
+
+	assert_int_equal(pgb_val_format(&v, buf, sizeof(buf)), 20);
+	assert_string_equal(buf, "-9223372036854775808");
+	v.i = 0;
+	pgb_val_format(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	v.type = PGB_V_DOUBLE;
+	v.d = 0.25;
+	pgb_val_format(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "0.25");
+}
+
+static void expect_error(const char *text, int line, int col, const char *msg)
+{
+	struct pgb_prog p;
+	struct diag d;
+	char buf[512];
+
+	assert_int_not_equal(parse(&p, text, &d), 0);
+	assert_true(d.nerrors >= 1);
+	diag_format_one(&d.v[0], buf, sizeof(buf));
+	if (!strstr(buf, msg) || d.v[0].pos.line != line || d.v[0].pos.col != col)
+		fail_msg("for %s: got \"%s\" at %d:%d, want \"%s\" at %d:%d", text, buf, d.v[0].pos.line,
+		         d.v[0].pos.col, msg, line, col);
+	pgb_prog_free(&p);
+	diag_free(&d);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error("SELECT 1;\n\\set x random(1, 10\n", 2, 20, "expected ',' or ')'");
+	expect_error("\\set x foo(1)\n", 1, 8, "unknown function 'foo'");
+	expect_error("\\set x 1 +\n", 1, 11, "expression expected");
+	expect_error("\\set x random(1)\n", 1, 8, "takes 2 arguments");
+	expect_error("\\sett x 1\n", 1, 1, "unknown meta command '\\sett'");
+	expect_error("\\sleep 1 min\n", 1, 1, "unit must be us, ms or s");
+	expect_error("\\set\n", 1, 1, "needs a variable name");
+	expect_error("-- only a comment\n", 1, 1, "no commands");
+	/* a continuation line joins a meta command */
+	struct pgb_prog p;
+	struct diag d;
+
+	assert_int_equal(parse(&p, "\\set x 1 + \\\n 2\nSELECT :x;\n", &d), 0);
+	assert_int_equal(p.scripts[0].ncmd, 2);
+	assert_int_equal(p.scripts[0].cmd[1].line, 3);
+	pgb_prog_free(&p);
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_builtins), cmocka_unit_test(test_sql_vars), cmocka_unit_test(test_arith),
+	    cmocka_unit_test(test_format),   cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
