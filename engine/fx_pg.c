@@ -807,12 +807,30 @@ static int fxpg_validate_conf(PGconn *conn, const struct fxpg_cfg *c, struct dia
 		size_t fl = strlen(file);
 		if (fl >= 14 && strcmp(file + fl - 14, "benchgrid.conf") == 0)
 			s = fxpg_setting_at_line(c, atoi(PQgetvalue(r, i, 1)));
-		if (s)
+		if (s) {
+			/* pg_file_settings only says "could not be applied"; a trial
+			 * set_config() gives PostgreSQL's reason where allowed */
+			char *why = NULL;
+			PQclear(PQexec(conn, "BEGIN"));
+			PGresult *t = PQexecParams(conn, "SELECT set_config($1, $2, true)", 2, NULL,
+			                           (const char *const[]){s->name, s->value}, NULL, NULL, 0);
+			if (PQresultStatus(t) != PGRES_TUPLES_OK &&
+			    !strstr(PQresultErrorMessage(t), "cannot be changed") &&
+			    !strstr(PQresultErrorMessage(t), "permission denied")) {
+				const char *m = PQresultErrorMessage(t);
+				if (strncmp(m, "ERROR:  ", 8) == 0)
+					m += 8;
+				why = strndup(m, strcspn(m, "\n"));
+			}
+			PQclear(t);
+			PQclear(PQexec(conn, "ROLLBACK"));
 			diag_error(d, &s->pos, "postgres.settings.%s: PostgreSQL does not accept '%s': %s",
-			           s->name, s->value, err);
-		else
+			           s->name, s->value, why ? why : err);
+			free(why);
+		} else {
 			diag_error(d, &c->pos, "postgres: configuration error in %s line %s: %s", file,
 			           PQgetvalue(r, i, 1), err);
+		}
 		rc = -EINVAL;
 	}
 	PQclear(r);

@@ -258,6 +258,38 @@ static int fxpg_mkdir_owned(struct fx_pg *pg, const char *path, bool clear, cons
 	return 0;
 }
 
+/* Can the server user search every directory above path? PostgreSQL only
+ * says "Permission denied" on the data directory; say which one. */
+static int fxpg_reachable(const struct fx_pg *pg, const char *path, const struct src_pos *pos, struct diag *d)
+{
+	if (!pg->switch_user)
+		return 0;
+	char *p = strdup(path);
+	int rc = 0;
+	for (char *slash = strchr(p + 1, '/'); slash && !rc; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		struct stat st;
+		if (stat(p, &st) == 0) {
+			bool in_group = st.st_gid == pg->gid;
+			for (int i = 0; i < pg->ngroups; i++)
+				in_group |= st.st_gid == pg->groups[i];
+			mode_t need = st.st_uid == pg->uid ? S_IXUSR : in_group ? S_IXGRP : S_IXOTH;
+			if (!(st.st_mode & need)) {
+				diag_error(
+				    d, pos,
+				    "postgres: the server user (uid %d) cannot enter %s (mode %04o, owner "
+				    "uid %d), "
+				    "so it cannot reach %s; allow it (chmod o+x) or use another directory",
+				    (int)pg->uid, p, (int)(st.st_mode & 07777), (int)st.st_uid, path);
+				rc = -EACCES;
+			}
+		}
+		*slash = '/';
+	}
+	free(p);
+	return rc;
+}
+
 /* ---- user ----------------------------------------------------------------------- */
 
 static int fxpg_user(struct fx_pg *pg, const struct fxpg_cfg *c, struct diag *d)
@@ -423,20 +455,23 @@ int fxpg_setup(struct fx_pg *pg, const struct fxpg_cfg *c, const char *bin_dir, 
 	pg->token_sock = state_push("rmdir", pg->sockdir, NULL);
 	if ((rc = fxpg_mkdir_owned(pg, pg->sockdir, false, &c->pos, d)))
 		return rc;
-	if ((rc = fxpg_mkdir_owned(pg, pg->datadir, false, &c->pos, d)))
+	if ((rc = fxpg_reachable(pg, pg->datadir, &c->pos, d)) ||
+	    (rc = fxpg_mkdir_owned(pg, pg->datadir, false, &c->pos, d)))
 		return rc;
 	pg->made_datadir = true;
 	char *pg_ctl = fxpg_printf("%s/pg_ctl", bin_dir);
 	pg->token_pg = state_push("pg-stop", pg->datadir, pg_ctl);
 	free(pg_ctl);
 	if (c->wal_path) {
-		if ((rc = fxpg_mkdir_owned(pg, c->wal_path, true, &c->wal_pos, d)))
+		if ((rc = fxpg_reachable(pg, c->wal_path, &c->wal_pos, d)) ||
+		    (rc = fxpg_mkdir_owned(pg, c->wal_path, true, &c->wal_pos, d)))
 			return rc;
 		pg->waldir = strdup(c->wal_path);
 	}
 	pg->made_ts = calloc(c->nts + 1, sizeof(char *));
 	for (size_t i = 0; i < c->nts; i++) {
-		if ((rc = fxpg_mkdir_owned(pg, c->ts[i].path, true, &c->ts[i].pos, d)))
+		if ((rc = fxpg_reachable(pg, c->ts[i].path, &c->ts[i].pos, d)) ||
+		    (rc = fxpg_mkdir_owned(pg, c->ts[i].path, true, &c->ts[i].pos, d)))
 			return rc;
 		pg->made_ts[pg->nmade_ts++] = strdup(c->ts[i].path);
 	}
@@ -582,6 +617,11 @@ int fxpg_start(struct fx_pg *pg, const struct fxpg_cfg *c, struct step_result *f
 		return -e;
 	}
 	off_t log_start = lseek(fd, 0, SEEK_END);
+	/* the socket directory may have been removed (benchgrid cleanup) */
+	if (access(pg->sockdir, F_OK) && fxpg_mkdir_owned(pg, pg->sockdir, false, &c->pos, d)) {
+		close(fd);
+		return -EIO;
+	}
 	char *postgres = fxpg_printf("%s/postgres", pg->bin_dir);
 	char *argv[] = {postgres, "-D", pg->datadir, NULL};
 	double t = fxpg_now();

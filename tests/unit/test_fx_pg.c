@@ -122,10 +122,16 @@ static void reset(struct t *t)
 	result_init(&t->r, "pg", "postgres");
 }
 
+/* Tests need no durable initdb: --no-sync saves seconds per cluster. */
 static int prepare(struct t *t, int i, const char *yaml)
 {
 	reset(t);
-	const struct node *s = section(t, yaml);
+	char y[1024];
+	snprintf(y, sizeof(y), "%s%s", yaml,
+	         strstr(yaml, "external") || strstr(yaml, "initdb_options")
+	             ? ""
+	             : "  initdb_options: [--no-sync]\n");
+	const struct node *s = section(t, y);
 	int rc = fx_pg_prepare(&t->pg[i], s, t->data, t->cell, resolve, t, &t->r, &t->d);
 	if (rc) {
 		for (size_t k = 0; k < t->d.n; k++)
@@ -356,33 +362,57 @@ static void test_wal_dir_tablespace(void **state)
 static void test_bad_settings(void **state)
 {
 	struct t *t = *state;
+	/* the first start fails: the log tail names the setting, nothing is left */
 	assert_int_equal(prepare(t, 0, "postgres:\n  settings:\n    fsync: off\n    shared_buffers: 100TB\n"),
 	                 -EIO);
 	assert_null(t->pg[0]);
 	assert_int_equal(t->d.v[0].pos.line, 4); /* blamed on the setting */
 	const char *m = t->d.v[0].msg;
 	assert_non_null(strstr(m, "did not start"));
-	assert_non_null(strstr(m, "shared_buffers")); /* from the log tail */
+	assert_non_null(strstr(m, "invalid value for parameter \"shared_buffers\"")); /* from the log */
 	assert_non_null(strstr(m, "postgres.log"));
 	assert_true(t->r.failed);
 	assert_int_equal(procs_under(t->dir), 0);
+	char p[200];
+	snprintf(p, sizeof(p), "%s/pgdata", t->data);
+	assert_int_not_equal(access(p, F_OK), 0);
 
-	assert_int_equal(prepare(t, 0, "postgres:\n  settings:\n    no_such_setting: 1\n"), -EIO);
-	assert_int_equal(t->d.v[0].pos.line, 3);
+	/* an unknown setting on a running server: refused before reloading */
+	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
+	long pid = postmaster_pid(t);
+	assert_int_equal(
+	    prepare(t, 0, "postgres:\n  settings:\n    shared_buffers: 16MB\n    no_such_setting: 1\n"),
+	    -EINVAL);
+	assert_int_equal(t->d.v[0].pos.line, 4);
 	assert_non_null(strstr(t->d.v[0].msg, "unrecognized configuration parameter"));
-	assert_int_equal(procs_under(t->dir), 0);
+	assert_true(fx_pg_alive(t->pg[0]));
+	assert_int_equal(postmaster_pid(t), pid);
 
 	/* a restart into a bad postmaster value: server down, reported, and the
 	 * next good cell brings it back */
-	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
 	assert_int_equal(
 	    prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB, max_connections: -5}\n"), -EIO);
-	assert_non_null(strstr(t->d.v[0].msg, "max_connections"));
+	assert_non_null(
+	    strstr(t->d.v[0].msg, "-5 is outside the valid range for parameter \"max_connections\""));
+	assert_int_equal(t->d.v[0].pos.line, 2);
+	assert_int_equal(t->d.v[0].pos.col, 53);
 	assert_false(fx_pg_alive(t->pg[0]));
 	assert_int_equal(procs_under(t->dir), 0);
 	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
 	assert_string_equal(info(t, "pg.reuse"), "restart");
 	assert_true(fx_pg_alive(t->pg[0]));
+	fx_pg_stop(t->pg[0]);
+	t->pg[0] = NULL;
+
+	/* a data directory the server user cannot reach: said so */
+	if (geteuid() == 0) {
+		chmod(t->dir, 0700);
+		assert_int_equal(prepare(t, 0, "postgres:\n"), -EACCES);
+		chmod(t->dir, 0755);
+		assert_non_null(strstr(t->d.v[0].msg, "cannot enter"));
+		assert_non_null(strstr(t->d.v[0].msg, t->dir));
+		assert_null(t->pg[0]);
+	}
 }
 
 static void test_killed_postmaster(void **state)
@@ -390,36 +420,12 @@ static void test_killed_postmaster(void **state)
 	struct t *t = *state;
 	char journal[128];
 	snprintf(journal, sizeof(journal), "%s/journal", t->dir);
-	assert_int_equal(state_open(journal), 0);
-	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
-	/* a client session: one more server process to orphan */
-	PGconn *c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
-	assert_int_equal(PQstatus(c), CONNECTION_OK);
-	long pid = postmaster_pid(t);
-	assert_int_equal(kill((pid_t)pid, SIGKILL), 0);
-	for (int i = 0; i < 200 && fx_pg_alive(t->pg[0]); i++)
-		usleep(10000);
-	assert_false(fx_pg_alive(t->pg[0]));
-	PQfinish(c);
-	/* the next cell restarts it (crash recovery) */
-	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
-	assert_string_equal(info(t, "pg.reuse"), "restart");
-	assert_true(fx_pg_alive(t->pg[0]));
-	/* kill again, with a session open, then stop: nothing left behind */
-	c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
-	assert_int_equal(PQstatus(c), CONNECTION_OK);
-	kill((pid_t)postmaster_pid(t), SIGKILL);
-	for (int i = 0; i < 200 && fx_pg_alive(t->pg[0]); i++)
-		usleep(10000);
-	assert_false(fx_pg_alive(t->pg[0]));
-	fx_pg_stop(t->pg[0]);
-	t->pg[0] = NULL;
-	PQfinish(c);
-	assert_int_equal(procs_under(t->dir), 0);
+	const char *y = "postgres:\n  settings: {shared_buffers: 16MB}\n";
 
-	/* benchgrid killed: the journal stops the server */
-	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
-	pid = postmaster_pid(t);
+	/* benchgrid killed: `cleanup` stops the server from the journal */
+	assert_int_equal(state_open(journal), 0);
+	assert_int_equal(prepare(t, 0, y), 0);
+	long pid = postmaster_pid(t);
 	state_close();
 	reset(t);
 	assert_true(state_cleanup(journal, &t->d) >= 1);
@@ -427,12 +433,39 @@ static void test_killed_postmaster(void **state)
 	assert_int_equal(kill((pid_t)pid, 0), -1);
 	assert_int_equal(procs_under(t->dir), 0);
 	state_open(NULL);
+	/* the data directory is still there: the next cell just starts it */
+	assert_int_equal(prepare(t, 0, y), 0);
+	assert_string_equal(info(t, "pg.reuse"), "restart");
+
+	/* postmaster killed with a session open: detected, restarted */
+	PGconn *c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	assert_int_equal(kill((pid_t)postmaster_pid(t), SIGKILL), 0);
+	for (int i = 0; i < 200 && fx_pg_alive(t->pg[0]); i++)
+		usleep(10000);
+	assert_false(fx_pg_alive(t->pg[0]));
+	PQfinish(c);
+	assert_int_equal(prepare(t, 0, y), 0);
+	assert_string_equal(info(t, "pg.reuse"), "restart");
+	assert_true(fx_pg_alive(t->pg[0]));
+
+	/* killed again, then stopped: no orphaned backend is left behind */
+	c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	kill((pid_t)postmaster_pid(t), SIGKILL);
+	for (int i = 0; i < 200 && fx_pg_alive(t->pg[0]); i++)
+		usleep(10000);
+	assert_false(fx_pg_alive(t->pg[0]));
+	assert_true(procs_under(t->dir) > 0); /* the backends outlive the postmaster */
+	fx_pg_stop(t->pg[0]);
+	t->pg[0] = NULL;
+	PQfinish(c);
+	assert_int_equal(procs_under(t->dir), 0);
 }
 
-static void test_external(void **state)
+/* External server: pg[0] is a managed one with shared_buffers 16MB, work_mem 2MB. */
+static void check_external(struct t *t)
 {
-	struct t *t = *state;
-	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 2MB}\n"), 0);
 	char y[600];
 	snprintf(y, sizeof(y),
 	         "postgres:\n  external: \"%s\"\n  settings: {shared_buffers: 16384kB, work_mem: '2048', "
@@ -502,6 +535,7 @@ static void test_init_data(void **state)
 	n = sql1(t, 0, "SELECT count(*) FROM pgbench_branches");
 	assert_string_equal(n, "2");
 	free(n);
+	check_external(t);
 }
 
 int main(void)
@@ -512,7 +546,6 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_wal_dir_tablespace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_killed_postmaster, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_external, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_init_data, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
