@@ -353,18 +353,46 @@ const struct metric_summary *cell_summary_metric(const struct cell_summary *s, c
 size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, const char *msg), void *arg)
 {
 	size_t count = 0;
-	char ref[256], msg[768];
-	for (size_t i = 0; s && i < s->nsteps; i++)
-		for (size_t j = 0; j < s->steps[i].nm; j++) {
-			const struct metric_summary *ms = &s->steps[i].m[j];
-			if (!ms->warned)
-				continue;
-			snprintf(ref, sizeof(ref), "%s.%s", s->steps[i].step, ms->name);
-			stats_warning_text(&ms->warn, ms->st.n, ref, msg, sizeof(msg));
-			if (fn)
-				fn(arg, msg);
-			count++;
+	/* One message per step, naming every metric concerned. */
+	for (size_t i = 0; s && i < s->nsteps; i++) {
+		const struct step_summary *ss = &s->steps[i];
+		char *msg = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&msg, &len);
+		size_t nout = 0, nslow = 0;
+		if (!f)
+			return count;
+		fprintf(f, "%s:", ss->step);
+		for (size_t j = 0; j < ss->nm; j++) {
+			const struct metric_summary *ms = &ss->m[j];
+			if (ms->warned && ms->warn.noutliers) {
+				fprintf(f, "%s %s (sample %zu%s)", nout ? "," : " statistical outliers in",
+				        ms->name, ms->warn.first_outlier + 1,
+				        ms->warn.noutliers > 1 ? " and more" : "");
+				nout++;
+			}
 		}
+		if (nout)
+			fputs(" (a busy machine? consider more repeats)", f);
+		for (size_t j = 0; j < ss->nm; j++) {
+			const struct metric_summary *ms = &ss->m[j];
+			if (ms->warned && ms->warn.first_slow) {
+				fprintf(f, "%s %s",
+				        nslow  ? ","
+				        : nout ? "; the first run was much slower in"
+				               : " the first run was much slower in",
+				        ms->name);
+				nslow++;
+			}
+		}
+		if (nslow)
+			fputs(" (cold caches? consider `warmup:`)", f);
+		fclose(f);
+		if ((nout || nslow) && fn)
+			fn(arg, msg);
+		count += nout || nslow;
+		free(msg);
+	}
 	return count;
 }
 

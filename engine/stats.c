@@ -136,6 +136,20 @@ bool stats_unit_lower_is_better(const char *unit)
 	return false;
 }
 
+int stats_unit_direction(const char *unit)
+{
+	static const char *const rates[] = {"tps", "iops", "IOPS", "qps", "ops", NULL};
+	size_t n = unit ? strlen(unit) : 0;
+	if (stats_unit_lower_is_better(unit))
+		return -1;
+	if (n > 2 && strcmp(unit + n - 2, "/s") == 0)
+		return 1;
+	for (size_t i = 0; n && rates[i]; i++)
+		if (strcmp(unit, rates[i]) == 0)
+			return 1;
+	return 0;
+}
+
 bool stats_check(const double *v, size_t n, const char *unit, struct stats_check *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -157,8 +171,9 @@ bool stats_check(const double *v, size_t n, const char *unit, struct stats_check
 	free(z);
 
 	/* The first run is slower than every other run by a clear margin. */
-	if (isfinite(v[0])) {
-		bool lower_better = stats_unit_lower_is_better(unit);
+	int dir = stats_unit_direction(unit);
+	if (isfinite(v[0]) && dir != 0) {
+		bool lower_better = dir < 0;
 		double slowest = NAN;
 		for (size_t i = 1; i < n; i++)
 			if (isfinite(v[i]) &&

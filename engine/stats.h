@@ -7,14 +7,16 @@
  *
  * Like hyperfine, stats_check() warns about suspicious samples:
  *   - outliers by the modified z-score (Iglewicz and Hoaglin):
- *       M_i = 0.6745 * (x_i - median) / MAD,  outlier when |M_i| > 3.5;
+ *       M_i = 0.6745 * (x_i - median) / MAD,  outlier when |M_i| > 14
+ *     (hyperfine's limit: Iglewicz and Hoaglin's 3.5 flags one sample of
+ *     almost every triple, since with n = 3 the MAD is the smaller gap);
  *     when the MAD is 0 (more than half the samples equal) the mean absolute
  *     deviation times 1.2533 stands in for it; when that is 0 too, nothing is
  *     an outlier. Needs n >= 3.
  *   - the first sample is much slower than the rest: slower than the
  *     slowest of the others by more than STATS_FIRST_SLOW_FRAC (25%) of
- *     that value (cold caches). "Slower" depends on the unit: for a duration
- *     (s, ms, us, ns) higher is slower, for everything else (MB/s, tps, iops)
+ *     that value (cold caches). Only for speed units (stats_unit_direction):
+ *     durations, where higher is slower, and rates (MB/s, tps, iops), where
  *     lower is slower. Needs n >= 3.
  * stats_iqr_fences() gives Tukey's fences (Q1 - 1.5 IQR, Q3 + 1.5 IQR) for
  * callers that want the IQR rule instead. */
@@ -24,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STATS_ZSCORE_LIMIT    3.5
+#define STATS_ZSCORE_LIMIT    14.0
 #define STATS_FIRST_SLOW_FRAC 0.25
 
 struct stats {
@@ -63,6 +65,10 @@ bool stats_check(const double *v, size_t n, const char *unit, struct stats_check
 
 /* Lower values are better for this unit (durations). */
 bool stats_unit_lower_is_better(const char *unit);
+/* -1: lower is faster (durations: s, ms, us, ns, min, h); +1: higher is
+ * faster (rates: tps, iops, IOPS, qps, anything ending in "/s"); 0: not a
+ * speed (%, bytes, counts), so no "first run slower" judgement. */
+int stats_unit_direction(const char *unit);
 
 /* One-line warning text for a metric, "" when nothing to say. */
 void stats_warning_text(const struct stats_check *c, size_t n, const char *metric, char *buf, size_t len);

@@ -253,6 +253,13 @@ static void test_journal_line(void **state)
 	diag_free(&d);
 }
 
+static void keep_msg(void *arg, const char *msg)
+{
+	char **out = arg;
+	free(*out);
+	*out = strdup(msg);
+}
+
 static void test_summary(void **state)
 {
 	struct run a;
@@ -280,8 +287,13 @@ static void test_summary(void **state)
 	assert_true(m->warn.first_slow);
 	assert_null(cell_summary_metric(s, "ro", "nosuch"));
 	assert_null(cell_summary_step(s, "nosuch"));
-	int nwarn = (int)run_cell_warnings(s, NULL, NULL);
-	assert_true(nwarn >= 2);
+	char *msg = NULL;
+	assert_int_equal(run_cell_warnings(s, keep_msg, &msg), 1); /* one line per step */
+	assert_string_equal(
+	    msg, "ro: statistical outliers in tps (sample 1), lat_avg (sample 1) (a busy machine? "
+	         "consider more repeats); the first run was much slower in tps, lat_avg (cold caches? "
+	         "consider `warmup:`)");
+	free(msg);
 	cell_summary_free(s);
 
 	/* cell 3: failed in ro of its first repetition, one rep only */

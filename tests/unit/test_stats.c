@@ -104,9 +104,17 @@ static void test_outliers(void **state)
 	assert_non_null(strstr(buf, "seq.mb_s: 1 of 6 samples is a statistical outlier (first: sample 6)"));
 
 	/* MAD is 0 (most samples equal): the mean absolute deviation stands in */
-	const double flat[] = {5, 5, 5, 5, 9};
+	double flat[20];
+	for (size_t i = 0; i < N(flat); i++)
+		flat[i] = 5;
+	flat[19] = 9;
 	assert_true(stats_check(flat, N(flat), "", &c));
-	assert_int_equal(c.first_outlier, 4);
+	assert_int_equal(c.first_outlier, 19);
+	/* ... but one deviant among five is not enough evidence */
+	assert_false(stats_check(flat + 15, 5, "", &c));
+	/* n = 3 with an ordinary spread: no alarm (3.5 would flag this) */
+	const double triple[] = {100, 104, 130};
+	assert_false(stats_check(triple, N(triple), "MB/s", &c));
 	const double same[] = {5, 5, 5, 5};
 	assert_false(stats_check(same, N(same), "", &c));
 
@@ -144,6 +152,17 @@ static void test_first_slow(void **state)
 	const double mild[] = {1100, 1110, 3000};
 	stats_check(mild, N(mild), "tps", &c);
 	assert_false(c.first_slow);
+	/* not a speed: no judgement */
+	const double cpu[] = {10, 50, 51, 49};
+	stats_check(cpu, N(cpu), "%", &c);
+	assert_false(c.first_slow);
+	stats_check(cpu, N(cpu), "", &c);
+	assert_false(c.first_slow);
+	assert_int_equal(stats_unit_direction("MiB/s"), 1);
+	assert_int_equal(stats_unit_direction("IOPS"), 1);
+	assert_int_equal(stats_unit_direction("ms"), -1);
+	assert_int_equal(stats_unit_direction("bytes"), 0);
+	assert_int_equal(stats_unit_direction("/s"), 0);
 	assert_true(stats_unit_lower_is_better("us"));
 	assert_false(stats_unit_lower_is_better("MB/s"));
 	assert_false(stats_unit_lower_is_better(NULL));
