@@ -1,0 +1,316 @@
+/* Unit tests: the state journal (engine/state.c) with real files and
+ * processes: reverse-order undo, done marks, encoding, torn lines, live
+ * owners, compaction, token allocation across processes, kill by start time. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "state.h"
+
+static char tmp[256];
+static char journal[300];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/test_state.XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	snprintf(journal, sizeof(journal), "%s/sub/journal", tmp);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	state_close();
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void touch(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static off_t fsize(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? sb.st_size : -1;
+}
+
+static unsigned long long starttime(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	for (int i = 2; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+/* Actions are undone newest first: the file inside the directory goes
+ * before the directory; done actions are left alone. */
+static void test_reverse_order_and_done(void **state)
+{
+	(void)state;
+	char dir[300], file[400], keep[400];
+	snprintf(dir, sizeof(dir), "%s/d", tmp);
+	snprintf(file, sizeof(file), "%s/f", dir);
+	snprintf(keep, sizeof(keep), "%s/keep", tmp);
+	assert_int_equal(state_open(journal), 0);
+	assert_string_equal(state_path(), journal);
+	int t1 = state_push("rmdir", dir, NULL);
+	assert_true(t1 > 0);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	int t2 = state_push("rm", file, NULL);
+	assert_true(t2 > t1);
+	touch(file, "x");
+	int t3 = state_push("rm", keep, NULL);
+	touch(keep, "x");
+	assert_int_equal(state_done(t3), 0); /* pretend it was undone: cleanup must not touch it */
+	state_close();
+
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 2);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(access(file, F_OK), -1);
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(access(keep, F_OK), 0);
+	/* everything is done now: the journal is emptied, a second run is a no-op */
+	assert_int_equal(fsize(journal), 0);
+	assert_int_equal(state_cleanup(journal, &d), 0);
+	diag_free(&d);
+}
+
+/* Values with spaces, tabs, newlines, '%', "-" and "" survive the journal. */
+static void test_encoding_roundtrip(void **state)
+{
+	(void)state;
+	const char *values[] = {"a b\tc%d\ne", "-", "", "4096\t131072\t6291456", "100%"};
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		char path[400];
+		snprintf(path, sizeof(path), "%s/knob%zu", tmp, i);
+		touch(path, "changed");
+		assert_int_equal(state_open(journal), 0);
+		assert_true(state_push("sysfs", path, values[i]) > 0);
+		state_close();
+		struct diag d;
+		diag_init(&d);
+		assert_int_equal(state_cleanup(journal, &d), 1);
+		assert_string_equal(slurp(path), values[i]);
+		diag_free(&d);
+	}
+}
+
+/* kill -9 in the middle of a write leaves a line without newline: ignored. */
+static void test_torn_line(void **state)
+{
+	(void)state;
+	char victim[400], other[400];
+	snprintf(victim, sizeof(victim), "%s/victim", tmp);
+	snprintf(other, sizeof(other), "%s/other", tmp);
+	touch(victim, "x");
+	touch(other, "x");
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("rm", other, NULL) > 0);
+	state_close();
+	int fd = open(journal, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	char line[600];
+	snprintf(line, sizeof(line), "P 7 1 1 rm %s -", victim); /* no newline */
+	assert_int_equal(write(fd, line, strlen(line)), (ssize_t)strlen(line));
+	close(fd);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 1);
+	assert_int_equal(access(other, F_OK), -1);
+	assert_int_equal(access(victim, F_OK), 0);
+	diag_free(&d);
+}
+
+/* Actions of a run that is still alive are not undone by cleanup. */
+static void test_live_owner_skipped(void **state)
+{
+	(void)state;
+	char path[400];
+	snprintf(path, sizeof(path), "%s/live", tmp);
+	touch(path, "x");
+	pid_t parent = getppid();
+	char sub[300];
+	snprintf(sub, sizeof(sub), "%s/sub", tmp);
+	mkdir(sub, 0755);
+	FILE *f = fopen(journal, "a");
+	assert_non_null(f);
+	fprintf(f, "P 1 %d %llu rm %s -\n", (int)parent, starttime(parent), path);
+	/* the same pid with another start time is a dead run whose pid was reused */
+	fprintf(f, "P 2 %d %llu rm %s.x -\n", (int)parent, starttime(parent) + 1, path);
+	fclose(f);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 1);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_true(d.n >= 1);
+	assert_non_null(strstr(d.v[0].msg, "still active"));
+	assert_true(fsize(journal) > 0); /* not compacted: one action is pending */
+	diag_free(&d);
+	unlink(journal);
+}
+
+/* Two processes appending to one journal get distinct tokens. */
+static void test_tokens_across_processes(void **state)
+{
+	(void)state;
+	assert_int_equal(state_open(journal), 0);
+	int a = state_push("rm", "/nonexistent/a", NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		state_close();
+		if (state_open(journal) < 0)
+			_exit(1);
+		int b = state_push("rm", "/nonexistent/b", NULL);
+		_exit(b == a + 1 ? 0 : 2);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	int c = state_push("rm", "/nonexistent/c", NULL);
+	assert_int_equal(c, a + 2);
+	state_close();
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 3);
+	diag_free(&d);
+}
+
+/* "kill" stops the process only when its start time matches. */
+static void test_kill_by_starttime(void **state)
+{
+	(void)state;
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	char pidtext[32], st[32], wrong[32];
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)child);
+	unsigned long long s = 0;
+	for (int i = 0; i < 100 && !s; i++)
+		s = starttime(child);
+	snprintf(st, sizeof(st), "%llu", s);
+	snprintf(wrong, sizeof(wrong), "%llu", s + 12345);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("kill", pidtext, wrong, &d), 0);
+	assert_int_equal(kill(child, 0), 0); /* still alive: start time did not match */
+	assert_int_equal(state_undo_action("kill", pidtext, st, &d), 0);
+	waitpid(child, NULL, WNOHANG); /* state reaps its own children already */
+	assert_int_equal(kill(child, 0), -1);
+	diag_free(&d);
+}
+
+static void test_disabled_and_errors(void **state)
+{
+	(void)state;
+	assert_int_equal(state_open(NULL), 0);
+	assert_null(state_path());
+	int t = state_push("rm", "/x", NULL);
+	assert_true(t > 0);
+	assert_int_equal(state_done(t), 0);
+	assert_true(state_push(NULL, "/x", NULL) < 0);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("bogus", "x", NULL, &d), -EINVAL);
+	assert_int_equal(d.nerrors, 1);
+	/* undoing what is already gone is not an error */
+	assert_int_equal(state_undo_action("rm", "/nonexistent/file", NULL, &d), 0);
+	assert_int_equal(state_undo_action("rmdir", "/nonexistent/dir", NULL, &d), 0);
+	assert_int_equal(state_undo_action("rmtree", "/nonexistent/dir", NULL, &d), 0);
+	assert_int_equal(state_undo_action("umount", "/nonexistent/mnt", NULL, &d), 0);
+	assert_int_equal(state_undo_action("losetup-d", "/dev/loop_nonexistent", NULL, &d), 0);
+	assert_int_equal(state_undo_action("pg-stop", "/nonexistent/pgdata", NULL, &d), 0);
+	assert_int_equal(d.nerrors, 1);
+	/* a missing journal is nothing to clean */
+	char missing[400];
+	snprintf(missing, sizeof(missing), "%s/none", tmp);
+	assert_int_equal(state_cleanup(missing, &d), 0);
+	diag_free(&d);
+	setenv("BENCHGRID_STATE", "/tmp/x-state", 1);
+	assert_string_equal(state_default_path(), "/tmp/x-state");
+	unsetenv("BENCHGRID_STATE");
+	assert_string_equal(state_default_path(), "/run/benchgrid/state");
+}
+
+static void test_rmtree(void **state)
+{
+	(void)state;
+	char dir[400], sub[450], file[500];
+	snprintf(dir, sizeof(dir), "%s/tree", tmp);
+	snprintf(sub, sizeof(sub), "%s/a", dir);
+	snprintf(file, sizeof(file), "%s/f", sub);
+	mkdir(dir, 0755);
+	mkdir(sub, 0700);
+	touch(file, "x");
+	char link[500];
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(symlink("/etc", link), 0); /* must not follow it */
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("rmtree", dir, NULL, &d), 0);
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(access("/etc/passwd", F_OK), 0);
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_reverse_order_and_done, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_encoding_roundtrip, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_torn_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_live_owner_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tokens_across_processes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kill_by_starttime, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disabled_and_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rmtree, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
