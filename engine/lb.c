@@ -656,6 +656,15 @@ static int lb_push_expr(struct lb *B, const struct node *expr, const struct node
 	return 0;
 }
 
+/* An expression failed inside a function it called (a hook's line was
+ * reported): also point at the expression. */
+static int lb_expr_note(const struct node *expr, size_t n0, int rc, struct diag *d)
+{
+	if (n0 < d->n && d->v[n0].pos.line != expr->pos.line)
+		diag_add(d, DIAG_NOTE, &expr->pos, "called from the expression \"%s\"", expr->text);
+	return rc;
+}
+
 int lb_eval(struct lb *B, const struct node *expr, const struct node *params, struct node **out,
             struct diag *d)
 {
@@ -664,9 +673,10 @@ int lb_eval(struct lb *B, const struct node *expr, const struct node *params, st
 	if (lb_push_expr(B, expr, params, "!lua", d) < 0)
 		return -EINVAL;
 	/* Errors point at the expression, not inside a hook it may call. */
+	size_t n0 = d->n;
 	int rc = lb_pcall(B, 0, 1, "!lua", &expr->pos, d);
 	if (rc < 0)
-		return rc;
+		return lb_expr_note(expr, n0, rc, d);
 	char what[300];
 	snprintf(what, sizeof(what), "!lua \"%s\"", expr->text);
 	*out = lb_to_node(S, -1, &expr->pos, what, d);
@@ -684,9 +694,10 @@ int lb_filter(struct lb *B, const struct node *expr, const struct node *params, 
 	lua_State *S = B->S;
 	if (lb_push_expr(B, expr, params, "filter", d) < 0)
 		return -EINVAL;
+	size_t n0 = d->n;
 	int rc = lb_pcall(B, 0, 1, "filter", &expr->pos, d);
 	if (rc < 0)
-		return rc;
+		return lb_expr_note(expr, n0, rc, d);
 	if (!lua_isboolean(S, -1)) {
 		diag_error(d, &expr->pos, "filter: \"%s\" gave a %s; expected true or false", expr->text,
 		           luaL_typename(S, -1));

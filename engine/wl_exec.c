@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/close_range.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,6 +87,9 @@ static void wl_exec_child(const struct wl_exec_proc *p, int out, int err, int st
 	}
 	dup2(out, 1);
 	dup2(err, 2);
+	/* Descriptors the engine left inheritable (a server log, a device)
+	 * are none of the command's business. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	int msg[2];
 	if (p->cwd && chdir(p->cwd) < 0) {
 		msg[0] = 1;

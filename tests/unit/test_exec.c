@@ -3,6 +3,7 @@
  * timeout, missing program), the stop flag, option checks, and parsing real
  * dd output and output through a Lua function. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -119,6 +120,21 @@ static void test_success_env_cwd(void **state)
 	run_free(&r);
 	snprintf(path, sizeof(path), "%s/cmd.stdout", tdir);
 	unlink(path);
+}
+
+static void test_no_fd_leak(void **state)
+{
+	int fd = open("/dev/null", O_RDONLY); /* inheritable on purpose */
+	assert_true(fd > 2);
+	char yaml[128];
+	snprintf(yaml, sizeof(yaml), "exec: {command: 'test ! -e /proc/self/fd/%d || echo leaked >&2'}\n",
+	         fd);
+	struct run r;
+	run_exec(&r, yaml, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(result_info_get(&r.res, "stderr_tail"), "");
+	run_free(&r);
+	close(fd);
 }
 
 static void test_nonzero_exit(void **state)
@@ -299,15 +315,11 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_success_env_cwd),
-	    cmocka_unit_test(test_nonzero_exit),
-	    cmocka_unit_test(test_timeout),
-	    cmocka_unit_test(test_missing_binary),
-	    cmocka_unit_test(test_three_errors_distinct),
-	    cmocka_unit_test(test_stop_flag),
-	    cmocka_unit_test(test_check_errors),
-	    cmocka_unit_test(test_parse_real_dd),
-	    cmocka_unit_test(test_parse_lua_function),
+	    cmocka_unit_test(test_success_env_cwd), cmocka_unit_test(test_nonzero_exit),
+	    cmocka_unit_test(test_no_fd_leak),      cmocka_unit_test(test_timeout),
+	    cmocka_unit_test(test_missing_binary),  cmocka_unit_test(test_three_errors_distinct),
+	    cmocka_unit_test(test_stop_flag),       cmocka_unit_test(test_check_errors),
+	    cmocka_unit_test(test_parse_real_dd),   cmocka_unit_test(test_parse_lua_function),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
