@@ -367,3 +367,12 @@ void expect_result_free(struct expect_result *res)
 	free(res->rows);
 	memset(res, 0, sizeof(*res));
 }
+
+long expect_strict_failures(const struct run *r, struct diag *d)
+{
+	struct expect_result res;
+	int rc = expect_evaluate(r->expect_cfg, r, NULL, &res, d);
+	long n = (long)res.nstrict;
+	expect_result_free(&res);
+	return rc < 0 && rc != -EINVAL ? rc : n;
+}

@@ -59,6 +59,10 @@ int expect_evaluate(const struct node *expect, const struct run *r, struct cell_
                     struct expect_result *out, struct diag *d);
 void expect_result_free(struct expect_result *res);
 
+/* For the exit status of `benchgrid run`: the number of strict failures of
+ * r->expect_cfg against r (0 without expect:), or a negative errno. */
+long expect_strict_failures(const struct run *r, struct diag *d);
+
 const char *expect_status_name(enum expect_status s);
 
 /* Parse one tolerance ("-20%", "+5", "null") relative to value into an

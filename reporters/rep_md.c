@@ -624,8 +624,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 		fprintf(m->rf.f, "*(no time series %s for this chart)*\n\n", c->y);
 	} else {
 		char ylabel[160];
-		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", metric, *unit ? " (" : "", unit,
-		         *unit ? ")" : "");
+		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
 		struct svg_chart ch = {.kind = c->kind == 1 ? SVG_BAR : SVG_LINE,
 		                       .title = title,
 		                       .subtitle = *g->label ? g->label : NULL,

@@ -160,7 +160,7 @@ def check_svg(d):
     s, texts = svg_series(os.path.join(d, 'chart-1.svg'))
     check(s == [('ext4', 10, 0), ('xfs', 10, 0)], 'chart-1 series %r' % s)
     check('ro.tps over time by fs' in texts and 'fs_block=1KiB' in texts and 'time (s)' in texts, 'chart-1 texts')
-    check('tps (tps)' in texts, 'y label with unit')
+    check('ro.tps (tps)' in texts, 'y label with unit')
     s, _ = svg_series(os.path.join(d, 'chart-2.svg'))
     check(s == [('ext4', 10, 0), ('xfs', 3, 0)], 'chart-2 series %r' % s)
     s, texts = svg_series(os.path.join(d, 'chart-3.svg'))

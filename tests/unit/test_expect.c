@@ -80,6 +80,10 @@ static void test_fixture_statuses(void **state)
 	assert_int_equal(res.count[EXPECT_SKIP], 1);
 	assert_int_equal(res.nstrict, 1);
 	expect_result_free(&res);
+	assert_int_equal(expect_strict_failures(&r, &d), 1);
+	node_free(r.expect_cfg);
+	r.expect_cfg = NULL;
+	assert_int_equal(expect_strict_failures(&r, &d), 0);
 	run_free(&r);
 	diag_free(&d);
 }

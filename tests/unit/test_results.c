@@ -11,7 +11,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rep.h"
@@ -392,6 +395,58 @@ static void test_node_json(void **state)
 	diag_free(&d);
 }
 
+/* kill -9 at random moments while results.json is rewritten: the file is
+ * always absent or complete (tmp file, fsync, rename). */
+static void test_kill_during_write(void **state)
+{
+	struct run a;
+	char path[512];
+	unsigned seed = 12345;
+	int complete = 0;
+
+	fixture_build(&a);
+	for (int k = 0; k < 20000; k++) /* a big file: each write takes a while */
+		result_sample(&a.cells[0].reps[0].steps[1], "big", "", k, k * 0.5);
+	snprintf(path, sizeof(path), "%s/kill.json", tmpdir);
+	/* One complete write first, timed, so kills land before, during and
+	 * after the rename of the following writes. */
+	struct timespec t0, t1;
+	struct diag d0;
+	diag_init(&d0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(results_write_json(&a, path, &d0), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	diag_free(&d0);
+	long us = (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000 + 1;
+	for (int round = 0; round < 15; round++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct diag d;
+			diag_init(&d);
+			for (;;)
+				results_write_json(&a, path, &d);
+		}
+		usleep((useconds_t)(rand_r(&seed) % (3 * us)));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		struct run b;
+		struct diag d;
+		diag_init(&d);
+		if (results_read_json(&b, path, &d) != 0) {
+			diag_print(&d, stderr);
+			fail_msg("round %d: results.json is damaged", round);
+		}
+		assert_int_equal(b.ncells, a.ncells);
+		assert_int_equal(b.cells[0].reps[0].steps[1].s[2].n, 20000);
+		run_free(&b);
+		diag_free(&d);
+		complete++;
+	}
+	assert_int_equal(complete, 15);
+	run_free(&a);
+}
+
 static bool file_has(const char *path, const char *needle)
 {
 	char *s = slurp(path, NULL);
@@ -484,9 +539,10 @@ static void test_reports_edge_cases(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_journal_line),
-	    cmocka_unit_test(test_summary),   cmocka_unit_test(test_read_errors),
-	    cmocka_unit_test(test_node_json), cmocka_unit_test(test_reports_edge_cases),
+	    cmocka_unit_test(test_roundtrip),         cmocka_unit_test(test_journal_line),
+	    cmocka_unit_test(test_summary),           cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_node_json),         cmocka_unit_test(test_reports_edge_cases),
+	    cmocka_unit_test(test_kill_during_write),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
