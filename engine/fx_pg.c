@@ -760,6 +760,7 @@ static int fxpg_settings_change(PGconn *conn, const struct fxpg_cfg *o, const st
                                 struct step_result *facts, struct diag *d)
 {
 	int need = 0;
+	char list[1024] = "";
 	for (int pass = 0; pass < 2; pass++) {
 		const struct fxpg_cfg *a = pass ? o : c, *b = pass ? c : o;
 		for (size_t i = 0; i < a->nset; i++) {
@@ -775,13 +776,17 @@ static int fxpg_settings_change(PGconn *conn, const struct fxpg_cfg *o, const st
 				return -EIO;
 			bool pm = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "postmaster") == 0;
 			PQclear(r);
-			result_info(facts, "pg.changed", "%s%s", a->set[i].name, pm ? " (restart)" : "");
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%s%s", l ? ", " : "", a->set[i].name,
+			         pm ? " (restart)" : "");
 			if (pm)
 				need = 2;
 			else if (!need)
 				need = 1;
 		}
 	}
+	if (list[0])
+		result_info(facts, "pg.changed", "%s", list);
 	return need;
 }
 
