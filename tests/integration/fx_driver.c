@@ -35,6 +35,28 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* The queue settings the knobs may change, as they are before the knobs
+ * are applied, so that tests can compare them after a restore. */
+static void print_queue(const char *prefix, const char *dev)
+{
+	static const char *const attrs[] = {"scheduler", "read_ahead_kb", "write_cache", "nr_requests", NULL};
+	char qdir[4096];
+	if (!dev || blkdev_queue_dir(dev, qdir, sizeof(qdir)) < 0)
+		return;
+	for (int i = 0; attrs[i]; i++) {
+		char path[4200], buf[256] = "";
+		snprintf(path, sizeof(path), "%s/%s", qdir, attrs[i]);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		printf("%s.%s=%s\n", prefix, attrs[i], buf);
+	}
+}
+
 static int finish(struct diag *d, int rc)
 {
 	diag_print(d, stderr);
@@ -74,6 +96,7 @@ static int cmd_setup(const char *file, const char *work, bool yes, bool hold)
 		rc = 1;
 		goto out;
 	}
+	print_queue("pre.queue", fx_fs_blockdev(fs));
 	k = knobs_apply(sysctl, queue, fx_fs_blockdev(fs), &d);
 	if (!k) {
 		rc = 1;
