@@ -6,6 +6,7 @@
 --   I/O speed(3rd run) : 389 MB/s
 --   Average I/O speed : 389.3 MB/s
 --
+-- (newer versions print "I/O Speed(average) : ..." and may use GB/s).
 -- Metrics: mb_s (the average bench.sh prints, or the mean of the runs),
 -- mb_s_run1, mb_s_run2, ..., runs. dd's MB are 10^6 bytes; GB/s and KB/s
 -- figures are converted to MB/s.
@@ -24,6 +25,9 @@ function M.parse(text, out)
 		end
 	end
 	local avg, unit = text:match("Average I/O [Ss]peed%s*:%s*([%d.]+)%s*([%a]+/s)")
+	if not avg then -- newer bench.sh: "I/O Speed(average) : 1234.5 MB/s"
+		avg, unit = text:match("I/O [Ss]peed%s*%(%s*average%s*%)%s*:%s*([%d.]+)%s*([%a]+/s)")
+	end
 	if avg and mult[unit] then
 		out:metric("mb_s", tonumber(avg) * mult[unit], "MB/s")
 	elseif n > 0 then

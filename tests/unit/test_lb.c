@@ -739,6 +739,19 @@ static void test_parsers(void **state)
 	CHECK(L, "bench.sh", "benchsh_publication_003.txt", {"mb_s", 389.3, "MB/s"}, {"mb_s_run1", 391, NULL},
 	      {"mb_s_run2", 388, NULL}, {"mb_s_run3", 389, NULL}, {"runs", 3, NULL});
 
+	{
+		/* The newer bench.sh wording, GB/s converted to MB/s. */
+		static const char t[] = " I/O Speed(1st run) : 1.2 GB/s\n I/O Speed(2nd run) : 998 MB/s\n"
+		                        " I/O Speed(average) : 1099.0 MB/s\n";
+		struct step_result r;
+		result_init(&r, "s", "exec");
+		assert_int_equal(lb_parse_output(L, "bench.sh", NULL, t, sizeof(t) - 1, &r, &d), 0);
+		assert_true(result_get(&r, "mb_s_run1")->value == 1200);
+		assert_true(result_get(&r, "mb_s")->value == 1099);
+		assert_true(result_get(&r, "runs")->value == 2);
+		result_free(&r);
+	}
+
 	/* Output a parser does not recognise is an error, not zeros. */
 	static const char *const all[] = {"dd", "pgbench", "fio", "hdparm", "bench.sh"};
 	for (size_t i = 0; i < 5; i++) {
