@@ -504,6 +504,19 @@ static void write_metrics_info(struct json_w *w, const struct step_result *r)
 	json_obj_end(w);
 }
 
+/* A series as one line even in pretty output: thousands of samples would
+ * otherwise take a line each. */
+static void write_numbers(struct json_w *w, const double *v, size_t n)
+{
+	bool pretty = w->pretty;
+	w->pretty = false;
+	json_arr_begin(w);
+	for (size_t k = 0; k < n; k++)
+		json_num(w, v[k]);
+	json_arr_end(w);
+	w->pretty = pretty;
+}
+
 static void write_step(struct json_w *w, const struct step_result *r)
 {
 	json_obj_begin(w);
@@ -529,15 +542,9 @@ static void write_step(struct json_w *w, const struct step_result *r)
 		json_key(w, "unit");
 		json_str(w, s->unit ? s->unit : "");
 		json_key(w, "t");
-		json_arr_begin(w);
-		for (size_t k = 0; k < s->n; k++)
-			json_num(w, s->t[k]);
-		json_arr_end(w);
+		write_numbers(w, s->t, s->n);
 		json_key(w, "v");
-		json_arr_begin(w);
-		for (size_t k = 0; k < s->n; k++)
-			json_num(w, s->v[k]);
-		json_arr_end(w);
+		write_numbers(w, s->v, s->n);
 		json_obj_end(w);
 	}
 	json_obj_end(w);

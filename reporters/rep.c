@@ -238,7 +238,7 @@ static bool value_number(const char *s, double *out)
 		*out = (double)sz;
 		return true;
 	}
-	return false;
+	return units_parse_duration(s, out, NULL, 0) == 0;
 }
 
 bool rep_value_equal(const char *a, const char *b)

@@ -79,8 +79,8 @@ void rep_csv_field(FILE *f, const char *s);
 /* Text for a Markdown table cell: | escaped, newlines as spaces. */
 void rep_md_cell(FILE *f, const char *s);
 
-/* Two parameter values are equal: same text, or same number, or same size
- * ("4k" and "4096" and "4KiB"). */
+/* Two parameter values are equal: same text, or same number, size or
+ * duration ("4k" = "4096" = "4KiB", "1s" = "1000ms"). */
 bool rep_value_equal(const char *a, const char *b);
 /* Cell matches `where` (a map param -> value or list of values); NULL
  * matches every cell. */
@@ -94,7 +94,8 @@ struct rep_strs {
 void rep_strs_add(struct rep_strs *s, const char *x); /* no-op if present */
 long rep_strs_find(const struct rep_strs *s, const char *x);
 void rep_strs_free(struct rep_strs *s);
-/* Sort by numeric or size value when every entry has one, else keep order. */
+/* Sort by number, size or duration when every entry has one, else keep
+ * first-seen order. */
 void rep_strs_sort_values(struct rep_strs *s);
 
 /* Parameter names of all cells in first-seen order. */

@@ -317,6 +317,28 @@ static void test_summary(void **state)
 	assert_false(results_split_ref(".tps", step, sizeof(step), &metric));
 	assert_false(results_split_ref("averyveryverylongstepname.tps", step, sizeof(step), &metric));
 
+	assert_true(rep_value_equal("4k", "4096"));
+	assert_true(rep_value_equal("4KiB", "4k"));
+	assert_true(rep_value_equal("1s", "1000ms"));
+	assert_true(rep_value_equal("10", "10.0"));
+	assert_false(rep_value_equal("4k", "4M"));
+	assert_false(rep_value_equal("ext4", "xfs"));
+	struct rep_strs v = {0};
+	const char *in[] = {"1M", "4k", "64KiB", "4k", "512"};
+	for (size_t i = 0; i < 5; i++)
+		rep_strs_add(&v, in[i]);
+	assert_int_equal(v.n, 4);
+	rep_strs_sort_values(&v);
+	assert_string_equal(v.v[0], "512");
+	assert_string_equal(v.v[1], "4k");
+	assert_string_equal(v.v[2], "64KiB");
+	assert_string_equal(v.v[3], "1M");
+	rep_strs_add(&v, "auto"); /* not a number: first-seen order stays */
+	rep_strs_sort_values(&v);
+	assert_string_equal(v.v[0], "512");
+	assert_string_equal(v.v[4], "auto");
+	rep_strs_free(&v);
+
 	char label[128];
 	run_cell_label(&a.cells[1], label, sizeof(label));
 	assert_string_equal(label, "fs=ext4, fs_block=4KiB, note=" FIXTURE_NOTE);
