@@ -5,3 +5,5 @@ target_sources(bgcore PRIVATE
 )
 # Starts real servers (initdb, postgres) as the postgres user when root.
 bg_unit_test(test_fx_pg SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_fx_pg.c LABELS pg root)
+# The section end to end through the CLI: reuse decisions, kill -9 + cleanup.
+bg_script_test(pg_cluster tests/integration/pg_cluster.sh LABELS integration root pg TIMEOUT 300)
