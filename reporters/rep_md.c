@@ -175,7 +175,7 @@ static void fmt_time(double t, char *buf, size_t len)
 
 static void fmt_metric(const struct metric_summary *m, char *buf, size_t len)
 {
-	char a[64], b[64];
+	char a[32], b[32];
 	rep_fmt_human(m->st.mean, a, sizeof(a));
 	if (m->st.n > 1) {
 		rep_fmt_human(m->st.stddev, b, sizeof(b));
@@ -393,7 +393,7 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 	const struct run *r = cx->run;
 	FILE *f = m->rf.f;
 	struct rep_strs keys = {0};
-	char buf[64];
+	char buf[128];
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		for (size_t k = 0; k < r->cells[i].facts.ni; k++)
@@ -458,7 +458,7 @@ static void section_pivots(struct rep_ctx *cx, struct md *m, const struct node *
 {
 	const struct run *r = cx->run;
 	FILE *f = m->rf.f;
-	char buf[64];
+	char buf[128];
 
 	if (list_len(pv))
 		fputs("## Pivot tables\n\n", f);
