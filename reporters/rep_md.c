@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "expect.h"
 #include "rep.h"
@@ -882,6 +883,18 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 	}
 }
 
+/* `benchgrid report` after editing report.charts may draw fewer charts than
+ * before: remove the numbered ones that report.md no longer links. */
+static void remove_stale_charts(const char *outdir, int from)
+{
+	char path[4096];
+	for (int i = from;; i++) {
+		snprintf(path, sizeof(path), "%s/chart-%d.svg", outdir, i);
+		if (unlink(path) != 0)
+			break;
+	}
+}
+
 static int md_end(struct rep_ctx *cx, bool ok)
 {
 	struct md *m = cx->priv;
@@ -905,10 +918,12 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		section_warnings(cx, m);
 		section_failed(cx, m);
 	}
-	if (ok && rc == 0 && m->rf.f)
+	if (ok && rc == 0 && m->rf.f) {
 		rc = rep_file_commit(&m->rf, cx->d);
-	else
+		remove_stale_charts(cx->outdir, m->nchart + 1);
+	} else {
 		rep_file_abort(&m->rf);
+	}
 	if (rc == 0 && m->bad_config)
 		rc = -EINVAL;
 	rep_strs_free(&m->params);

@@ -10,7 +10,9 @@ trap 'rm -rf "$D"' EXIT
 mkdir -p "$D/a" "$D/b" "$D/cli"
 
 "$DRV" fixture "$D/a"
+touch "$D/a/chart-6.svg" "$D/a/chart-7.svg" # left by an earlier report with more charts
 "$DRV" report "$D/a"
+if [ -e "$D/a/chart-6.svg" ] || [ -e "$D/a/chart-7.svg" ]; then echo "FAIL: stale charts kept" >&2; exit 1; fi
 "$DRV" fixture "$D/b" 1.5
 "$DRV" compare "$D/a" "$D/b" >"$D/compare.md"
 python3 "$BENCHGRID_SRC/tests/integration/report_check.py" "$D/a" "$D/compare.md"
