@@ -887,7 +887,7 @@ int results_cell_from_jv(const struct jv *o, struct run_cell *c, const char *fil
 		return bad(d, file, o, "a cell must be an object");
 	const struct jv *idx = jv_get(o, "index"), *id = jv_get(o, "id"), *params = jv_get(o, "params");
 	const struct jv *reps = jv_get(o, "reps");
-	if (!idx || idx->kind != JV_NUM || idx->num < 0 || idx->num != floor(idx->num))
+	if (!idx || idx->kind != JV_NUM || !(idx->num >= 0 && idx->num < 9e15) || idx->num != floor(idx->num))
 		return bad(d, file, idx ? idx : o, "cell needs a non-negative integer \"index\"");
 	if (!id || id->kind != JV_STR || strlen(id->str) >= sizeof(c->id))
 		return bad(d, file, id ? id : o, "cell needs a string \"id\" of at most 12 characters");
@@ -944,6 +944,13 @@ int results_cell_parse_line(const char *line, size_t len, struct run_cell *c, st
 	return rc;
 }
 
+/* A non-negative whole number, 0 when absent or not one. */
+static size_t get_count(const struct jv *v, const char *key)
+{
+	double x = jv_get_num(v, key, 0);
+	return x >= 0 && x < 9e15 ? (size_t)x : 0;
+}
+
 int results_from_jv(struct run *r, const struct jv *v, const char *file, struct diag *d)
 {
 	run_init(r);
@@ -965,9 +972,9 @@ int results_from_jv(struct run *r, const struct jv *v, const char *file, struct 
 	run_set(&r->scenario_hash, jv_get_str(sc, "hash", NULL));
 	r->started = jv_get_num(v, "started", 0);
 	r->finished = jv_get_num(v, "finished", 0);
-	r->nplanned = (size_t)jv_get_num(v, "planned_cells", 0);
-	r->repeat = (size_t)jv_get_num(v, "repeat", 0);
-	r->warmup = (size_t)jv_get_num(v, "warmup", 0);
+	r->nplanned = get_count(v, "planned_cells");
+	r->repeat = get_count(v, "repeat");
+	r->warmup = get_count(v, "warmup");
 	const struct jv *env = jv_get(v, "environment");
 	if (env) {
 		int rc = read_metrics_info(env, &r->env, file, d);

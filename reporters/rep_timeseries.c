@@ -89,6 +89,8 @@ static int write_step(struct ts *t, const struct run_cell *c, size_t rep, const 
 		bool any = false;
 		for (size_t s = 0; s < sr->ns; s++) {
 			const struct series *se = &sr->s[s];
+			if (se->n == 0 || col[s] < 0)
+				continue;
 			/* Series are in time order; a linear scan per series also
 			 * copes with unordered samples. */
 			for (size_t k = 0; k < se->n; k++) {
