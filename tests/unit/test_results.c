@@ -363,6 +363,9 @@ static void test_read_errors(void **state)
 	     "\"params\": {}, \"status\": \"weird\"}]}",
 	     "status"},
 	    {"{\"format\": \"benchgrid-results\", \"version\": 1,\n \"cells\": [}", "2:12"},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 1, \"planned_cells\": null, \"cells\": "
+	     "[{\"index\": 1e999, \"id\": \"x\", \"params\": {}, \"status\": \"ok\"}]}",
+	     "integer \"index\""},
 	};
 	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
