@@ -132,25 +132,27 @@ static inline void io_done(struct io_job *j, bool rd, void *buf, uint64_t off, u
 	}
 }
 
-/* pread/pwrite the whole length (short transfers are continued). Returns 0 or
- * a negative errno; -ENODATA when a read hits the end of the file. */
+/* Finish a short transfer (done of len bytes moved) with pread/pwrite.
+ * Returns 0 or a negative errno; -ENODATA when a read hits the end of the file. */
 static int io_full(struct io_job *j, bool rd, unsigned char *buf, uint64_t len, uint64_t off, uint64_t done)
 {
-	while (done < len) {
+	int err = 0;
+	while (done < len && !err) {
 		ssize_t r = rd ? pread(j->fd, buf + done, len - done, (off_t)(off + done))
 		               : pwrite(j->fd, buf + done, len - done, (off_t)(off + done));
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return rd ? -ENODATA : -ENOSPC;
-		done += (uint64_t)r;
-		if (!rd)
-			j->written_total += (uint64_t)r;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			err = -errno;
+		else if (r == 0)
+			err = rd ? -ENODATA : -ENOSPC;
+		else
+			done += (uint64_t)r;
 	}
-	return 0;
+	/* a complete I/O is counted by io_done; a failed one by what it wrote */
+	if (err && !rd)
+		j->written_total += done;
+	return err;
 }
 
 static void io_short(struct io_job *j, bool rd, int err, uint64_t off)
