@@ -36,8 +36,13 @@ static int teardown(void **state)
 {
 	(void)state;
 	state_close();
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	char cmd[1200];
+	/* a failed test_pg_stop must not leave its server running */
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "if [ -f '%s/pg/postmaster.pid' ]; then runuser -u postgres -- "
+	    "/usr/lib/postgresql/15/bin/pg_ctl -D '%s/pg' -m immediate stop >/dev/null 2>&1; fi; rm -rf '%s'",
+	    tmp, tmp, tmp);
 	return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -300,6 +305,45 @@ static void test_rmtree(void **state)
 	diag_free(&d);
 }
 
+/* "pg-stop" stops a real server as the data directory's owner (root only:
+ * PostgreSQL refuses to run as root, so the test needs to switch users). */
+static void test_pg_stop(void **state)
+{
+	(void)state;
+	const char *bin = "/usr/lib/postgresql/15/bin";
+	char initdb[128];
+	snprintf(initdb, sizeof(initdb), "%s/initdb", bin);
+	if (getuid() != 0 || access(initdb, X_OK) != 0 || system("id postgres >/dev/null 2>&1") != 0) {
+		print_message("skipped: needs root, user postgres and %s\n", initdb);
+		skip();
+	}
+	char cmd[4096], data[400], pidfile[450];
+	snprintf(data, sizeof(data), "%s/pg", tmp);
+	snprintf(pidfile, sizeof(pidfile), "%s/postmaster.pid", data);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "chmod 755 %s && mkdir %s && chown postgres %s && "
+	    "runuser -u postgres -- %s -D %s -A trust --no-sync >/dev/null 2>&1 && "
+	    "runuser -u postgres -- %s/pg_ctl -D %s -w -l %s/log -o \"-k %s -c listen_addresses= -p 54329\" "
+	    "start >/dev/null 2>&1",
+	    tmp, data, data, initdb, data, bin, data, data, data);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(access(pidfile, F_OK), 0);
+	char pg_ctl[160];
+	snprintf(pg_ctl, sizeof(pg_ctl), "%s/pg_ctl", bin);
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("pg-stop", data, pg_ctl) > 0);
+	state_close();
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 1);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(access(pidfile, F_OK), -1); /* stopped cleanly */
+	/* stopping a stopped server is nothing to do */
+	assert_int_equal(state_undo_action("pg-stop", data, pg_ctl, &d), 0);
+	diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +355,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_kill_by_starttime, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disabled_and_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rmtree, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pg_stop, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
