@@ -176,12 +176,42 @@ static void test_errors(void **state)
 	diag_free(&d);
 }
 
+/* Mutated and truncated documents: every result is a tree or one error,
+ * never a crash (run under ASan in CI). */
+static void test_mutations(void **state)
+{
+	static const char doc[] = "{\"a\": [1, -2.5e3, true, null, \"s\\u00e9\\n\"], \"b\": {\"c\": {}}, "
+	                          "\"d\": \"\\ud83d\\ude00\", \"e\": [[[]]], \"f\": 0.5}";
+	static const char alphabet[] = "{}[]\",:\\u0123456789eE+-.tfn \n\x01\xff";
+	char buf[sizeof(doc)];
+	unsigned seed = 7;
+	size_t ok = 0;
+	for (int round = 0; round < 5000; round++) {
+		memcpy(buf, doc, sizeof(doc));
+		int nmut = 1 + (int)(rand_r(&seed) % 3);
+		for (int k = 0; k < nmut; k++)
+			buf[rand_r(&seed) % (sizeof(doc) - 1)] =
+			    alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+		size_t len = rand_r(&seed) % 4 ? sizeof(doc) - 1 : rand_r(&seed) % sizeof(doc);
+		struct diag d;
+		diag_init(&d);
+		struct jv *v = jv_parse(buf, len, "m", &d);
+		assert_int_equal(v ? 0 : 1, d.nerrors);
+		ok += v != NULL;
+		jv_free(v);
+		diag_free(&d);
+	}
+	/* some mutations keep the document valid, most do not */
+	assert_true(ok > 0 && ok < 5000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_strings),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_mutations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -472,6 +472,41 @@ static void test_kill_during_write(void **state)
 	run_free(&a);
 }
 
+/* Damaged journal lines (valid JSON of the wrong shape, or not JSON):
+ * an error or a cell, never a crash (ASan in CI). */
+static void test_damaged_lines(void **state)
+{
+	struct run a;
+	char *buf = NULL;
+	size_t len = 0;
+	static const char alphabet[] = "{}[]\",:0123456789e-.tfn ";
+	unsigned seed = 99;
+	size_t parsed = 0;
+
+	fixture_build(&a);
+	FILE *f = open_memstream(&buf, &len);
+	results_cell_write_line(f, &a.cells[3]);
+	fclose(f);
+	char *m = malloc(len);
+	for (int round = 0; round < 3000; round++) {
+		memcpy(m, buf, len);
+		for (int k = 0; k < 2; k++)
+			m[rand_r(&seed) % (len - 1)] = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+		struct run_cell c;
+		struct diag d;
+		diag_init(&d);
+		int rc = results_cell_parse_line(m, len, &c, &d);
+		assert_true(rc == 0 ? d.nerrors == 0 : d.nerrors > 0);
+		parsed += rc == 0;
+		run_cell_free(&c);
+		diag_free(&d);
+	}
+	assert_true(parsed > 0 && parsed < 3000);
+	free(m);
+	free(buf);
+	run_free(&a);
+}
+
 static bool file_has(const char *path, const char *needle)
 {
 	char *s = slurp(path, NULL);
@@ -567,7 +602,7 @@ int main(void)
 	    cmocka_unit_test(test_roundtrip),         cmocka_unit_test(test_journal_line),
 	    cmocka_unit_test(test_summary),           cmocka_unit_test(test_read_errors),
 	    cmocka_unit_test(test_node_json),         cmocka_unit_test(test_reports_edge_cases),
-	    cmocka_unit_test(test_kill_during_write),
+	    cmocka_unit_test(test_kill_during_write), cmocka_unit_test(test_damaged_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
