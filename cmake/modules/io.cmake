@@ -14,3 +14,6 @@ endif()
 # A small driver that runs one io step from key=value options, for bench/vs-fio.
 add_executable(io_driver bench/io_driver.c)
 target_link_libraries(io_driver PRIVATE bgcore)
+
+# The io step through the CLI (mounts a tmpfs when root, skips that part otherwise).
+bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)

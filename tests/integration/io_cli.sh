@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The io step through the CLI: a matrix over engine x rw runs, every cell has
+# exactly the documented metrics, the engine it asked for, and mb_s/iops time
+# series in results.json; a bad option is reported by `check` with its
+# position; a full filesystem fails the cell with the file and byte count.
+set -u
+bg=${BENCHGRID:?}
+t=$(mktemp -d)
+mnt=""
+cleanup() {
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	rm -rf "$t"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+mkdir -p "$t/work"
+cat >"$t/s.yaml" <<YAML
+benchgrid: 1
+name: io-cli
+matrix:
+  engine: [io_uring, psync]
+  rw: [write, randread, randrw]
+target: {kind: dir, path: $t/work}
+steps:
+  - name: io
+    io: {rw: "\${rw}", engine: "\${engine}", bs: 4k, size: 4MiB, iodepth: 8,
+         runtime: 400ms, time_based: true, interval: 100ms, sync: end, direct: true}
+YAML
+if "$bg" run "$t/s.yaml" -o "$t/out" >"$t/run.log" 2>&1; then ok "run"; else bad "run"; cat "$t/run.log"; fi
+python3 - "$t/out/results.json" <<'EOP' && ok "results.json" || bad "results.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"bytes", "seconds", "mb_s", "mib_s", "iops", "lat_mean_us", "lat_min_us", "lat_p50_us",
+        "lat_p90_us", "lat_p99_us", "lat_p999_us", "lat_max_us", "cpu_usr", "cpu_sys", "sync_s"}
+assert len(d["cells"]) == 6, len(d["cells"])
+for c in d["cells"]:
+    assert c["status"] == "ok", c
+    s = c["reps"][0][0]
+    assert set(s["metrics"]) == want, sorted(s["metrics"])
+    assert s["info"]["engine"] == c["params"]["engine"], (s["info"], c["params"])
+    assert 0.36 <= s["metrics"]["seconds"]["value"] <= 0.44, s["metrics"]["seconds"]
+    for name in ("mb_s", "iops"):
+        ser = s["series"][name]
+        assert 3 <= len(ser["t"]) <= 5, ser
+    assert s["metrics"]["iops"]["value"] > 0
+    if c["params"]["rw"] == "randread":
+        assert s["metrics"]["sync_s"]["value"] == 0  # nothing written, nothing to sync
+EOP
+
+cat >"$t/bad.yaml" <<YAML
+benchgrid: 1
+name: io-bad
+steps:
+  - name: io
+    io: {rw: randwrite, bs: 4k, iodeph: 8}
+YAML
+"$bg" check "$t/bad.yaml" >"$t/check.log" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "bad.yaml:5:33: error: io: unknown key 'iodeph'; did you mean 'iodepth'?" "$t/check.log"; then
+	ok "check reports the position"
+else
+	bad "check (exit $rc)"
+	cat "$t/check.log"
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	mnt=$t/small
+	mkdir -p "$mnt"
+	if mount -t tmpfs -o size=1m tmpfs "$mnt"; then
+		cat >"$t/full.yaml" <<YAML
+benchgrid: 1
+name: io-full
+target: {kind: dir, path: $mnt}
+steps:
+  - name: fill
+    io: {rw: write, bs: 64k, size: 8MiB}
+YAML
+		"$bg" run "$t/full.yaml" -o "$t/out2" >"$t/full.log" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ] && grep -q "benchgrid-io.dat: No space left on device after [0-9]* bytes written" "$t/full.log"; then
+			ok "full filesystem"
+		else
+			bad "full filesystem (exit $rc)"
+			cat "$t/full.log"
+		fi
+	fi
+else
+	echo "skip full filesystem (not root)"
+fi
+exit $fail
