@@ -24,6 +24,7 @@
 #include <libpq-fe.h>
 
 #include "fx_pg.h"
+#include "fx_pg_int.h"
 #include "result.h"
 #include "spec.h"
 #include "state.h"
@@ -102,6 +103,28 @@ static int procs_under(const char *dir)
 	}
 	closedir(p);
 	return n;
+}
+
+/* Does the kernel refuse a `gb` GiB mapping? Heuristic overcommit (mode 0)
+ * refuses more than RAM + swap; mode 2 refuses beyond the commit limit. */
+static bool memory_refuses(long gb)
+{
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+	int mode = 1;
+	if (f) {
+		if (fscanf(f, "%d", &mode) != 1)
+			mode = 1;
+		fclose(f);
+	}
+	long total = 0, v;
+	char key[64];
+	f = fopen("/proc/meminfo", "r");
+	while (f && fscanf(f, "%63s %ld kB\n", key, &v) == 2)
+		if (!strcmp(key, "MemTotal:") || !strcmp(key, "SwapTotal:"))
+			total += v;
+	if (f)
+		fclose(f);
+	return mode != 1 && total > 0 && total < gb * 1024 * 1024 * 9 / 10;
 }
 
 /* Load a scenario text and return its postgres section. */
@@ -212,6 +235,35 @@ static void test_check(void **state)
 	assert_int_equal(fx_pg_check(s, &t->d), 0);
 	reset(t);
 	assert_int_equal(fx_pg_check(NULL, &t->d), 0); /* `postgres:` alone: defaults */
+}
+
+/* Wanted value vs pg_settings (vartype, unit, setting), as for external servers. */
+static void test_setting_matches(void **state)
+{
+	(void)state;
+	assert_int_equal(fxpg_setting_matches("128MB", "integer", "8kB", "16384"), 1);
+	assert_int_equal(fxpg_setting_matches("131072kB", "integer", "8kB", "16384"), 1);
+	assert_int_equal(fxpg_setting_matches("16384", "integer", "8kB", "16384"), 1);
+	assert_int_equal(fxpg_setting_matches("256MB", "integer", "8kB", "16384"), 0);
+	assert_int_equal(fxpg_setting_matches("100kB", "integer", "8kB", "13"),
+	                 1); /* rounded by the server */
+	assert_int_equal(fxpg_setting_matches("4MB", "integer", "kB", "4096"), 1);
+	assert_int_equal(fxpg_setting_matches("15min", "integer", "s", "900"), 1);
+	assert_int_equal(fxpg_setting_matches("900", "integer", "s", "900"), 1);
+	assert_int_equal(fxpg_setting_matches("5min", "integer", "s", "900"), 0);
+	assert_int_equal(fxpg_setting_matches("200ms", "integer", "ms", "200"), 1);
+	assert_int_equal(fxpg_setting_matches("1s", "integer", "ms", "1000"), 1);
+	assert_int_equal(fxpg_setting_matches("1GB", "integer", "s", "900"), -1); /* wrong kind of unit */
+	assert_int_equal(fxpg_setting_matches("1.1", "real", "", "1.1"), 1);
+	assert_int_equal(fxpg_setting_matches("4", "real", "", "1.1"), 0);
+	assert_int_equal(fxpg_setting_matches("100", "integer", "", "100"), 1);
+	assert_int_equal(fxpg_setting_matches("off", "bool", "", "off"), 1);
+	assert_int_equal(fxpg_setting_matches("false", "bool", "", "off"), 1);
+	assert_int_equal(fxpg_setting_matches("on", "bool", "", "off"), 0);
+	assert_int_equal(fxpg_setting_matches("maybe", "bool", "", "off"), -1);
+	assert_int_equal(fxpg_setting_matches("Local", "enum", "", "local"), 1);
+	assert_int_equal(fxpg_setting_matches("remote_apply", "enum", "", "on"), 0);
+	assert_int_equal(fxpg_setting_matches(" 'public' ", "string", "", "public"), 1);
 }
 
 /* ---- real servers ------------------------------------------------------ */
@@ -401,6 +453,15 @@ static void test_bad_settings(void **state)
 	assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
 	assert_string_equal(info(t, "pg.reuse"), "restart");
 	assert_true(fx_pg_alive(t->pg[0]));
+
+	/* more shared memory than the machine has (where the kernel refuses it) */
+	if (memory_refuses(100)) {
+		assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 100GB}\n"), -EIO);
+		assert_non_null(strstr(t->d.v[0].msg, "could not map anonymous shared memory"));
+		assert_int_equal(t->d.v[0].pos.line, 2);
+		assert_int_equal(procs_under(t->dir), 0);
+		assert_int_equal(prepare(t, 0, "postgres:\n  settings: {shared_buffers: 16MB}\n"), 0);
+	}
 	fx_pg_stop(t->pg[0]);
 	t->pg[0] = NULL;
 
@@ -542,6 +603,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_check, setup, teardown),
+	    cmocka_unit_test(test_setting_matches),
 	    cmocka_unit_test_setup_teardown(test_start_show_reuse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wal_dir_tablespace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_settings, setup, teardown),
