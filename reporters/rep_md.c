@@ -389,12 +389,30 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 	rep_strs_free(&steps);
 }
 
+/* A cell's fact as text (info, or metric with unit), "-" when absent. */
+static void fact_text(const struct step_result *fa, const char *key, char *out, size_t len)
+{
+	const char *v = result_info_get(fa, key);
+	const struct metric *mt = result_get(fa, key);
+	char buf[64];
+	if (v) {
+		snprintf(out, len, "%s", v);
+	} else if (mt) {
+		rep_fmt_human(mt->value, buf, sizeof(buf));
+		snprintf(out, len, "%s%s%s", buf, mt->unit && *mt->unit ? " " : "", mt->unit ? mt->unit : "");
+	} else {
+		snprintf(out, len, "-");
+	}
+}
+
+/* Facts equal in every cell are listed once ("Common to all cells"); the
+ * table has only the facts that differ, so it stays readable. */
 static void section_facts(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
 	FILE *f = m->rf.f;
-	struct rep_strs keys = {0};
-	char buf[128];
+	struct rep_strs keys = {0}, common = {0}, differ = {0};
+	char a[512], b[512];
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		for (size_t k = 0; k < r->cells[i].facts.ni; k++)
@@ -404,36 +422,54 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 	}
 	if (keys.n == 0)
 		return;
-	fputs("## Cell facts\n\n| # |", f);
 	for (size_t k = 0; k < keys.n; k++) {
-		fputc(' ', f);
-		rep_md_cell(f, keys.v[k]);
-		fputs(" |", f);
+		bool same = true;
+		fact_text(&r->cells[0].facts, keys.v[k], a, sizeof(a));
+		for (size_t i = 1; i < r->ncells && same; i++) {
+			fact_text(&r->cells[i].facts, keys.v[k], b, sizeof(b));
+			same = strcmp(a, b) == 0;
+		}
+		rep_strs_add(same && r->ncells > 1 ? &common : &differ, keys.v[k]);
 	}
-	fputc('\n', f);
-	md_row_sep(f, keys.n + 1);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct step_result *fa = &r->cells[i].facts;
-		fprintf(f, "| %zu |", r->cells[i].index);
-		for (size_t k = 0; k < keys.n; k++) {
-			const char *v = result_info_get(fa, keys.v[k]);
-			const struct metric *mt = result_get(fa, keys.v[k]);
-			fputc(' ', f);
-			if (v) {
-				rep_md_cell(f, v);
-			} else if (mt) {
-				rep_fmt_human(mt->value, buf, sizeof(buf));
-				fprintf(f, "%s%s%s", buf, mt->unit && *mt->unit ? " " : "",
-				        mt->unit ? mt->unit : "");
-			} else {
-				fputc('-', f);
-			}
-			fputs(" |", f);
+	fputs("## Cell facts\n\n", f);
+	if (common.n) {
+		fputs("Common to all cells:\n\n| fact | value |\n|---|---|\n", f);
+		for (size_t k = 0; k < common.n; k++) {
+			fact_text(&r->cells[0].facts, common.v[k], a, sizeof(a));
+			fputs("| ", f);
+			rep_md_cell(f, common.v[k]);
+			fputs(" | ", f);
+			rep_md_cell(f, a);
+			fputs(" |\n", f);
 		}
 		fputc('\n', f);
 	}
-	fputc('\n', f);
+	if (differ.n) {
+		if (common.n)
+			fputs("Per cell:\n\n", f);
+		fputs("| # |", f);
+		for (size_t k = 0; k < differ.n; k++) {
+			fputc(' ', f);
+			rep_md_cell(f, differ.v[k]);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+		md_row_sep(f, differ.n + 1);
+		for (size_t i = 0; i < r->ncells; i++) {
+			fprintf(f, "| %zu |", r->cells[i].index);
+			for (size_t k = 0; k < differ.n; k++) {
+				fact_text(&r->cells[i].facts, differ.v[k], a, sizeof(a));
+				fputc(' ', f);
+				rep_md_cell(f, a);
+				fputs(" |", f);
+			}
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
 	rep_strs_free(&keys);
+	rep_strs_free(&common);
+	rep_strs_free(&differ);
 }
 
 /* Distinct values of param among the cells of a group, sorted by value. */

@@ -119,6 +119,12 @@ def check_md(d):
     check([r[5] for r in rows] == ['ok', 'ok', 'ok', 'failed'], 'summary status')
     _, h, rows = table(t, 'Environment')
     check(['cpu', 'Test CPU | 2 cores'] in rows, 'escaped bar in a cell: %r' % rows)
+    facts = [x for x in t if x[0] == 'Cell facts']
+    check(len(facts) == 2, 'two fact tables')
+    if len(facts) == 2:
+        check(facts[0][1] == ['fact', 'value'] and facts[0][2] == [['dev.name', 'loop0']], 'common facts %r' % (facts[0],))
+        check(facts[1][1] == ['#', 'fs.type', 'fs.block_size'] and len(facts[1][2]) == 4, 'per-cell facts %r' % (facts[1],))
+        check(facts[1][2][1] == ['1', 'ext4', '4096 bytes'], 'per-cell fact row %r' % facts[1][2][1])
     _, h, rows = table(t, 'Step `ro` (pgbench)')
     check(h[-2:] == ['tps (tps)', 'lat_avg (ms)'], 'ro header %r' % h)
     check(len(rows) == 4 and rows[1][-2] == '2000 ± 10' and rows[3][-2] == '-', 'ro rows %r' % rows)

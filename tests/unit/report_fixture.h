@@ -106,6 +106,7 @@ static void fixture_build(struct run *r)
 		rc->started = 1700000000.0 + 100 * i;
 		rc->elapsed = 90.5;
 		result_info(&rc->facts, "fs.type", "%s", fs[i]);
+		result_info(&rc->facts, "dev.name", "loop0");
 		result_metric(&rc->facts, "fs.block_size", i % 2 ? 4096 : 1024, "bytes");
 		for (int rep = 0; rep < 3; rep++) {
 			struct step_result s;
