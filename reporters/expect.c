@@ -226,6 +226,34 @@ static void set_note(struct expect_row *row, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "{fs: btrfs, bs: [4k, 8k]}" for notes. */
+static void where_text(const struct node *where, char *buf, size_t len)
+{
+	size_t k = 0;
+	int w = snprintf(buf, len, "{");
+	k = w > 0 ? (size_t)w : 0;
+	for (size_t i = 0; where && where->kind == NODE_MAP && i < where->n && k < len; i++) {
+		const struct node *v = where->items[i];
+		w = snprintf(buf + k, len - k, "%s%s: ", i ? ", " : "", where->keys[i]);
+		k += w > 0 ? (size_t)w : 0;
+		if (v->kind == NODE_SEQ) {
+			for (size_t q = 0; q < v->n && k < len; q++) {
+				w = snprintf(buf + k, len - k, "%s%s", q ? ", " : "[", v->items[q]->text);
+				k += w > 0 ? (size_t)w : 0;
+			}
+			if (k < len) {
+				w = snprintf(buf + k, len - k, "]");
+				k += w > 0 ? (size_t)w : 0;
+			}
+		} else if (k < len) {
+			w = snprintf(buf + k, len - k, "%s", v->text ? v->text : "");
+			k += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (k < len)
+		snprintf(buf + k, len - k, "}");
+}
+
 static void finish(struct expect_result *res, struct expect_row *row)
 {
 	res->count[row->status]++;
@@ -343,7 +371,9 @@ int expect_evaluate(const struct node *expect, const struct run *r, struct cell_
 				row->measured = row->diff_pct = NAN;
 				row->strict = strict;
 				row->status = EXPECT_SKIP;
-				set_note(row, "no cell of this run matches where");
+				char w[512];
+				where_text(where, w, sizeof(w));
+				set_note(row, "no cell of this run matches where %s", w);
 				finish(out, row);
 			}
 		}

@@ -70,6 +70,7 @@ static void test_fixture_statuses(void **state)
 	/* the failed step: FAIL with its error, no measurement */
 	assert_true(isnan(res.rows[4].measured));
 	assert_non_null(strstr(res.rows[4].note, "step failed"));
+	assert_string_equal(res.rows[5].note, "no cell of this run matches where {fs: btrfs}");
 	/* missing metric in a strict entry */
 	assert_true(res.rows[6].strict);
 	assert_non_null(strstr(res.rows[6].note, "not measured"));
