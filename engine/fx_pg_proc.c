@@ -156,8 +156,7 @@ static bool fxpg_has_server(const char *dir)
 	static const char *const progs[] = {"initdb", "postgres", "pg_ctl"};
 	char p[PATH_MAX];
 	for (int i = 0; i < 3; i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, progs[i]);
-		if (access(p, X_OK))
+		if (snprintf(p, sizeof(p), "%s/%s", dir, progs[i]) >= (int)sizeof(p) || access(p, X_OK))
 			return false;
 	}
 	return true;
