@@ -1120,6 +1120,13 @@ static int setup_blockfs(struct fx_fs *fs, const char *work_dir, bool allow_dest
 			return r;
 		if ((r = loop_attach(fs, fs->image, s->direct_io, dev, sizeof(dev), d)) < 0)
 			return r;
+		char dio[16] = "";
+		if (s->direct_io &&
+		    (blkdev_attr(dev + 5, "loop/dio", dio, sizeof(dio)) < 0 || strcmp(dio, "1"))) {
+			diag_error(d, &s->pos, "target.direct_io: %s could not switch to direct I/O on %s",
+			           dev, fs->image);
+			return -EOPNOTSUPP;
+		}
 	} else {
 		snprintf(dev, sizeof(dev), "%s", s->device);
 	}

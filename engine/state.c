@@ -232,6 +232,15 @@ static void state_compact_locked(int fd)
 		fsync(fd);
 }
 
+/* The journal says what to delete and unmount: only trust one that is ours
+ * and that nobody else may write. */
+static bool state_owned(int fd)
+{
+	struct stat sb;
+	return fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+	       !(sb.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 static int state_mkdirs(const char *path)
 {
 	char *dup = strdup(path);
@@ -261,9 +270,13 @@ int state_open(const char *path)
 	int r = state_mkdirs(path);
 	if (r < 0)
 		return r;
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	if (!state_owned(fd)) {
+		close(fd);
+		return -EPERM;
+	}
 	st.fd = fd;
 	st.path = strdup(path);
 	if (!st.path) {
@@ -349,7 +362,18 @@ int state_done(int token)
 const char *state_default_path(void)
 {
 	const char *e = getenv("BENCHGRID_STATE");
-	return e && *e ? e : "/run/benchgrid/state";
+	if (e && *e)
+		return e;
+	if (geteuid() == 0)
+		return "/run/benchgrid/state";
+	/* Without root only dir targets work; keep their journal per user. */
+	static char path[PATH_MAX];
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	if (rt && *rt)
+		snprintf(path, sizeof(path), "%s/benchgrid/state", rt);
+	else
+		snprintf(path, sizeof(path), "/tmp/benchgrid-%u/state", (unsigned)geteuid());
+	return path;
 }
 
 /* ---- undo actions ---- */
@@ -583,9 +607,14 @@ int state_cleanup(const char *path, struct diag *d)
 {
 	if (!path)
 		path = state_default_path();
-	int fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
+	if (!state_owned(fd)) {
+		close(fd);
+		diag_error(d, NULL, "%s is not owned by this user or is writable by others: not used", path);
+		return -EPERM;
+	}
 	if (flock(fd, LOCK_EX) < 0) {
 		int e = -errno;
 		close(fd);

@@ -9,8 +9,8 @@ bg_unit_test(test_fx_fs SOURCES tests/unit/test_fx_fs.c LABELS fs)
 add_executable(fx_driver tests/integration/fx_driver.c)
 target_link_libraries(fx_driver PRIVATE bgcore)
 
-bg_script_test(fs_targets tests/integration/fs_targets.sh LABELS "integration;root;loop" TIMEOUT 300)
-bg_script_test(fs_lifecycle tests/integration/fs_lifecycle.sh LABELS "integration;root;loop" TIMEOUT 300)
-bg_script_test(fs_safety tests/integration/fs_safety.sh LABELS "integration;root;loop" TIMEOUT 300)
+bg_script_test(fs_targets tests/integration/fs_targets.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
+bg_script_test(fs_lifecycle tests/integration/fs_lifecycle.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
+bg_script_test(fs_safety tests/integration/fs_safety.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
 # fs_lib.sh exits 77 when not root or without /dev/loop-control.
 set_tests_properties(fs_targets fs_lifecycle fs_safety PROPERTIES SKIP_RETURN_CODE 77)
