@@ -91,7 +91,8 @@ static void facts_attr(struct step_result *facts, const char *name, const char *
 	char buf[512];
 	if (blkdev_attr(name, attr, buf, sizeof(buf)) == 0) {
 		char *v = facts_trim(buf);
-		if (*v)
+		/* virtio devices show PCI ids ("0x1af4") there, not a maker */
+		if (*v && strncmp(v, "0x", 2) != 0)
 			result_info(facts, key, "%s", v);
 	}
 }

@@ -48,6 +48,16 @@ expect_eq "dir fs.type" "$(val fs.type "$WORK/dir.out")" "$(findmnt -n -o FSTYPE
 expect_eq "dir fs.block_size" "$(val fs.block_size "$WORK/dir.out")" "$(stat -f -c %S "$WORK")"
 expect_clean "dir"
 
+# A work directory with a space: mountinfo escapes it (\040), the lookup
+# after mounting must still find the mount.
+mkdir "$WORK/a b"
+printf 'target: {kind: loop, size: 64MiB, fs: ext4, block_size: 4k, image_dir: "%s"}\n' "$WORK/a b" >"$WORK/space.yaml"
+"$DRIVER" setup "$WORK/space.yaml" "$WORK/a b" >"$WORK/space.out" 2>"$WORK/space.err"
+expect_eq "work dir with a space: exit status" "$?" 0
+expect_eq "work dir with a space: fs.type" "$(val fs.type "$WORK/space.out")" ext4
+expect_eq "work dir with a space: nothing left" "$(ls -A "$WORK/a b")" ""
+expect_eq "work dir with a space: no mount left" "$(grep -c 'a\\040b' /proc/self/mountinfo)" 0
+
 # btrfs has no 1 KiB blocks: an error at the value's position, nothing done.
 printf 'target:\n  kind: loop\n  size: 300MiB\n  fs: btrfs\n  block_size: 1KiB\n' >"$WORK/b1k.yaml"
 "$DRIVER" check "$WORK/b1k.yaml" 2>"$WORK/b1k.err"
