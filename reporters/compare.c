@@ -59,6 +59,26 @@ static void geo_add(struct geo **g, size_t *ng, const char *ref, const char *uni
 	}
 }
 
+/* The cells of x that y lacks, one line each. */
+static void list_unshared(FILE *out, const char *name, const struct run *x, const struct run *y)
+{
+	char label[512];
+	bool any = false;
+	for (size_t i = 0; i < x->ncells; i++) {
+		if (run_find_cell(y, x->cells[i].id))
+			continue;
+		if (!any)
+			fprintf(out, "## Only in %s\n\n", name);
+		any = true;
+		run_cell_label(&x->cells[i], label, sizeof(label));
+		fprintf(out, "- %zu `%s` ", x->cells[i].index, x->cells[i].id);
+		rep_md_cell(out, label);
+		fputc('\n', out);
+	}
+	if (any)
+		fputc('\n', out);
+}
+
 int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 {
 	struct run a, b;
@@ -160,6 +180,8 @@ int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 		}
 		fputc('\n', out);
 	}
+	list_unshared(out, "A", &a, &b);
+	list_unshared(out, "B", &b, &a);
 	for (size_t i = 0; i < ngeo; i++) {
 		free(geo[i].ref);
 		free(geo[i].unit);

@@ -1,8 +1,9 @@
 /* report_driver: crafted runs for the report integration checks.
  *
- *   report_driver fixture DIR [SCALE]  write the fixture run (tests/unit/
- *                                      report_fixture.h) as DIR/results.json,
- *                                      every metric times SCALE (default 1)
+ *   report_driver fixture DIR [SCALE [DROP]]  write the fixture run
+ *                                      (tests/unit/report_fixture.h) as
+ *                                      DIR/results.json, every metric times
+ *                                      SCALE (default 1), without cell DROP
  *   report_driver report DIR           rebuild every report from DIR/results.json
  *   report_driver compare A B          Markdown comparison on stdout
  *   report_driver expect DIR           exit 1 when a strict expectation fails
@@ -41,6 +42,13 @@ int main(int argc, char **argv)
 					for (size_t m = 0; m < sr->nm; m++)
 						sr->m[m].value *= scale;
 				}
+		if (argc > 4) {
+			size_t drop = (size_t)atoi(argv[4]);
+			run_cell_free(&r.cells[drop]);
+			memmove(&r.cells[drop], &r.cells[drop + 1],
+			        (r.ncells - drop - 1) * sizeof(r.cells[0]));
+			r.ncells--;
+		}
 		snprintf(path, sizeof(path), "%s/results.json", argv[2]);
 		rc = results_write_json(&r, path, &d);
 		run_free(&r);

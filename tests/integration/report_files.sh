@@ -17,6 +17,16 @@ if [ -e "$D/a/chart-6.svg" ] || [ -e "$D/a/chart-7.svg" ]; then echo "FAIL: stal
 "$DRV" compare "$D/a" "$D/b" >"$D/compare.md"
 python3 "$BENCHGRID_SRC/tests/integration/report_check.py" "$D/a" "$D/compare.md"
 
+# Cells only in one run are counted and listed.
+mkdir -p "$D/c"
+"$DRV" fixture "$D/c" 2 0
+"$DRV" compare "$D/a" "$D/c" >"$D/compare2.md"
+grep -q -- "- Cells: 3 shared, 1 only in A, 0 only in B" "$D/compare2.md"
+grep -q "^## Only in A" "$D/compare2.md"
+grep -q '^- 0 `a1b2c3d4e5f0` fs=ext4, fs_block=1KiB' "$D/compare2.md"
+if grep -q "^## Only in B" "$D/compare2.md"; then echo "FAIL: nothing is only in B" >&2; exit 1; fi
+grep -q "| 1 | a1b2c3d4e5f1 | .* | ro.tps (tps) | 2000 | 4000 | 2.000 |" "$D/compare2.md"
+
 # Rebuilding the reports from results.json gives the same bytes, and no
 # temporary file is left behind.
 for f in report.md results.csv timeseries.csv chart-1.svg chart-5.svg; do cp "$D/a/$f" "$D/a/$f.first"; done
