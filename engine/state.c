@@ -156,9 +156,11 @@ static int state_parse(int fd, struct state_rec **out, size_t *nout, int *maxtok
 		if (line[len - 1] != '\n')
 			break; /* torn last line */
 		line[len - 1] = '\0';
-		char w[7][PATH_MAX + 64];
-		int nw = sscanf(line, "%4095s %4095s %4095s %4095s %4095s %4095s %4095s", w[0], w[1], w[2],
-		                w[3], w[4], w[5], w[6]);
+		/* split into at most 8 words: encoded fields never contain blanks */
+		char *w[8], *save = NULL;
+		int nw = 0;
+		for (char *t = strtok_r(line, " ", &save); t && nw < 8; t = strtok_r(NULL, " ", &save))
+			w[nw++] = t;
 		if (nw >= 2 && strcmp(w[0], "D") == 0) {
 			int tok = atoi(w[1]);
 			for (size_t i = n; i-- > 0;) {

@@ -127,7 +127,11 @@ static void test_reverse_order_and_done(void **state)
 static void test_encoding_roundtrip(void **state)
 {
 	(void)state;
-	const char *values[] = {"a b\tc%d\ne", "-", "", "4096\t131072\t6291456", "100%"};
+	/* and a long one: 3000 characters, a third of them encoded as %20 */
+	static char longv[3001];
+	for (int i = 0; i < 3000; i++)
+		longv[i] = i % 3 ? 'x' : ' ';
+	const char *values[] = {"a b\tc%d\ne", "-", "", "4096\t131072\t6291456", "100%", longv};
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
 		char path[400];
 		snprintf(path, sizeof(path), "%s/knob%zu", tmp, i);
