@@ -962,6 +962,19 @@ static int fxpg_resolve_paths(struct fxpg_cfg *c, fx_pg_resolve_fn resolve, void
 	return rc;
 }
 
+/* The log stays where the server was first started; later cells get a
+ * link to it and the offset where their part begins. */
+static void fxpg_link_log(const struct fx_pg *pg, const char *cell_dir, off_t from, struct step_result *facts)
+{
+	result_info(facts, "pg.log_from", "%lld", (long long)from);
+	if (!cell_dir)
+		return;
+	char *link = fxpg_printf("%s/postgres.log", cell_dir);
+	if (strcmp(link, pg->logfile) != 0 && symlink(pg->logfile, link) != 0 && errno != EEXIST)
+		result_info(facts, "warning", "postgres: cannot link %s: %s", link, strerror(errno));
+	free(link);
+}
+
 static void fxpg_cfg_take(struct fxpg_cfg *dst, struct fxpg_cfg *src)
 {
 	fxpg_cfg_free(dst);
@@ -1040,6 +1053,8 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 	}
 
 	bool fresh_cluster = !pg;
+	struct stat lst;
+	off_t log_from = pg && stat(pg->logfile, &lst) == 0 ? lst.st_size : 0;
 	const char *decision = "reused";
 	if (fresh_cluster) {
 		pg = fxpg_new();
@@ -1066,7 +1081,7 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 			/* died (crash, kill): restart into crash recovery */
 			result_info(facts, "warning", "postgres: the server had stopped; restarting it");
 			fxpg_kill_orphans(pg);
-			pg->port = port;
+			fxpg_set_port(pg, port);
 			if ((rc = fxpg_write_conf(pg, &c, d)) || (rc = fxpg_start(pg, &c, facts, d)))
 				goto out;
 			if (c.init.unlogged)
@@ -1086,12 +1101,12 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 				need = 2;
 			if (need) {
 				int oldport = pg->port;
-				pg->port = port;
+				fxpg_set_port(pg, port);
 				if ((rc = fxpg_write_conf(pg, &c, d)))
 					goto out;
 				if ((rc = fxpg_validate_conf(conn, &c, d))) {
 					/* keep the old configuration in force */
-					pg->port = oldport;
+					fxpg_set_port(pg, oldport);
 					fxpg_write_conf(pg, &pg->cfg, d);
 					goto out;
 				}
@@ -1122,6 +1137,7 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 	result_info(facts, "pg.bin_dir", "%s", pg->bin_dir);
 	result_info(facts, "pg.datadir", "%s", pg->datadir);
 	result_info(facts, "pg.log", "%s", pg->logfile);
+	fxpg_link_log(pg, cell_dir, log_from, facts);
 	result_info(facts, "pg.conninfo", "%s", pg->conninfo);
 	if ((rc = fxpg_read_back(pg, conn, &c, facts, d)))
 		goto out;

@@ -96,6 +96,8 @@ int fxpg_find_bin_dir(const struct fx_pg *prev, const struct fxpg_cfg *c, char *
 /* User, version, directories, journal, initdb, port, conninfo. */
 int fxpg_setup(struct fx_pg *pg, const struct fxpg_cfg *c, const char *bin_dir, const char *data_parent,
                const char *cell_dir, struct step_result *facts, struct diag *d);
+/* Set the port and the connection string that goes with it. */
+void fxpg_set_port(struct fx_pg *pg, int port);
 /* Start the postmaster and wait until it accepts connections. */
 int fxpg_start(struct fx_pg *pg, const struct fxpg_cfg *c, struct step_result *facts, struct diag *d);
 /* pg_ctl stop -m fast; falls back to signals. */

@@ -530,12 +530,18 @@ int fxpg_setup(struct fx_pg *pg, const struct fxpg_cfg *c, const char *bin_dir, 
 	}
 	free(conf);
 
-	pg->port = c->port ? c->port : fxpg_free_port();
+	fxpg_set_port(pg, c->port ? c->port : fxpg_free_port());
+	return 0;
+}
+
+void fxpg_set_port(struct fx_pg *pg, int port)
+{
+	pg->port = port;
 	char *qh = fxpg_conn_quote(pg->sockdir), *qu = fxpg_conn_quote(pg->superuser);
+	free(pg->conninfo);
 	pg->conninfo = fxpg_printf("host=%s port=%d dbname=postgres user=%s", qh, pg->port, qu);
 	free(qh);
 	free(qu);
-	return 0;
 }
 
 /* ---- start, stop, watch ---------------------------------------------------------- */

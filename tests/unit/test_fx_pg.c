@@ -303,6 +303,7 @@ static void test_start_show_reuse(void **state)
 	assert_int_equal(prepare(t, 0, y), 0);
 	assert_string_equal(info(t, "pg.reuse"), "reload");
 	assert_null(result_get(&t->r, "pg_initdb_s"));
+	assert_true(atol(info(t, "pg.log_from")) > 0); /* this cell's part of the log */
 	assert_int_equal(postmaster_pid(t), pid);
 	assert_string_equal(info(t, "pg.setting.random_page_cost"), "2.5");
 	assert_string_equal(info(t, "pg.setting.work_mem"), "8MB");
@@ -324,6 +325,19 @@ static void test_start_show_reuse(void **state)
 	assert_null(result_get(&t->r, "pg_initdb_s"));
 	assert_true(postmaster_pid(t) != pid);
 	assert_string_equal(info(t, "pg.setting.shared_buffers"), "24MB");
+
+	/* a new port: restart, and the connection string follows */
+	int port = 40000 + getpid() % 20000;
+	char py[600];
+	snprintf(py, sizeof(py), "%s  port: %d\n", y, port);
+	assert_int_equal(prepare(t, 0, py), 0);
+	assert_string_equal(info(t, "pg.reuse"), "restart");
+	char want[32];
+	snprintf(want, sizeof(want), "port=%d ", port);
+	assert_non_null(strstr(fx_pg_conninfo(t->pg[0]), want));
+	char *sp = sql1(t, 0, "SHOW port");
+	assert_int_equal(atoi(sp), port);
+	free(sp);
 
 	/* a bad value on reload: named, old configuration kept, server up */
 	pid = postmaster_pid(t);
@@ -490,6 +504,9 @@ static void test_killed_postmaster(void **state)
 	state_close();
 	reset(t);
 	assert_true(state_cleanup(journal, &t->d) >= 1);
+	/* pg_ctl returns once the pid file is gone, a moment before the exit */
+	for (int i = 0; i < 200 && fx_pg_alive(t->pg[0]); i++)
+		usleep(10000);
 	assert_false(fx_pg_alive(t->pg[0]));
 	assert_int_equal(kill((pid_t)pid, 0), -1);
 	assert_int_equal(procs_under(t->dir), 0);
