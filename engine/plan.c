@@ -184,7 +184,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 	static const char *const secs[] = {"target", "targets", "postgres", "sysctl", "queue", "steps", NULL};
 	for (int i = 0; secs[i]; i++)
 		every_cell |= spec_hooks_has_lua(node_get(s->root, secs[i]));
-	spec_cell_refs(s, s->vars, &refs, &nrefs);
+	spec_cell_refs(s, NULL, &refs, &nrefs);
 
 	struct strset combos = {0}, seen = {0};
 	/* The first cell of each distinct combination, to copy fixture keys. */
@@ -289,6 +289,13 @@ static size_t param_columns(const struct cell *cells, size_t n, const char ***co
 	return nc;
 }
 
+void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, char *buf, size_t len)
+{
+	bool fs = i == 0 || cells[i].fs_key != cells[i - 1].fs_key;
+	bool pg = has_pg && (fs || cells[i].pg_key != cells[i - 1].pg_key);
+	snprintf(buf, len, "%s", fs ? (has_pg ? "target+pg" : "target") : pg ? "pg settings" : "-");
+}
+
 void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out)
 {
 	if (f == PLAN_JSON) {
@@ -330,13 +337,17 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 				w[j + 2] = strlen(v->text);
 		}
 	}
-	fprintf(out, "# %s: %zu cell%s\n", s->name, n, n == 1 ? "" : "s");
-	fprintf(out, "%-*s  %-*s", (int)w[0], "index", (int)w[1], "id");
+	fprintf(out, "# %s: %zu cell%s in run order; 'sets up' names the fixtures a cell builds anew\n",
+	        s->name, n, n == 1 ? "" : "s");
+	fprintf(out, "%-*s  %-*s  %-13s", (int)w[0], "index", (int)w[1], "id", "sets up");
 	for (size_t j = 0; j < nc; j++)
 		fprintf(out, "  %-*s", (int)w[j + 2], cols[j]);
 	fputc('\n', out);
+	bool has_pg = node_get(s->root, "postgres") != NULL;
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%*zu  %-*s", (int)w[0], cells[i].index, (int)w[1], cells[i].id);
+		char what[32];
+		plan_fixture_changes(cells, i, has_pg, what, sizeof(what));
+		fprintf(out, "%*zu  %-*s  %-13s", (int)w[0], cells[i].index, (int)w[1], cells[i].id, what);
 		for (size_t j = 0; j < nc; j++) {
 			const struct node *v = node_get(cells[i].params, cols[j]);
 			fprintf(out, "  %-*s", (int)w[j + 2], v ? v->text : "-");

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expect.h"
 #include "facts.h"
 #include "fx_fs.h"
 #include "fx_pg.h"
@@ -749,6 +750,23 @@ static double declared_seconds(const struct node *n)
 	return sum;
 }
 
+static void print_warning(void *arg, const char *msg)
+{
+	progress_note(arg, "  warning: %s", msg);
+}
+
+/* Like hyperfine: say when a sample is an outlier or the first run is slow. */
+static void report_repeat_warnings(struct runner *R, const struct run_cell *rc)
+{
+	if (R->repeat < 2 || R->o->quiet)
+		return;
+	struct cell_summary *sum = run_cell_summarize(rc);
+	if (!sum)
+		return;
+	run_cell_warnings(sum, print_warning, &R->prog);
+	cell_summary_free(sum);
+}
+
 static void default_outdir(struct runner *R)
 {
 	char stamp[32];
@@ -869,7 +887,7 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	wl_exec_set_lua(R.lua);
 	install_signals();
 	progress_init(&R.prog, o->quiet);
-	if (R.lua && lb_has_hook(R.lua, "setup")) {
+	if (R.lua) { /* also without a setup hook: it gives `finish` the name */
 		struct diag hd;
 		diag_init(&hd);
 		if (lb_setup(R.lua, s->name, &hd) < 0) {
@@ -918,6 +936,7 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		}
 		spent += rc->elapsed;
 		finished++;
+		report_repeat_warnings(&R, rc);
 		if (journal_append(&R, rc) < 0)
 			progress_note(&R.prog, "warning: cannot append to the journal: %s", strerror(errno));
 		save_results(&R, d);
@@ -951,6 +970,8 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		diag_free(&hd);
 	}
 	rep_write_all(&R.run, R.outdir, d);
+	/* `expect:` entries with strict: true make a FAIL fail the run. */
+	long strict_failures = expect_strict_failures(&R.run, d);
 	fclose(R.journal);
 	size_t nf = 0;
 	for (size_t i = 0; i < R.run.ncells; i++)
@@ -964,7 +985,10 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	wl_exec_set_lua(NULL);
 	if (interrupted)
 		return 130;
-	return nf ? 1 : 0;
+	if (strict_failures > 0 && !o->quiet)
+		fprintf(stderr, "%ld strict expectation%s failed\n", strict_failures,
+		        strict_failures == 1 ? "" : "s");
+	return nf || strict_failures > 0 ? 1 : 0;
 early_fail:
 	run_free(&R.run);
 	if (R.journal)

@@ -11,9 +11,9 @@
 #include "spec_hooks.h"
 
 static const char *const top_keys[] = {
-    "benchgrid", "name",       "description", "vars",     "profiles", "matrix", "repeat",
-    "warmup",    "target",     "targets",     "postgres", "sysctl",   "queue",  "steps",
-    "hooks",     "hooks_file", "expect",      "report",   "timeout",  NULL,
+    "benchgrid", "name",       "description", "vars",     "profiles", "matrix",     "repeat",
+    "warmup",    "target",     "targets",     "postgres", "sysctl",   "queue",      "steps",
+    "hooks",     "hooks_file", "expect",      "report",   "timeout",  "lua_budget", NULL,
 };
 
 int defines_add(struct defines *D, const char *arg)
@@ -331,7 +331,8 @@ static void collect_refs(const struct node *n, const struct node *params, char *
 			if (!e)
 				return;
 			char *name = strndup(p + 2, (size_t)(e - p - 2));
-			bool dup = !node_get(params, name);
+			/* Names that are plain variables are the same for every cell. */
+			bool dup = node_get(params, name) != NULL;
 			for (size_t i = 0; i < *nn && !dup; i++)
 				dup = !strcmp((*names)[i], name);
 			if (dup) {

@@ -31,7 +31,11 @@ void spec_hooks_load_lua(struct spec *s, struct diag *d)
 	const struct node *hooks = node_get(root, "hooks"), *hooks_file = node_get(root, "hooks_file");
 	if (!hooks && !hooks_file && !spec_hooks_has_lua(root))
 		return;
-	s->lua = lb_new(s->file, 0, d);
+	double budget = 0; /* 0: the bridge's default (10 s per call) */
+	const struct node *b = node_get(root, "lua_budget");
+	if (b && node_as_duration(b, "lua_budget", false, &budget, d) < 0)
+		return;
+	s->lua = lb_new(s->file, budget, d);
 	if (!s->lua)
 		return;
 	const char *file = NULL;

@@ -36,7 +36,7 @@ check two-files 2 'expected one scenario file' -- "$bg" check a.yaml b.yaml
 printf 'name: ok\nmatrix:\n  a: [1, 2]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' >"$t/ok.yaml"
 check check-ok 0 'ok, 2 cells' -- "$bg" check "$t/ok.yaml"
 check plan-tsv 0 $'^index\tid\ta' -- "$bg" plan --format tsv "$t/ok.yaml"
-check plan-table 0 'index +id +a' -- "$bg" plan "$t/ok.yaml"
+check plan-table 0 'index +id +sets up +a' -- "$bg" plan "$t/ok.yaml"
 check only-nomatch 2 'no cell matches' -- "$bg" run -q --only a=9 -o "$t/o1" "$t/ok.yaml"
 check dry-run 0 'would run 1 cell' -- "$bg" run --dry-run --only a=2 "$t/ok.yaml"
 echo "$pass passed, $fail failed"
