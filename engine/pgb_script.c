@@ -397,7 +397,8 @@ static struct pgb_expr *pgbs_primary(struct pgbs_parser *ps)
 			return NULL;
 		}
 		e->func = pgbs_funcs[fi].f;
-		memcpy(e->arg, args, n * sizeof(*args));
+		if (n)
+			memcpy(e->arg, args, n * sizeof(*args));
 		return e;
 	}
 	pgbs_err(ps, at, *at ? "syntax error in expression" : "expression expected");

@@ -227,9 +227,10 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 	o->transactions = 10;
 	if (opts->kind == NODE_NULL) {
 		o->uses_builtin = true;
-		return pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false,
-		                    d) ||
-		       pgb_prog_finish(&o->prog, d);
+		if (pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false, d) ||
+		    pgb_prog_finish(&o->prog, d))
+			return -EINVAL;
+		return 0;
 	}
 	if (node_check_keys(opts, "pgbench", pgbw_keys, d))
 		return -EINVAL;
