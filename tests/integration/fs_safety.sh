@@ -82,6 +82,15 @@ expect_eq "device target: blkid" "$(blkid -o value -s TYPE "$L2")" ext4
 expect_eq "device target: not mounted after teardown" "$(findmnt -n -S "$L2" | wc -l)" 0
 ALLOW_LOOPS=1 expect_clean "device target" # our own test loops are still attached
 
+# kill -9 while a device target is mounted: cleanup unmounts it
+hold_start devkill "$WORK/dev.yaml" --yes || true
+kill -9 "$HOLD_PID"
+wait "$HOLD_PID" 2>/dev/null
+expect_eq "device target, kill -9: still mounted before cleanup" "$(findmnt -n -S "$L2" | wc -l)" 1
+"$DRIVER" cleanup >/dev/null 2>&1
+expect_eq "device target, kill -9: unmounted by cleanup" "$(findmnt -n -S "$L2" | wc -l)" 0
+ALLOW_LOOPS=1 expect_clean "device target, kill -9"
+
 # rule 'mounted': the device itself
 mkdir "$WORK/m2"
 mount "$L2" "$WORK/m2"
