@@ -879,7 +879,7 @@ static const struct mflag *find_mflag(const char *o)
 
 /* Kernel log lines written since `fd` was opened (position set to the end):
  * the file system's own reason for refusing a mount. */
-static void kmsg_tail(int fd, char *out, size_t len)
+static void kmsg_tail(int fd, const char *dev, const char *fsname, char *out, size_t len)
 {
 	out[0] = '\0';
 	if (fd < 0)
@@ -895,6 +895,10 @@ static void kmsg_tail(int fd, char *out, size_t len)
 			continue;
 		msg++;
 		msg[strcspn(msg, "\n")] = '\0';
+		/* other programs log too: keep what is about our device or fs */
+		const char *base = strrchr(dev, '/');
+		if (!strcasestr(msg, base ? base + 1 : dev) && !strcasestr(msg, fsname))
+			continue;
 		size_t ol = strlen(out);
 		snprintf(out + ol, len - ol, "%s%s", ol ? "; " : "", msg);
 	}
@@ -925,7 +929,7 @@ static int do_mount(struct fx_fs *fs, const char *dev, struct diag *d)
 		char why[1024];
 		struct timespec ts = {0, 20 * 1000 * 1000};
 		nanosleep(&ts, NULL);
-		kmsg_tail(kfd, why, sizeof(why));
+		kmsg_tail(kfd, dev, fs_names[s->fs], why, sizeof(why));
 		undo_drop(fs);
 		diag_error(d, s->nmount ? &s->mount_pos : &s->pos, "cannot mount %s (%s) on %s: %s%s%s%s",
 		           dev, fs_names[s->fs], fs->mnt, strerror(-r), why[0] ? " (kernel: " : "", why,
