@@ -127,9 +127,11 @@ struct node *interp_tree(const struct node *t, interp_lookup_fn fn, void *ud, st
 			return NULL;
 		struct node *n;
 		if (whole) {
-			/* "${x}" keeps x's type, but the position stays where it is used. */
+			/* "${x}" keeps x's type and points where x's value is written
+			 * (a matrix value, a var, -D), which is what a user must fix. */
 			n = node_clone(whole);
-			n->pos = t->pos;
+			if (!n->pos.file)
+				n->pos = t->pos;
 		} else {
 			n = node_clone(t);
 			free(n->text);
