@@ -913,6 +913,8 @@ static int fxpg_load_data(struct fx_pg *pg, const struct fxpg_cfg *c, struct ste
 	    .partition_hash = c->init.partition_hash,
 	};
 	pg->loaded = false;
+	free(pg->loaded_init.tablespace);
+	pg->loaded_init.tablespace = NULL;
 	size_t before = d->nerrors;
 	int rc = pgb_init_run(pg->conninfo, &o, facts, d);
 	if (rc) {
@@ -1002,8 +1004,6 @@ static int fxpg_prepare_external(struct fx_pg **pgp, struct fxpg_cfg *c, struct 
 	if (rc)
 		return rc;
 	bool load = c->init.on && (c->fresh || !pg->loaded || !fxpg_init_same(&pg->loaded_init, &c->init));
-	free(pg->loaded_init.tablespace);
-	pg->loaded_init.tablespace = NULL;
 	if (load && (rc = fxpg_load_data(pg, c, facts, d)))
 		return rc;
 	result_info(facts, "pg.data", "%s", load ? "loaded" : c->init.on ? "reused" : "none");
@@ -1144,8 +1144,6 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 
 	bool load = c.init.on &&
 	            (c.fresh || fresh_cluster || !pg->loaded || !fxpg_init_same(&pg->loaded_init, &c.init));
-	free(pg->loaded_init.tablespace);
-	pg->loaded_init.tablespace = NULL;
 	if (load && (rc = fxpg_load_data(pg, &c, facts, d)))
 		goto out;
 	result_info(facts, "pg.data", "%s", load ? "loaded" : c.init.on ? "reused" : "none");

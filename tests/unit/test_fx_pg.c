@@ -576,7 +576,8 @@ static void check_external(struct t *t)
 static void test_init_data(void **state)
 {
 	struct t *t = *state;
-	const char *y = "postgres:\n  settings: {shared_buffers: 16MB}\n  init: {scale: 1, fillfactor: 90}\n";
+	const char *y = "postgres:\n  settings: {shared_buffers: 16MB}\n  init: {scale: 1, fillfactor: 90, "
+	                "tablespace: pg_default}\n";
 	assert_int_equal(prepare(t, 0, y), 0);
 	assert_string_equal(info(t, "pg.data"), "loaded");
 	assert_non_null(result_get(&t->r, "init_s"));
@@ -589,17 +590,24 @@ static void test_init_data(void **state)
 	/* settings change only: the data stays */
 	assert_int_equal(prepare(t, 0,
 	                         "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 2MB}\n"
-	                         "  init: {scale: 1, fillfactor: 90}\n"),
+	                         "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n"),
+	                 0);
+	assert_string_equal(info(t, "pg.data"), "reused");
+	/* and again: the data of every earlier cell stays */
+	assert_int_equal(prepare(t, 0,
+	                         "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 3MB}\n"
+	                         "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n"),
 	                 0);
 	assert_string_equal(info(t, "pg.data"), "reused");
 	n = sql1(t, 0, "SELECT count(*) FROM pgbench_history");
 	assert_string_equal(n, "1");
 	free(n);
 	/* fresh: reloaded */
-	assert_int_equal(prepare(t, 0,
-	                         "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 2MB}\n"
-	                         "  init: {scale: 1, fillfactor: 90}\n  fresh: true\n"),
-	                 0);
+	assert_int_equal(
+	    prepare(t, 0,
+	            "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 2MB}\n"
+	            "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n  fresh: true\n"),
+	    0);
 	assert_string_equal(info(t, "pg.data"), "loaded");
 	n = sql1(t, 0, "SELECT count(*) FROM pgbench_history");
 	assert_string_equal(n, "0");
