@@ -5,7 +5,7 @@
  * loads scale branches, 10*scale tellers and 100000*scale accounts (history
  * stays empty), then runs VACUUM ANALYZE on each table and adds the primary
  * keys (and, when asked, pgbench's foreign keys). The client-side load streams
- * binary COPY ... FREEZE in large buffers; server_side generates the rows
+ * text COPY ... FREEZE in large buffers; server_side generates the rows
  * with generate_series in the server, as pgbench -I G does.
  *
  * Metrics (seconds): init_s (whole run) and the phases init_drop_s,
@@ -34,6 +34,6 @@ struct pgb_init_opts {
  * Invalid options (scale < 1, fillfactor out of range) add to d and give
  * -EINVAL. */
 int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct step_result *res,
-		 struct diag *d);
+                 struct diag *d);
 
 #endif
