@@ -45,11 +45,12 @@ int fx_pg_check(const struct node *section, struct diag *d);
  * initdb's output are written (NULL: next to the data directory).
  *
  * facts receives info "pg.reuse" (initdb | restart | reload | reused |
- * external), "pg.version", "pg.bin_dir", "pg.server_version",
- * "pg.block_size", "pg.wal_block_size", "pg.setting.<name>" (each setting
- * read back with SHOW), "pg.data" (loaded | reused | none), "pg.log",
- * "pg.datadir", and metrics pg_initdb_s, pg_start_s, and init_* from the data
- * load.
+ * external), "pg.initdb_because", "pg.changed", "pg.version", "pg.bin_dir",
+ * "pg.server_version", "pg.block_size", "pg.wal_block_size",
+ * "pg.setting.<name>" (each setting read back with SHOW), "pg.data" (loaded |
+ * reused | none), "pg.log", "pg.log_from", "pg.datadir", "pg.conninfo",
+ * "warning"s, and metrics pg_initdb_s, pg_start_s, pg_restart_s, and init_*
+ * from the data load (docs/sections/postgres.md lists them all).
  *
  * On failure returns a negative errno with the reason in d (the server log's
  * tail when the server did not start). *pg may then be NULL (nothing left) or
