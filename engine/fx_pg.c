@@ -1082,6 +1082,7 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 			result_info(facts, "warning", "postgres: the server had stopped; restarting it");
 			fxpg_kill_orphans(pg);
 			fxpg_set_port(pg, port);
+			pg->conf_unknown = true;
 			if ((rc = fxpg_write_conf(pg, &c, d)) || (rc = fxpg_start(pg, &c, facts, d)))
 				goto out;
 			if (c.init.unlogged)
@@ -1097,17 +1098,21 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 				rc = need;
 				goto out;
 			}
-			if (port != pg->port)
+			/* an earlier cell failed half-way: its configuration may be in force */
+			if (port != pg->port || pg->conf_unknown)
 				need = 2;
 			if (need) {
 				int oldport = pg->port;
+				bool was_unknown = pg->conf_unknown;
 				fxpg_set_port(pg, port);
+				pg->conf_unknown = true;
 				if ((rc = fxpg_write_conf(pg, &c, d)))
 					goto out;
 				if ((rc = fxpg_validate_conf(conn, &c, d))) {
 					/* keep the old configuration in force */
 					fxpg_set_port(pg, oldport);
-					fxpg_write_conf(pg, &pg->cfg, d);
+					if (fxpg_write_conf(pg, &pg->cfg, d) == 0)
+						pg->conf_unknown = was_unknown;
 					goto out;
 				}
 			}
@@ -1148,6 +1153,7 @@ int fx_pg_prepare(struct fx_pg **pgp, const struct node *section, const char *da
 		goto out;
 	result_info(facts, "pg.data", "%s", load ? "loaded" : c.init.on ? "reused" : "none");
 	fxpg_cfg_take(&pg->cfg, &c);
+	pg->conf_unknown = false;
 	goto out;
 
 fail_new:

@@ -75,7 +75,8 @@ struct fx_pg {
 	char *waldir;   /* WAL location we created, or NULL */
 	char **made_ts; /* tablespace locations we created */
 	size_t nmade_ts;
-	bool loaded; /* pgbench data of loaded_init is in the cluster */
+	bool conf_unknown; /* a failed cell wrote its configuration: restart next time */
+	bool loaded;       /* pgbench data of loaded_init is in the cluster */
 	struct fxpg_init loaded_init;
 };
 
