@@ -626,6 +626,8 @@ static int check_resume_plan(struct runner *R, const struct cell *cells, size_t 
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/plan.tsv", R->outdir);
 	FILE *f = fopen(path, "r");
+	if (!f && errno == ENOENT && R->run.ncells == 0)
+		return 0; /* killed before anything was written: start afresh */
 	if (!f) {
 		diag_error(d, NULL, "--resume: %s: %s (not a benchgrid output directory?)", path,
 		           strerror(errno));
@@ -883,6 +885,8 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		diag_warn(d, NULL,
 		          "cannot open the state journal %s: `benchgrid cleanup` will not know this run",
 		          state_default_path());
+	/* After kill -9, cleanup removes the (then empty) work directory too. */
+	int work_token = state_push("rmdir", R.work, NULL);
 	R.lua = s->lua;
 	wl_exec_set_lua(R.lua);
 	install_signals();
@@ -954,11 +958,13 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		fprintf(stderr, "interrupted: tearing down; finished cells are kept in %s (--resume %s)\n",
 		        R.outdir, R.outdir);
 	fixtures_down(&R, d);
-	state_close();
 	if (R.work) {
 		nftw(R.work, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 		rmdir(R.work);
+		if (work_token > 0)
+			state_done(work_token);
 	}
+	state_close();
 	run_sort_cells(&R.run);
 	R.run.finished = interrupted ? 0 : wall_now();
 	save_results(&R, d);

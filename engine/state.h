@@ -9,9 +9,12 @@
  *
  * Undo kinds (arguments are plain strings, no shell):
  *   "umount"      arg1 = mount point
- *   "losetup-d"   arg1 = loop device
+ *   "losetup-d"   arg1 = loop device, arg2 = its image (only detached while
+ *                 still bound to that image)
  *   "rm"          arg1 = file to remove (image files)
  *   "rmdir"       arg1 = directory to remove if empty
+ *   "rmtree"      arg1 = directory to remove with its contents (never
+ *                 crossing a mount point or following a symlink)
  *   "sysctl"      arg1 = name, arg2 = old value to write back
  *   "sysfs"       arg1 = path, arg2 = old value to write back
  *   "pg-stop"     arg1 = data directory, arg2 = pg_ctl path (run as its owner)

@@ -45,10 +45,10 @@ PY
 cat >"$t/long.yaml" <<'Y'
 name: kill-resume
 matrix:
-  n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+  n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
 steps:
   - name: work
-    exec: {command: "sleep 0.3; echo done ${n}"}
+    exec: {command: "sleep 0.5; echo done ${n}"}
   - name: io
     io: {rw: write, bs: 64k, size: 2MiB}
 Y
@@ -62,7 +62,7 @@ for i in $(seq 1 6); do
 		"$bg" run -q --resume "$out" "$t/long.yaml" 2>/dev/null &
 	fi
 	pid=$!
-	sleep "0.$((RANDOM % 5 + 1))"
+	sleep "$((RANDOM % 2)).$((RANDOM % 8 + 2))"
 	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	# Whatever is on disk must be valid: results.json whole, journal lines whole.
@@ -87,19 +87,19 @@ for l in open('$out/journal.jsonl'):
 print(len(ids))")
 msg=$("$bg" run --resume "$out" "$t/long.yaml" 2>&1 >/dev/null)
 rc=$?
-want=$((12 - before))
+want=$((16 - before))
 if [[ $rc -eq 0 && $want -gt 0 ]] && grep -q "$want to run" <<<"$msg"; then ok "resume runs only the $want missing cells"; else bad "resume (rc $rc, want $want): $msg"; fi
-python3 - "$out" <<'PY' && ok "all 12 cells once after resume" || bad "cells after resume"
+python3 - "$out" <<'PY' && ok "all 16 cells once after resume" || bad "cells after resume"
 import json, sys
 r = json.load(open(sys.argv[1] + "/results.json"))
 ids = [c["id"] for c in r["cells"]]
-assert len(ids) == 12 and len(set(ids)) == 12, ids
+assert len(ids) == 16 and len(set(ids)) == 16, ids
 assert all(c["status"] == "ok" for c in r["cells"])
-assert [c["index"] for c in r["cells"]] == list(range(12))
+assert [c["index"] for c in r["cells"]] == list(range(16))
 PY
 
 # ---- a changed scenario is refused ----
-sed 's/sleep 0.3/sleep 0.1/' "$t/long.yaml" >"$t/long2.yaml"
+sed 's/sleep 0.5/sleep 0.1/' "$t/long.yaml" >"$t/long2.yaml"
 "$bg" run -q --resume "$out" "$t/long2.yaml" >/dev/null 2>"$t/err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q "scenario changed for finished cell" "$t/err"; then ok "changed scenario refused"; else bad "changed scenario (rc $rc): $(cat "$t/err")"; fi
@@ -114,7 +114,7 @@ kill -INT $pid
 wait $pid
 rc=$?
 n=$(python3 -c "import json; print(len(json.load(open('$t/s/results.json'))['cells']))")
-if [[ $rc -eq 130 && $n -ge 1 && $n -lt 12 ]]; then ok "SIGINT exits 130 with $n cells kept"; else bad "SIGINT (rc $rc, $n cells)"; fi
+if [[ $rc -eq 130 && $n -ge 1 && $n -lt 16 ]]; then ok "SIGINT exits 130 with $n cells kept"; else bad "SIGINT (rc $rc, $n cells)"; fi
 
 # ---- report and compare on two runs ----
 "$bg" report "$t/s" >/dev/null && [[ -s $t/s/report.md ]] && ok "report rebuilds" || bad "report"
