@@ -19,6 +19,7 @@
 #include "fx_pg.h"
 #include "knobs.h"
 #include "lb.h"
+#include "monitor.h"
 #include "plan.h"
 #include "progress.h"
 #include "rep.h"
@@ -379,9 +380,13 @@ static int run_steps(struct runner *R, const struct cell *c, const struct node *
 			    .progress_ud = &R->prog,
 			};
 			g_step_stop = g_stop;
+			/* Disk and CPU figures of the whole machine during the step. */
+			struct monitor *mon = monitor_start(R->fx.fs ? fx_fs_blockdev(R->fx.fs) : NULL, 1.0);
 			arm_timeout(timeout);
 			rc_run = ops->run(opts, &cx, &res, &sd);
 			arm_timeout(0);
+			if (mon)
+				monitor_stop(mon, &res);
 		}
 		res.elapsed = progress_now() - t0;
 		char err[2048];
