@@ -309,6 +309,41 @@ static void test_bad_statement(void **state)
 	diag_free(&d);
 }
 
+/* No server, an unreachable server, a step over its timeout: clear errors. */
+static void test_no_server(void **state)
+{
+	(void)state;
+	struct diag d;
+	struct step_result r;
+	struct node *opts;
+	struct step_ctx cx = {.step_name = "t"};
+
+	diag_init(&d);
+	opts = spec_load_string("t.yaml", "{builtin: select-only, transactions: 1}", &d);
+	result_init(&r, "t", "pgbench");
+	assert_int_not_equal(wl_pgbench_ops.run(opts, &cx, &r, &d), 0);
+	assert_non_null(strstr(r.error, "no PostgreSQL server"));
+	result_free(&r);
+
+	cx.pg_conninfo = "host=/nonexistent-dir port=1 connect_timeout=2";
+	result_init(&r, "t", "pgbench");
+	assert_int_not_equal(wl_pgbench_ops.run(opts, &cx, &r, &d), 0);
+	assert_non_null(strstr(r.error, "cannot connect"));
+	result_free(&r);
+	node_free(opts);
+
+	opts = spec_load_string("t.yaml", "{builtin: select-only, duration: 20s}", &d);
+	cx.pg_conninfo = conninfo;
+	cx.timeout = 0.5;
+	result_init(&r, "t", "pgbench");
+	assert_int_not_equal(wl_pgbench_ops.run(opts, &cx, &r, &d), 0);
+	assert_non_null(strstr(r.error, "timed out"));
+	assert_true(r.elapsed < 5);
+	result_free(&r);
+	node_free(opts);
+	diag_free(&d);
+}
+
 static void expect_check_error(const char *yaml, const char *msg, int line, int col)
 {
 	struct diag d;
@@ -350,6 +385,7 @@ int main(void)
 	    cmocka_unit_test(test_tpcb),          cmocka_unit_test(test_select_only),
 	    cmocka_unit_test(test_rate),          cmocka_unit_test(test_custom_scripts),
 	    cmocka_unit_test(test_bad_statement), cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_no_server),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
