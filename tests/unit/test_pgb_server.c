@@ -309,6 +309,37 @@ static void test_bad_statement(void **state)
 	diag_free(&d);
 }
 
+/* Two clients that lock two rows in opposite orders deadlock: the victim's
+ * transaction is rolled back and counted in `failed`, and the step goes on. */
+static void test_deadlock_counts_failed(void **state)
+{
+	(void)state;
+	struct step_result r;
+
+	q1("drop table if exists pgb_d");
+	q1("create table pgb_d (id int primary key, v int)");
+	q1("insert into pgb_d values (1, 0), (2, 0)");
+	run_ok("script: |\n"
+	       "  \\set first :client_id % 2 + 1\n"
+	       "  \\set second 2 - :client_id % 2\n"
+	       "  BEGIN;\n"
+	       "  UPDATE pgb_d SET v = v + 1 WHERE id = :first;\n"
+	       "  \\sleep 200 ms\n"
+	       "  UPDATE pgb_d SET v = v + 1 WHERE id = :second;\n"
+	       "  END;\n"
+	       "clients: 2\n"
+	       "threads: 2\n"
+	       "transactions: 1\n",
+	       &r);
+	assert_int_equal((int64_t)metric(&r, "failed"), 1);
+	assert_int_equal((int64_t)metric(&r, "transactions"), 1);
+	assert_true(metric(&r, "deadlocks") >= 1);
+	/* the winner's two updates are in, the victim's are not */
+	assert_string_equal(q1("select sum(v) from pgb_d"), "2");
+	result_free(&r);
+	q1("drop table pgb_d");
+}
+
 /* No server, an unreachable server, a step over its timeout: clear errors. */
 static void test_no_server(void **state)
 {
@@ -381,10 +412,15 @@ static void test_bad_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_init),          cmocka_unit_test(test_init_options),
-	    cmocka_unit_test(test_tpcb),          cmocka_unit_test(test_select_only),
-	    cmocka_unit_test(test_rate),          cmocka_unit_test(test_custom_scripts),
-	    cmocka_unit_test(test_bad_statement), cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_init),
+	    cmocka_unit_test(test_init_options),
+	    cmocka_unit_test(test_tpcb),
+	    cmocka_unit_test(test_select_only),
+	    cmocka_unit_test(test_rate),
+	    cmocka_unit_test(test_custom_scripts),
+	    cmocka_unit_test(test_bad_statement),
+	    cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_deadlock_counts_failed),
 	    cmocka_unit_test(test_no_server),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
