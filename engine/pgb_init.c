@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 #include <libpq-fe.h>
 
@@ -289,7 +290,59 @@ static int pgbi_keys(PGconn *c, const char *tsq, bool foreign, struct step_resul
 	return 0;
 }
 
+/* Watchdog of one init: cancels the running statement when the stop flag is
+ * set or the deadline passes, so a long load does not outlive its step. */
+struct pgbi_watch {
+	PGconn *c;
+	volatile sig_atomic_t *stop;
+	double deadline; /* monotonic seconds, 0 = none */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+	int why; /* 0, or 1 stopped, 2 timed out */
+};
+
+static void *pgbi_watch_main(void *arg)
+{
+	struct pgbi_watch *w = arg;
+	PGcancel *cancel = PQgetCancel(w->c);
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->done) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&w->cond, &w->lock, &ts);
+		if (w->done)
+			break;
+		if (!w->why && w->stop && *w->stop)
+			w->why = 1;
+		else if (!w->why && w->deadline > 0 && pgbi_now() >= w->deadline)
+			w->why = 2;
+		/* again every turn: a cancel between two statements hits nothing */
+		if (w->why && cancel) {
+			char err[256];
+
+			PQcancel(cancel, err, sizeof(err));
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	PQfreeCancel(cancel);
+	return NULL;
+}
+
 int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct step_result *res, struct diag *d)
+{
+	return pgb_init_run_ctl(conninfo, o, NULL, 0, res, d);
+}
+
+int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volatile sig_atomic_t *stop,
+                     double timeout, struct step_result *res, struct diag *d)
 {
 	if (o->scale < 1) {
 		diag_error(d, NULL, "pgbench init: scale must be at least 1 (got %d)", o->scale);
@@ -312,12 +365,27 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 	PGconn *c = PQconnectdb(conninfo);
 	char *tsq = NULL;
 	int rc = -EIO;
+	struct pgbi_watch watch = {0};
+	pthread_t watcher;
+	bool watching = false;
 
 	if (PQstatus(c) != CONNECTION_OK) {
 		result_fail(res, "pgbench init: cannot connect: %s", PQerrorMessage(c));
 		goto out;
 	}
 	PQclear(PQexec(c, "set client_min_messages = warning"));
+	if (stop || timeout > 0) {
+		watch.c = c;
+		watch.stop = stop;
+		watch.deadline = timeout > 0 ? t0 + timeout : 0;
+		pthread_mutex_init(&watch.lock, NULL);
+		pthread_cond_init(&watch.cond, NULL);
+		watching = pthread_create(&watcher, NULL, pgbi_watch_main, &watch) == 0;
+		if (!watching) {
+			pthread_mutex_destroy(&watch.lock);
+			pthread_cond_destroy(&watch.cond);
+		}
+	}
 	if (o->tablespace) {
 		tsq = PQescapeIdentifier(c, o->tablespace, strlen(o->tablespace));
 		if (!tsq) {
@@ -364,6 +432,25 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 	result_info(res, "pgbench.scale", "%d", o->scale);
 	rc = 0;
 out:
+	if (watching) {
+		pthread_mutex_lock(&watch.lock);
+		watch.done = true;
+		pthread_cond_signal(&watch.cond);
+		pthread_mutex_unlock(&watch.lock);
+		pthread_join(watcher, NULL);
+		pthread_mutex_destroy(&watch.lock);
+		pthread_cond_destroy(&watch.cond);
+		if (rc && watch.why) {
+			/* the cancel is the cause, not the statement it hit */
+			free(res->error);
+			res->error = NULL;
+			res->failed = false;
+			if (watch.why == 1)
+				result_fail(res, "pgbench init: stopped");
+			else
+				result_fail(res, "pgbench init: timed out after %.3g s", timeout);
+		}
+	}
 	PQfreemem(tsq);
 	PQfinish(c);
 	return rc;

@@ -14,6 +14,8 @@
 #ifndef BENCHGRID_PGB_INIT_H
 #define BENCHGRID_PGB_INIT_H
 
+#include <signal.h>
+#include <signal.h>
 #include <stdbool.h>
 #include "diag.h"
 #include "result.h"
@@ -35,5 +37,11 @@ struct pgb_init_opts {
  * -EINVAL. */
 int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct step_result *res,
                  struct diag *d);
+
+/* The same, ended early: when *stop becomes non-zero (may be NULL) or after
+ * `timeout` seconds (0 = none) the running statement is cancelled and the
+ * run fails with "stopped" / "timed out after N s". */
+int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volatile sig_atomic_t *stop,
+                     double timeout, struct step_result *res, struct diag *d);
 
 #endif

@@ -459,7 +459,7 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 	}
 	if (o.is_init) {
 		pgb_prog_free(&o.prog);
-		rc = pgb_init_run(cx->pg_conninfo, &o.init, res, d);
+		rc = pgb_init_run_ctl(cx->pg_conninfo, &o.init, cx->stop, cx->timeout, res, d);
 		if (rc && rc != -EINVAL && res->error) {
 			char msg[4096];
 

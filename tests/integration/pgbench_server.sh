@@ -13,7 +13,7 @@ BENCHGRID_SRC=$SRC "$BUILD/test_pgb_server" || { echo "FAIL: test_pgb_server"; e
 # A crashed server in the middle of a step: a clear error, quickly, and no
 # backend left behind once the postmaster is gone.
 out=$PG_SERVER_DIR/kill.out
-"$BUILD/pgb_driver" "$PG_CONNINFO" '{builtin: select-only, clients: 4, threads: 2, duration: 30s}' \
+"$BUILD/pgb_driver" "$PG_CONNINFO" '{script: "SELECT count(*) FROM pg_class;", clients: 4, threads: 2, duration: 30s}' \
 	"$PG_SERVER_LOG" >"$out" 2>&1 &
 drv=$!
 sleep 1.5

@@ -372,6 +372,17 @@ static void test_no_server(void **state)
 	assert_true(r.elapsed < 5);
 	result_free(&r);
 	node_free(opts);
+
+	/* an init over its timeout is cancelled in the server */
+	opts = spec_load_string("t.yaml", "{init: {scale: 20}}", &d);
+	cx.timeout = 0.3;
+	result_init(&r, "t", "pgbench");
+	assert_int_not_equal(wl_pgbench_ops.run(opts, &cx, &r, &d), 0);
+	if (!strstr(r.error, "pgbench init: timed out after 0.3 s"))
+		fail_msg("init timeout: %s", r.error);
+	assert_true(r.elapsed < 5);
+	result_free(&r);
+	node_free(opts);
 	diag_free(&d);
 }
 
