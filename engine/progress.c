@@ -14,12 +14,44 @@ double progress_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void draw(struct progress *p);
+
+static void *tick(void *arg)
+{
+	struct progress *p = arg;
+	while (!p->stop_ticker) {
+		struct timespec ts = {0, 500 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		if (p->stop_ticker)
+			break;
+		pthread_mutex_lock(&p->lock);
+		if (p->k)
+			draw(p);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return NULL;
+}
+
 void progress_init(struct progress *p, int quiet)
 {
 	memset(p, 0, sizeof(*p));
 	p->quiet = quiet;
 	p->tty = isatty(STDERR_FILENO) && !quiet;
 	p->eta = -1;
+	pthread_mutex_init(&p->lock, NULL);
+	if (p->tty && pthread_create(&p->ticker, NULL, tick, p) == 0)
+		p->ticking = true;
+}
+
+void progress_end(struct progress *p)
+{
+	if (p->ticking) {
+		p->stop_ticker = true;
+		pthread_join(p->ticker, NULL);
+		p->ticking = false;
+	}
+	progress_clear(p);
+	pthread_mutex_destroy(&p->lock);
 }
 
 static void fmt_eta(double s, char *buf, size_t len)
@@ -66,6 +98,7 @@ void progress_clear(struct progress *p)
 
 void progress_cell(struct progress *p, size_t k, size_t n, const char *label, double eta)
 {
+	pthread_mutex_lock(&p->lock);
 	p->k = k;
 	p->n = n;
 	p->eta = eta;
@@ -73,44 +106,47 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 	p->step[0] = 0;
 	p->unit[0] = 0;
 	p->step_start = progress_now();
-	if (p->quiet)
-		return;
-	if (!p->tty)
-		fprintf(stderr, "[%zu/%zu] %s\n", k, n, label);
-	draw(p);
+	if (!p->quiet) {
+		if (!p->tty)
+			fprintf(stderr, "[%zu/%zu] %s\n", k, n, label);
+		draw(p);
+	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 void progress_step(struct progress *p, const char *step)
 {
+	pthread_mutex_lock(&p->lock);
 	snprintf(p->step, sizeof(p->step), "%s", step);
 	p->unit[0] = 0;
-	if (p->quiet)
-		return;
-	draw(p);
+	if (!p->quiet)
+		draw(p);
+	pthread_mutex_unlock(&p->lock);
 }
 
 void progress_live(void *ud, const char *unit, double value)
 {
 	struct progress *p = ud;
 	snprintf(p->unit, sizeof(p->unit), "%s", unit ? unit : "");
-	p->live = value;
-	if (p->tty && progress_now() - p->last_draw > 0.25)
-		draw(p);
+	p->live = value; /* the ticker thread draws it */
 }
 
 void progress_step_done(struct progress *p, const char *step, bool failed, const char *summary)
 {
-	if (p->quiet)
-		return;
-	progress_clear(p);
-	if (failed || !p->tty)
-		fprintf(stderr, "  %s: %s%s%s\n", step, failed ? "FAILED" : "ok",
-		        summary && *summary ? ", " : "", summary ? summary : "");
-	draw(p);
+	pthread_mutex_lock(&p->lock);
+	if (!p->quiet) {
+		progress_clear(p);
+		if (failed || !p->tty)
+			fprintf(stderr, "  %s: %s%s%s\n", step, failed ? "FAILED" : "ok",
+			        summary && *summary ? ", " : "", summary ? summary : "");
+		draw(p);
+	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 void progress_note(struct progress *p, const char *fmt, ...)
 {
+	pthread_mutex_lock(&p->lock);
 	progress_clear(p);
 	va_list ap;
 	va_start(ap, fmt);
@@ -119,4 +155,5 @@ void progress_note(struct progress *p, const char *fmt, ...)
 	fputc('\n', stderr);
 	if (!p->quiet)
 		draw(p);
+	pthread_mutex_unlock(&p->lock);
 }

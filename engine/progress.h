@@ -8,6 +8,7 @@
 #ifndef BENCHGRID_PROGRESS_H
 #define BENCHGRID_PROGRESS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -22,6 +23,12 @@ struct progress {
 	double last_draw;  /* monotonic seconds */
 	double eta;        /* seconds, < 0 unknown */
 	double step_start; /* monotonic seconds */
+	/* On a terminal, a thread redraws the line twice a second so the
+	 * elapsed time and ETA move even when a workload reports nothing. */
+	pthread_t ticker;
+	pthread_mutex_t lock;
+	bool ticking;
+	volatile bool stop_ticker;
 };
 
 void progress_init(struct progress *p, int quiet);
@@ -33,6 +40,8 @@ void progress_step_done(struct progress *p, const char *step, bool failed, const
 /* A message that must not be drawn over (warnings, cell results). */
 void progress_note(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void progress_clear(struct progress *p);
+/* Stop the ticker thread (call once at the end). */
+void progress_end(struct progress *p);
 
 double progress_now(void); /* monotonic seconds */
 

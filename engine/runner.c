@@ -945,6 +945,9 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		}
 		spent += rc->elapsed;
 		finished++;
+		if (R.prog.tty)
+			progress_note(&R.prog, "[%zu/%zu] %s: %s (%.1f s)", k, todo, label,
+			              rc->status == RUN_OK ? "ok" : run_status_name(rc->status), rc->elapsed);
 		report_repeat_warnings(&R, rc);
 		if (journal_append(&R, rc) < 0)
 			progress_note(&R.prog, "warning: cannot append to the journal: %s", strerror(errno));
@@ -958,7 +961,7 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		}
 	}
 	interrupted |= g_stop != 0;
-	progress_clear(&R.prog);
+	progress_end(&R.prog);
 	if (interrupted && !o->quiet)
 		fprintf(stderr, "interrupted: tearing down; finished cells are kept in %s (--resume %s)\n",
 		        R.outdir, R.outdir);
@@ -1001,6 +1004,7 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		        strict_failures == 1 ? "" : "s");
 	return nf || strict_failures > 0 ? 1 : 0;
 early_fail:
+	progress_end(&R.prog);
 	run_free(&R.run);
 	if (R.journal)
 		fclose(R.journal);

@@ -326,8 +326,11 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	double dt = (double)(now - *last_t) / 1e9, t = (double)(now - run->sh.t0) / 1e9;
 	if (dt <= 0)
 		return;
-	result_sample(run->res, "mb_s", "MB/s", t, (double)(b - *last_b) / dt / 1e6);
+	double mb_s = (double)(b - *last_b) / dt / 1e6;
+	result_sample(run->res, "mb_s", "MB/s", t, mb_s);
 	result_sample(run->res, "iops", "IOPS", t, (double)(n - *last_i) / dt);
+	if (run->cx && run->cx->progress) /* the live figure of the progress line */
+		run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
 	*last_t = now;
 	*last_b = b;
 	*last_i = n;
