@@ -17,4 +17,11 @@ extern const struct cli_command cli_check, cli_plan, cli_run, cli_report, cli_co
 /* Shared option parsing: -D k=v into D; returns -EINVAL on a bad -D. */
 int cli_define(struct defines *D, const char *arg);
 
+/* Open a scenario and plan it; print its diagnostics. -EINVAL (errors
+ * printed) or 0 with *s, *cells and *n set and d empty. The caller frees
+ * s, cells and d in both cases. */
+struct cell;
+int cli_load_plan(const char *path, const struct defines *D, struct spec **s, struct cell **cells, size_t *n,
+                  struct diag *d);
+
 #endif

@@ -1,4 +1,5 @@
 /* cli_plan: `benchgrid check` and `benchgrid plan`. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,26 @@ int cli_define(struct defines *D, const char *arg)
 		fprintf(stderr, "benchgrid: -D expects name=value, got '%s'\n", arg);
 		return -1;
 	}
+	return 0;
+}
+
+int cli_load_plan(const char *path, const struct defines *D, struct spec **s, struct cell **cells, size_t *n,
+                  struct diag *d)
+{
+	diag_init(d);
+	*cells = NULL;
+	*n = 0;
+	*s = spec_open(path, D, d);
+	/* Go on after top-level errors: every problem of the file is reported. */
+	if (*s && (*s)->root->kind == NODE_MAP)
+		plan_build(*s, cells, n, d);
+	diag_print(d, stderr); /* errors, or warnings only */
+	if (d->nerrors) {
+		fprintf(stderr, "%zu error%s\n", d->nerrors, d->nerrors == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	diag_free(d);
+	diag_init(d);
 	return 0;
 }
 
@@ -79,16 +100,10 @@ static int run_plan(int argc, char **argv, bool is_plan)
 		goto bad;
 	}
 	struct diag d;
-	diag_init(&d);
-	struct spec *s = spec_open(argv[optind], &D, &d);
-	struct cell *cells = NULL;
-	size_t n = 0;
-	/* Go on after top-level errors: every problem of the file is reported. */
-	if (s && s->root->kind == NODE_MAP)
-		plan_build(s, &cells, &n, &d);
-	diag_print(&d, stderr);
-	if (d.nerrors) {
-		fprintf(stderr, "%zu error%s\n", d.nerrors, d.nerrors == 1 ? "" : "s");
+	struct spec *s;
+	struct cell *cells;
+	size_t n;
+	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0) {
 		rc = CLI_EXIT_USAGE;
 	} else {
 		if (is_plan)

@@ -113,20 +113,12 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	struct diag d;
-	diag_init(&d);
-	struct spec *s = spec_open(argv[optind], &D, &d);
-	struct cell *cells = NULL;
-	size_t n = 0;
-	if (s && s->root->kind == NODE_MAP)
-		plan_build(s, &cells, &n, &d);
-	if (d.nerrors) {
-		diag_print(&d, stderr);
-		fprintf(stderr, "%zu error%s\n", d.nerrors, d.nerrors == 1 ? "" : "s");
+	struct spec *s;
+	struct cell *cells;
+	size_t n;
+	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0) {
 		rc = CLI_EXIT_USAGE;
 	} else {
-		diag_print(&d, stderr); /* warnings */
-		diag_free(&d);
-		diag_init(&d);
 		n = apply_only(cells, n, &only);
 		if (only.n && n == 0) {
 			fprintf(stderr, "benchgrid run: no cell matches the --only filters\n");

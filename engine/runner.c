@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -725,17 +724,6 @@ static void save_results(struct runner *R, struct diag *d)
 	results_write_json(&R->run, path, d);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
 static double declared_seconds(const struct node *n)
 {
 	double sum = 0;
@@ -967,8 +955,8 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		        R.outdir, R.outdir);
 	fixtures_down(&R, d);
 	if (R.work) {
-		nftw(R.work, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-		rmdir(R.work);
+		/* Never crosses a mount point nor follows a symlink. */
+		state_undo_action("rmtree", R.work, NULL, d);
 		if (work_token > 0)
 			state_done(work_token);
 	}
