@@ -138,8 +138,17 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 			if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1)) {
 				*at = '\0';
 				weight = strtoll(at + 1, NULL, 10);
+				if (weight > 1000000) {
+					diag_error(d, &n->pos, "pgbench script: weight %s is above 1000000",
+					           at + 1);
+					return -EINVAL;
+				}
 			}
 			file = fbuf;
+			/* "select-only@2", as pgbench -b takes it */
+			for (int b = 0; pgbw_builtins[b]; b++)
+				if (!strcmp(fbuf, pgbw_builtins[b]))
+					builtin = pgbw_builtins[b];
 		}
 	}
 	if (builtin) {

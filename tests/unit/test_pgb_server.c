@@ -197,6 +197,10 @@ static void test_tpcb(void **state)
 		check_balanced(200 * (i + 1));
 		result_free(&r);
 	}
+	/* builtins by name with pgbench's @weight */
+	run_ok("{scripts: [select-only@3, simple-update@1], clients: 2, transactions: 20}", &r);
+	assert_int_equal((int64_t)metric(&r, "transactions"), 40);
+	result_free(&r);
 	/* the scale is read from pgbench_branches unless given */
 	run_ok("{builtin: simple-update, transactions: 5}", &r);
 	assert_string_equal(result_info_get(&r, "pgbench.scale"), "1");
