@@ -886,15 +886,16 @@ static struct src_pos pgbs_pos(const struct src_pos *base, bool is_file, int lin
 		p.line = line;
 		p.col = col;
 	} else if (p.line > 0) {
-		/* inline YAML: a block scalar starts on the line after the key */
+		/* inline YAML: a block scalar starts on the line after the key,
+		 * and base->col is where the script's lines start */
 		p.line += line;
-		p.col = col;
+		p.col = (base->col > 0 ? base->col : 1) + col - 1;
 	}
 	return p;
 }
 
 static int pgbs_meta(struct pgb_prog *p, struct pgb_script *sc, const char *s, const char *e, int line,
-                     const struct src_pos *base, bool is_file, struct diag *d)
+                     int col0, const struct src_pos *base, bool is_file, struct diag *d)
 {
 	char *txt = strndup(s, e - s);
 	struct pgb_cmd c = {.line = line};
@@ -911,7 +912,7 @@ static int pgbs_meta(struct pgb_prog *p, struct pgb_script *sc, const char *s, c
 
 	while (isalpha((unsigned char)q[wl]))
 		wl++;
-	struct src_pos pos = pgbs_pos(base, is_file, line, 1);
+	struct src_pos pos = pgbs_pos(base, is_file, line, col0 + 1);
 
 	if (wl == 3 && !strncmp(q, "set", 3)) {
 		const char *n = q + 3;
@@ -929,7 +930,7 @@ static int pgbs_meta(struct pgb_prog *p, struct pgb_script *sc, const char *s, c
 		c.kind = PGB_CMD_SET;
 		c.var = pgbs_var_slot(p, n, nl, true);
 		const char *x = n + nl;
-		struct src_pos xp = pgbs_pos(base, is_file, line, (int)(x - txt) + 1);
+		struct src_pos xp = pgbs_pos(base, is_file, line, col0 + (int)(x - txt) + 1);
 
 		if (c.var < 0 || !(c.expr = pgbs_parse_expr(p, x, &xp, d)))
 			goto out;
@@ -954,7 +955,7 @@ static int pgbs_meta(struct pgb_prog *p, struct pgb_script *sc, const char *s, c
 			           unit);
 			goto out;
 		}
-		struct src_pos xp = pgbs_pos(base, is_file, line, (int)(strstr(txt, arg) - txt) + 1);
+		struct src_pos xp = pgbs_pos(base, is_file, line, col0 + (int)(strstr(txt, arg) - txt) + 1);
 
 		if (arg[0] != ':' && !isdigit((unsigned char)arg[0])) {
 			diag_error(d, &xp, "pgbench script: \\sleep takes an integer or a :variable");
@@ -985,7 +986,7 @@ int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int wei
                  const struct src_pos *pos, bool pos_is_file, struct diag *d)
 {
 	struct pgb_script sc = {.weight = weight, .pos = *pos};
-	const char *s = text;
+	const char *s = text, *bol = text; /* bol: beginning of the current line */
 	int line = 1, nerr = 0;
 	const char *sql = NULL; /* start of the pending SQL command */
 	int sql_line = 0;
@@ -1001,7 +1002,7 @@ int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int wei
 		if (!sql && (*l == '\n' || (*l == '\r' && l[1] == '\n') || (l[0] == '-' && l[1] == '-'))) {
 			while (*l && *l != '\n')
 				l++;
-			s = *l ? l + 1 : l;
+			s = bol = *l ? l + 1 : l;
 			line++;
 			continue;
 		}
@@ -1023,13 +1024,13 @@ int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int wei
 				}
 				break;
 			}
-			int rc = pgbs_meta(p, &sc, l, e, line, pos, pos_is_file, d);
+			int rc = pgbs_meta(p, &sc, l, e, line, (int)(l - bol), pos, pos_is_file, d);
 
 			if (rc == -ENOMEM)
 				goto nomem;
 			nerr += rc != 0;
 			line += lines;
-			s = *e ? e + 1 : e;
+			s = bol = *e ? e + 1 : e;
 			continue;
 		}
 		/* SQL: scan to a semicolon outside quotes, across lines */
@@ -1041,8 +1042,10 @@ int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int wei
 		char quote = 0;
 
 		for (; *q; q++) {
-			if (*q == '\n')
+			if (*q == '\n') {
 				line++;
+				bol = q + 1;
+			}
 			if (quote) {
 				if (*q == quote)
 					quote = 0;
@@ -1073,7 +1076,7 @@ int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int wei
 		while (*s == ' ' || *s == '\t' || *s == '\r')
 			s++;
 		if (*s == '\n') {
-			s++;
+			s = bol = s + 1;
 			line++;
 		}
 	}

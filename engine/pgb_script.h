@@ -85,8 +85,9 @@ void pgb_prog_init(struct pgb_prog *p);
 void pgb_prog_free(struct pgb_prog *p);
 
 /* Parse one script from `text` and add it with `weight` (>= 0). `pos` is
- * where the text came from: a script file (line 1 = first line) or an inline
- * YAML scalar (lines counted from the scalar). 0 or -EINVAL with errors in d. */
+ * where the text came from: a script file (pos_is_file; line 1 = first
+ * line) or an inline YAML scalar (script line k is on line pos.line + k, its
+ * first character in column pos.col). 0 or -EINVAL with errors in d. */
 int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int weight,
                  const struct src_pos *pos, bool pos_is_file, struct diag *d);
 

@@ -82,6 +82,25 @@ static char *pgbw_read_file(const char *path, int *err)
 	return buf;
 }
 
+/* The indentation of a block scalar's first line (the line after its
+ * indicator), read from the scenario file; 0 when it cannot be read. */
+static int pgbw_block_indent(const struct src_pos *pos)
+{
+	FILE *f = pos->file && pos->line > 0 ? fopen(pos->file, "re") : NULL;
+	char line[4096];
+	int n = 0, indent = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (++n == pos->line + 1) {
+			indent = (int)strspn(line, " ");
+			break;
+		}
+	fclose(f);
+	return indent;
+}
+
 /* Is a script string inline text rather than a file name? */
 static bool pgbw_is_inline(const char *s)
 {
@@ -156,11 +175,16 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 		return pgb_prog_add(&o->prog, builtin, pgb_builtin(builtin), (int)weight, &tn->pos, false, d);
 	}
 	if (text) {
-		/* a one-line scalar starts on its own line */
 		struct src_pos pos = tn->pos;
 
-		if (!strchr(text, '\n') && pos.line > 0)
-			pos.line--;
+		if (!strchr(text, '\n')) {
+			/* one line: on the scalar's own line, after any quote */
+			if (pos.line > 0)
+				pos.line--;
+			pos.col += tn->quoted ? 1 : 0;
+		} else {
+			pos.col = pgbw_block_indent(&tn->pos) + 1;
+		}
 		snprintf(name, sizeof(name), "script%d", o->prog.nscripts + 1);
 		return pgb_prog_add(&o->prog, name, text, (int)weight, &pos, false, d);
 	}

@@ -422,6 +422,26 @@ static void test_bad_options(void **state)
 	expect_check_error("script: |\n  SELECT 1;\n  \\set x random(1, 2\n", "expected ',' or ')'", 3,
 	                   19); /* columns count within the script line */
 	expect_check_error("script: no_such_file.sql\n", "cannot read", 1, 9);
+
+	/* in a scenario file, columns of a block scalar count its indentation */
+	char path[] = "/tmp/bg-pgb-XXXXXX";
+	int fd = mkstemp(path);
+	const char *yaml = "script: |\n    SELECT 1;\n    \\set x random(1, 2\n";
+	struct diag d;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, yaml, strlen(yaml)), (ssize_t)strlen(yaml));
+	close(fd);
+	diag_init(&d);
+	struct node *opts = spec_load_file(path, &d);
+
+	assert_non_null(opts);
+	assert_int_equal(wl_pgbench_ops.check(opts, &d), -EINVAL);
+	assert_int_equal(d.v[0].pos.line, 3);
+	assert_int_equal(d.v[0].pos.col, 23);
+	node_free(opts);
+	diag_free(&d);
+	unlink(path);
 }
 
 int main(void)
