@@ -420,7 +420,7 @@ static void test_bad_options(void **state)
 	expect_check_error("init: {scale: 0}\n", "pgbench.init.scale", 1, 15);
 	expect_check_error("init: {scale: 1}\nclients: 4\n", "cannot be combined with init", 2, 1);
 	expect_check_error("script: |\n  SELECT 1;\n  \\set x random(1, 2\n", "expected ',' or ')'", 3,
-	                   19); /* columns count within the script line */
+	                   19); /* a string source: indentation unknown */
 	expect_check_error("script: no_such_file.sql\n", "cannot read", 1, 9);
 
 	/* in a scenario file, columns of a block scalar count its indentation */
