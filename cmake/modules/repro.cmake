@@ -2,3 +2,11 @@
 # published experiments of specs/ run in their small profiles (label repro).
 target_sources(bgcore PRIVATE engine/monitor.c)
 bg_unit_test(test_monitor SOURCES tests/unit/test_monitor.c LABELS "monitor;loop")
+
+# Every published experiment in its small profile (about 1-1.5 min each on
+# loop devices); check.py verifies the report, the recorded file systems and
+# the shape that holds on any machine.
+foreach(spec usb_nvme_slc_cache ssd_fs_blocksize tablespace_shared_buffers dd_fdatasync wal_placement)
+  bg_script_test(repro_${spec} tests/repro/${spec}.sh LABELS "repro;integration;root" TIMEOUT 600)
+  set_tests_properties(repro_${spec} PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+endforeach()

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""check.py SPEC OUTDIR: check a small-profile run of a published experiment.
+
+Reads OUTDIR/results.json and OUTDIR/report.md of `benchgrid run
+specs/SPEC.yaml` and checks, with the standard library only:
+  - every planned cell ran and is ok (the lvm cells of dd-fdatasync may be
+    skipped, with a reason, where the machine has no device-mapper);
+  - every recorded step of every ok cell succeeded and has its metrics;
+  - report.md holds the steps, every pivot table the spec asks for, its
+    charts, and the published-vs-measured table;
+  - every cell's recorded file system type and block size are the ones the
+    cell asked for (and the database block size, where it is a parameter);
+  - the shape that holds on any machine: shared_buffers 2MB gives lower
+    TPC-B tps than 4GB; reads after dropping the caches are slower than
+    cached reads; writes with fdatasync are not faster than cached writes;
+  - the system monitor's figures, once the runner samples them.
+Prints one line per check and exits 1 when any failed."""
+import json
+import math
+import os
+import re
+import sys
+
+spec, out = sys.argv[1], sys.argv[2]
+src = os.environ.get("BENCHGRID_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
+R = json.load(open(os.path.join(out, "results.json")))
+md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+    return cond
+
+
+def size_bytes(v):
+    """'4k' / '4KiB' / 4096 -> 4096 (binary units, as benchgrid reads them)."""
+    if isinstance(v, (int, float)):
+        return int(v)
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", str(v), re.I)
+    if not m:
+        return None
+    return int(float(m.group(1)) * 1024 ** "_kmgt".index((m.group(2) or "_").lower()))
+
+
+def summary(cell, step):
+    for s in cell.get("summary", []):
+        if s["step"] == step:
+            return s
+    return None
+
+
+def metric(cell, step, name):
+    s = summary(cell, step)
+    if not s or name not in s["metrics"]:
+        return None
+    return s["metrics"][name]["value"]
+
+
+def series(cell, step, name):
+    for st in cell["reps"][0] if cell.get("reps") else []:
+        if st["name"] == step:
+            return st.get("series", {}).get(name)
+    return None
+
+
+def label(cell):
+    return ", ".join(f"{k}={v}" for k, v in cell["params"].items())
+
+
+cells = R["cells"]
+ok_cells = [c for c in cells if c["status"] == "ok"]
+monitor_wired = "monitor_start" in open(os.path.join(src, "engine", "runner.c")).read()
+
+# ---- cells ----
+check(len(cells) == R["planned_cells"], f"{spec}: {len(cells)} of {R['planned_cells']} planned cells recorded")
+check(len(ok_cells) > 0, f"{spec}: at least one cell ran")
+for c in cells:
+    if c["status"] == "ok":
+        continue
+    allowed = (spec == "dd-fdatasync" and c["status"] == "skipped" and c["params"].get("layout") == "lvm"
+               and "device-mapper" in (c.get("error") or ""))
+    check(allowed, f"{spec}: cell {label(c)} is {c['status']}: {c.get('error')}")
+
+# ---- steps and their metrics ----
+base = {"io": ["mb_s", "iops", "lat_p99_us", "seconds"],
+        "pgbench": ["tps", "transactions", "lat_mean_ms"],
+        "exec": ["exit_status", "elapsed_s"]}
+for c in ok_cells:
+    bad = [s["step"] for s in c["summary"] if s["failed"]]
+    check(not bad, f"{label(c)}: no step failed ({bad})")
+    for s in c["summary"]:
+        if s["workload"] == "pgbench" and "init_s" in s["metrics"]:
+            continue  # a data load
+        missing = [m for m in base.get(s["workload"], []) if m not in s["metrics"]]
+        check(not missing, f"{label(c)}: step {s['step']} has {base.get(s['workload'])} (missing {missing})")
+
+# ---- report.md ----
+for sec in ("## Steps", "## Pivot tables", "## Charts", "## Published vs measured"):
+    check(sec in md, f"{spec}: report.md has '{sec}'")
+pivots = (R.get("report") or {}).get("pivot") or []
+if isinstance(pivots, dict):
+    pivots = [pivots]
+for p in pivots:
+    title = p.get("title") or p["value"]
+    check(f"### {title}" in md, f"{spec}: report.md has the pivot table '{title}'")
+    st, mname = p["value"].split(".", 1)
+    if mname.startswith(("disk_", "sys_")) and not monitor_wired:
+        continue
+    for c in ok_cells:
+        check(metric(c, st, mname) is not None, f"{label(c)}: {p['value']} measured for the pivot")
+charts = (R.get("report") or {}).get("charts") or []
+svgs = [f for f in os.listdir(out) if re.fullmatch(r"chart-\d+\.svg", f)]
+check(len(svgs) >= len(charts if isinstance(charts, list) else [charts]),
+      f"{spec}: {len(svgs)} chart files for {len(charts)} charts")
+m = re.search(r"(\d+) PASS, (\d+) FAIL, (\d+) XFAIL, (\d+) XPASS, (\d+) SKIP", md)
+check(m is not None and sum(int(x) for x in m.groups()) > 0, f"{spec}: published vs measured has rows")
+
+# ---- what each cell ran on ----
+for c in ok_cells:
+    info = c["facts"]["info"]
+    p = c["params"]
+    want_fs = p.get("fs") or {"usb-nvme-slc-cache": "ext4", "tablespace-shared-buffers": "ext4"}.get(spec)
+    check(info.get("fs.type") == want_fs, f"{label(c)}: recorded fs.type {info.get('fs.type')} == {want_fs}")
+    if "fs_block" in p:
+        check(size_bytes(info.get("fs.block_size")) == size_bytes(p["fs_block"]),
+              f"{label(c)}: recorded fs.block_size {info.get('fs.block_size')} == {p['fs_block']}")
+    if spec == "wal-placement":
+        check(info.get("fs.block_size") == "4096" and info.get("walfs.fs.block_size") == "4096",
+              f"{label(c)}: both file systems have 4 KiB blocks")
+        check(info.get("walfs.fs.type") == p["fs"], f"{label(c)}: WAL file system is {p['fs']}")
+    if spec == "tablespace-shared-buffers":
+        check(info.get("a.fs.type") == "ext4" and info.get("b.fs.type") == "xfs",
+              f"{label(c)}: tablespace file systems a=ext4 ({info.get('a.fs.type')}), b=xfs ({info.get('b.fs.type')})")
+        check(info.get("a.dev.loop_direct_io") == "1", f"{label(c)}: target a reads its image with direct I/O")
+    if "blcksz" in p:
+        check(size_bytes(info.get("pg.block_size")) == size_bytes(p["blcksz"]),
+              f"{label(c)}: server block size {info.get('pg.block_size')} == {p['blcksz']}")
+    if "shared_buffers" in p:
+        check(size_bytes(info.get("pg.setting.shared_buffers")) == size_bytes(p["shared_buffers"]),
+              f"{label(c)}: server shared_buffers {info.get('pg.setting.shared_buffers')} == {p['shared_buffers']}")
+
+
+# ---- the shape ----
+def by(pred):
+    return [c for c in ok_cells if pred(c["params"])]
+
+
+if spec == "tablespace-shared-buffers":
+    ratios = []
+    for tbs in ("a", "b"):
+        big = by(lambda p: p["tbs"] == tbs and p["shared_buffers"] == "4GB")
+        small = by(lambda p: p["tbs"] == tbs and p["shared_buffers"] == "2MB")
+        if big and small:
+            t4, t2 = metric(big[0], "tpcb", "tps"), metric(small[0], "tpcb", "tps")
+            print(f"     tablespace {tbs}: 4GB {t4:.0f} tps, 2MB {t2:.0f} tps")
+            ratios.append(t2 / t4)
+            if tbs == "a":
+                check(t2 < t4, f"tablespace a (no cache below): shared_buffers 2MB gives lower TPC-B tps than 4GB")
+            h4, h2 = metric(big[0], "tpcb", "cache_hit_ratio"), metric(small[0], "tpcb", "cache_hit_ratio")
+            check(h2 < h4, f"tablespace {tbs}: 2MB has the lower cache hit ratio ({h2:.3f} < {h4:.3f})")
+    check(len(ratios) == 2 and math.prod(ratios) ** 0.5 < 1.0,
+          f"over both tablespaces: 2MB gives lower tps than 4GB (geometric mean of 2MB/4GB {ratios})")
+    for c in ok_cells:
+        check(all(metric(c, "tpcb", f"stmt{i}_ms") is not None for i in range(1, 12)),
+              f"{label(c)}: per-statement latencies stmt1_ms..stmt11_ms")
+
+if spec == "usb-nvme-slc-cache":
+    for c in ok_cells:
+        d, r = metric(c, "iob_read_dropped", "mb_s"), metric(c, "iob_read_cached", "mb_s")
+        check(d < r, f"{label(c)}: read after drop_caches {d:.0f} MB/s slower than cached read {r:.0f} MB/s")
+        w, wc = metric(c, "iob_write_sync", "mb_s"), metric(c, "iob_write_cached", "mb_s")
+        check(w <= wc, f"{label(c)}: write with fdatasync {w:.0f} MB/s not faster than cached write {wc:.0f} MB/s")
+        sweep = [k for k in summary(c, "ddsweep")["metrics"] if re.fullmatch(r"mb_s_\d+k", k)]
+        check(sorted(sweep, key=lambda k: int(k[5:-1])) == [f"mb_s_{n}k" for n in (4, 8, 16, 32, 64, 128, 256, 512, 1024)],
+              f"{label(c)}: dd sweep 4k..1024k measured ({len(sweep)} sizes)")
+        s = series(c, "longwrite", "mb_s")
+        check(s is not None and len(s["v"]) >= 1, f"{label(c)}: long write has a MB/s time series")
+        for st in ("init", "ro10", "ro", "dump", "restore"):
+            check(summary(c, st) is not None and not summary(c, st)["failed"], f"{label(c)}: step {st} ran")
+        check(metric(c, "init", "init_s") > 0, f"{label(c)}: pgbench -i timed")
+        check(metric(c, "restore", "exit_status") == 0, f"{label(c)}: pg_restore succeeded")
+        tr = metric(c, "ro", "transactions")
+        check(tr == 100 * 100, f"{label(c)}: -c 100 -t 100 ran 10000 transactions ({tr})")
+
+if spec == "dd-fdatasync":
+    for c in ok_cells:
+        runs = [metric(c, "benchsh", f"mb_s_run{i}") for i in (1, 2, 3)]
+        avg = metric(c, "benchsh", "mb_s")
+        check(None not in runs and abs(avg - sum(runs) / 3) < 1e-6 * avg,
+              f"{label(c)}: bench.sh I/O speed is the mean of its three dd runs {runs}")
+        check(metric(c, "hdparm", "mib_s") and metric(c, "hdparm", "mib_s") > 0, f"{label(c)}: hdparm -t measured")
+        check(metric(c, "seqread", "mb_s") > 0, f"{label(c)}: sequential read measured")
+
+if spec == "wal-placement":
+    for c in ok_cells:
+        want = 1 if c["params"]["wal"] == "separate" else 0
+        check(metric(c, "where", "wal_separate") == want, f"{label(c)}: pg_wal on its own file system == {want}")
+        check(metric(c, "tpcb", "transactions") == 24 * 25, f"{label(c)}: 24 clients x 25 transactions")
+        check(info_ok := (c["facts"]["info"].get("dev.scheduler") == c["params"]["scheduler"]),
+              f"{label(c)}: scheduler {c['params']['scheduler']} recorded")
+
+if spec == "ssd-fs-blocksize":
+    for c in ok_cells:
+        for st in ("warmup", "ro", "rw"):
+            h = metric(c, st, "cache_hit_ratio")
+            check(h is not None and 0 < h <= 1, f"{label(c)}: {st} cache hit ratio {h}")
+            s = series(c, st, "tps")
+            check(s is not None and len(s["v"]) >= 2, f"{label(c)}: {st} tps over time")
+
+# ---- the system monitor, once the runner samples it around every step ----
+if monitor_wired:
+    for c in ok_cells:
+        for s in c["summary"]:
+            ms = s["metrics"]
+            cpu = [ms.get(k, {}).get("value") for k in ("sys_usr_pct", "sys_sys_pct", "sys_iowait_pct",
+                                                         "sys_idle_pct", "sys_steal_pct")]
+            if None in cpu:
+                check(False, f"{label(c)}: step {s['step']} has the monitor's CPU figures")
+                continue
+            check(abs(sum(cpu) - 100) < 0.5, f"{label(c)}: step {s['step']} CPU shares sum to 100 ({sum(cpu):.2f})")
+            if spec == "ssd-fs-blocksize" and s["workload"] == "pgbench":
+                need = ["disk_util_pct", "disk_await_ms", "disk_read_mb_s", "disk_write_mb_s", "sys_busy_pct"]
+                check(all(k in ms for k in need), f"{label(c)}: step {s['step']} has {need}")
+        if spec == "ssd-fs-blocksize":
+            s = series(c, "ro", "disk_util_pct")
+            check(s is not None and len(s["v"]) >= 2, f"{label(c)}: ro has a disk utilisation time series")
+else:
+    print("note the runner does not sample the system monitor yet (no monitor_start in engine/runner.c): "
+          "monitor checks not run")
+
+print(f"{spec}: {failures} failed check(s)")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# repro: specs/dd-fdatasync.yaml in its small profile; see tests/repro/check.py.
+SPEC=dd-fdatasync
+RUN_ARGS="--yes"   # the target formats the devices its setup hook made
+LEFTOVER=benchgrid-003   # its setup hook makes these loop devices; finish removes them
+source "$(dirname "$0")/repro_lib.sh"

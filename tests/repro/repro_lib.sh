@@ -1,0 +1,35 @@
+# repro_lib.sh: run one spec of specs/ in its small profile and check its
+# report with check.py. Sourced by the tests/repro/*.sh scripts, which set
+# SPEC (the file name without .yaml) and optionally RUN_ARGS.
+set -u
+bg=${BENCHGRID:?BENCHGRID must name the benchgrid binary}
+src=${BENCHGRID_SRC:?}
+if [[ $(id -u) -ne 0 || ! -e /dev/loop-control ]]; then
+	echo "skip: needs root and loop devices"
+	exit 77
+fi
+out=$(mktemp -d /var/tmp/repro-"$SPEC".XXXXXX)
+trap 'rm -rf "$out"' EXIT
+start=$SECONDS
+# progress goes to a log, shown when something fails; the report is what is checked
+"$bg" run ${RUN_ARGS:-} -o "$out/run" "$src/specs/$SPEC.yaml" >"$out/log" 2>&1
+rc=$?
+grep -v '^progress:' "$out/log" | tail -40
+echo "benchgrid run specs/$SPEC.yaml: exit $rc after $((SECONDS - start)) s"
+if [[ ! -f $out/run/results.json ]]; then
+	echo "FAIL no results.json"
+	exit 1
+fi
+# exit 1 only means some cell failed: check.py names it
+if [[ $rc -ne 0 && $rc -ne 1 ]]; then
+	echo "FAIL benchgrid run exited $rc"
+	exit 1
+fi
+BENCHGRID_SRC=$src python3 "$src/tests/repro/check.py" "$SPEC" "$out/run" || exit 1
+# what the spec's own hooks made is gone (the runner's fixtures have their own tests)
+if [[ -n ${LEFTOVER:-} ]] && { losetup -a | grep -q "$LEFTOVER" || ls -d /run/"$LEFTOVER"* 2>/dev/null; }; then
+	echo "FAIL left behind by the spec's hooks:"
+	losetup -a | grep "$LEFTOVER"
+	exit 1
+fi
+exit 0

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# repro: specs/ssd-fs-blocksize.yaml in its small profile; see tests/repro/check.py.
+SPEC=ssd-fs-blocksize
+source "$(dirname "$0")/repro_lib.sh"
