@@ -427,8 +427,6 @@ static void pgbc_run(struct pgbc_client *c)
 			double us = (v.type == PGB_V_INT ? (double)v.i : v.d) * (double)cmd->unit_us;
 
 			c->wake = (cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
-			if (!cfg->per_statement)
-				c->cmd_begin = c->wake - (int64_t)(us * 1000.0);
 			c->state = CS_SLEEP;
 			return;
 		}
