@@ -469,7 +469,9 @@ static void pgbw_progress(void *arg, double t, double tps, double lat_ms)
 
 	result_sample(res, "tps", "tps", t, tps);
 	result_sample(res, "lat_ms", "ms", t, lat_ms);
-	if (cx->verbose > 0)
+	if (cx->progress) /* the runner's progress line shows it */
+		cx->progress(cx->progress_ud, "tps", tps);
+	else if (cx->verbose > 0)
 		fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms\n", t, tps, lat_ms);
 }
 
