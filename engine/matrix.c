@@ -473,8 +473,12 @@ int matrix_expand(const struct node *m, const struct matrix_opts *o, struct cell
 	size_t n = 0;
 	for (size_t j = 0; j < c.n; j++) {
 		bool keep = true;
-		if (filter && o->filter(o->filter_ud, filter, c.v[j], &keep, d) < 0)
+		if (filter && o->filter(o->filter_ud, filter, c.v[j], &keep, d) < 0) {
+			/* The same expression fails the same way for every cell:
+			 * report it once. */
+			filter = NULL;
 			keep = false;
+		}
 		if (!keep) {
 			node_free(c.v[j]);
 			c.v[j] = NULL;

@@ -380,7 +380,10 @@ static int run_steps(struct runner *R, const struct cell *c, const struct node *
 			};
 			g_step_stop = g_stop;
 			/* Disk and CPU figures of the whole machine during the step. */
-			struct monitor *mon = monitor_start(R->fx.fs ? fx_fs_blockdev(R->fx.fs) : NULL, 1.0);
+			const char *dev = R->fx.fs ? fx_fs_blockdev(R->fx.fs) : NULL;
+			struct monitor *mon = monitor_start(dev, 1.0);
+			if (!mon && dev) /* a device it cannot read: CPU figures at least */
+				mon = monitor_start(NULL, 1.0);
 			arm_timeout(timeout);
 			rc_run = ops->run(opts, &cx, &res, &sd);
 			arm_timeout(0);
@@ -488,7 +491,8 @@ static int run_cell(struct runner *R, const struct cell *c, struct run_cell *rc)
 		if (skip) {
 			run_cell_set_status(rc, RUN_SKIPPED, "skipped: %s",
 			                    reason ? reason : "by before_cell");
-			progress_note(&R->prog, "  skipped: %s", reason ? reason : "by before_cell");
+			if (!R->o->quiet)
+				progress_note(&R->prog, "  skipped: %s", reason ? reason : "by before_cell");
 			free(reason);
 			goto out;
 		}

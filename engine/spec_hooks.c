@@ -57,7 +57,28 @@ void spec_hooks_free_lua(struct spec *s)
 	s->lua = NULL;
 }
 
+/* What Lua sees as globals: the variables, then the cell's parameters. */
+static struct node *lua_globals(const struct spec *s, const struct node *params)
+{
+	struct node *g = s->vars ? node_clone(s->vars) : node_new(NODE_MAP, NULL);
+	for (size_t i = 0; params && i < params->n; i++)
+		node_map_put(g, params->keys[i], &params->kpos[i], node_clone(params->items[i]));
+	return g;
+}
+
+static int eval_lua_tree(const struct spec *s, struct node *tree, const struct node *globals, struct diag *d);
+
 int spec_hooks_eval_lua(const struct spec *s, struct node *tree, const struct node *params, struct diag *d)
+{
+	if (!spec_hooks_has_lua(tree))
+		return 0;
+	struct node *g = lua_globals(s, params);
+	int rc = eval_lua_tree(s, tree, g, d);
+	node_free(g);
+	return rc;
+}
+
+static int eval_lua_tree(const struct spec *s, struct node *tree, const struct node *params, struct diag *d)
 {
 	if (!tree)
 		return 0;
@@ -72,7 +93,7 @@ int spec_hooks_eval_lua(const struct spec *s, struct node *tree, const struct no
 			}
 			node_free(it);
 			tree->items[i] = out;
-		} else if (spec_hooks_eval_lua(s, it, params, d) < 0) {
+		} else if (eval_lua_tree(s, it, params, d) < 0) {
 			bad = -EINVAL;
 		}
 	}
@@ -88,7 +109,10 @@ int spec_hooks_filter(void *spec, const struct node *expr, const struct node *pa
 		diag_error(d, &expr->pos, "matrix filter: the Lua state could not be created");
 		return -EINVAL;
 	}
-	return lb_filter(s->lua, expr, params, keep, d);
+	struct node *g = lua_globals(s, params);
+	int rc = lb_filter(s->lua, expr, g, keep, d);
+	node_free(g);
+	return rc;
 }
 
 int spec_hooks_check_sections(const struct spec *s, const struct node *tree, struct diag *d)

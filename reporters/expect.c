@@ -292,6 +292,12 @@ int expect_evaluate(const struct node *expect, const struct run *r, struct cell_
 			continue;
 		}
 		const struct node *where = node_get(e, "where");
+		/* `note:` (the source of a published figure, say) shows in every
+		 * row of the entry unless a more specific note replaces it. */
+		const struct node *note_node = node_get(e, "note");
+		const char *note = note_node && note_node->kind == NODE_SCALAR ? note_node->text : NULL;
+		if (!reason)
+			reason = note;
 		for (size_t k = 0; k < e->n; k++) {
 			const char *ref = e->keys[k], *metric;
 			char step[128];
@@ -324,6 +330,13 @@ int expect_evaluate(const struct node *expect, const struct run *r, struct cell_
 				    sums[ci] ? cell_summary_step(sums[ci], step) : NULL;
 				const struct metric_summary *m = cell_summary_metric(sums[ci], step, metric);
 				row->unit = strdup(m ? m->unit : "");
+				if (c->status == RUN_SKIPPED) {
+					/* A skipped cell measured nothing, and was meant not to. */
+					row->status = EXPECT_SKIP;
+					set_note(row, "%s", c->error ? c->error : "cell skipped");
+					finish(out, row);
+					continue;
+				}
 				if (!m || !isfinite(m->st.mean)) {
 					row->status = EXPECT_FAIL;
 					if (ss && ss->failed)

@@ -120,5 +120,27 @@ if [[ $rc -eq 130 && $n -ge 1 && $n -lt 16 ]]; then ok "SIGINT exits 130 with $n
 "$bg" report "$t/s" >/dev/null && [[ -s $t/s/report.md ]] && ok "report rebuilds" || bad "report"
 "$bg" compare "$t/k" "$t/s" >"$t/cmp.md" && grep -q '|' "$t/cmp.md" && ok "compare prints a table" || bad "compare"
 
+# ---- expect: notes, and skipped cells are SKIP, not FAIL ----
+cat >"$t/expect.yaml" <<'Y'
+name: expect-note
+matrix: {x: [1, 2]}
+hooks: |
+  function before_cell(cell)
+    if cell.params.x == 2 then cell:skip("not on this machine") end
+  end
+steps: [{name: e, exec: "echo hi"}]
+expect:
+  - {e.exit_status: [0, 0, 0], note: "published in the paper"}
+Y
+"$bg" run -q -o "$t/e" "$t/expect.yaml"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -E '\| *PASS *\|.*published in the paper' "$t/e/report.md" >/dev/null &&
+	grep -E '\| *SKIP *\|.*not on this machine' "$t/e/report.md" >/dev/null; then
+	ok "expect notes and SKIP for a skipped cell"
+else
+	bad "expect notes/skip (rc $rc)"
+	grep -E 'PASS|SKIP|FAIL' "$t/e/report.md"
+fi
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
