@@ -898,13 +898,13 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		diag_free(&hd);
 	}
 
-	size_t todo = 0;
+	size_t to_run = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!run_find_cell(&R.run, cells[i].id))
-			todo++;
+			to_run++;
 	if (o->resume && !o->quiet)
-		fprintf(stderr, "resuming %s: %zu of %zu cells finished, %zu to run\n", R.outdir, n - todo, n,
-		        todo);
+		fprintf(stderr, "resuming %s: %zu of %zu cells finished, %zu to run\n", R.outdir, n - to_run,
+		        n, to_run);
 	double declared = declared_seconds(node_get(s->root, "steps")) * (double)(R.repeat + R.warmup);
 	double spent = 0;
 	size_t k = 0, finished = 0;
@@ -918,8 +918,8 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		cell_label(c, label, sizeof(label));
 		/* ETA: declared durations of what is left plus the overhead seen so far. */
 		double overhead = finished ? spent / (double)finished - declared : 0;
-		double eta = (double)(todo - k + 1) * (declared + (overhead > 0 ? overhead : 0));
-		progress_cell(&R.prog, k, todo, label, eta);
+		double eta = (double)(to_run - k + 1) * (declared + (overhead > 0 ? overhead : 0));
+		progress_cell(&R.prog, k, to_run, label, eta);
 		struct run_cell *rc = run_add_cell(&R.run, c);
 		char id[13];
 		memcpy(id, c->id, sizeof(id));
@@ -938,7 +938,7 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		spent += rc->elapsed;
 		finished++;
 		if (R.prog.tty)
-			progress_note(&R.prog, "[%zu/%zu] %s: %s (%.1f s)", k, todo, label,
+			progress_note(&R.prog, "[%zu/%zu] %s: %s (%.1f s)", k, to_run, label,
 			              rc->status == RUN_OK ? "ok" : run_status_name(rc->status), rc->elapsed);
 		report_repeat_warnings(&R, rc);
 		if (journal_append(&R, rc) < 0)
