@@ -7,6 +7,11 @@ set -u
 bg=${BENCHGRID:?}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+# Our own state journal and work directory: cleanup after kill -9 is checked
+# below without touching what other tests run meanwhile.
+export BENCHGRID_STATE=$t/state
+mkdir -p "$t/w"
+W=(--work-dir "$t/w")
 fail=0 pass=0
 ok() { echo "ok   $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }
@@ -21,7 +26,7 @@ steps:
   - name: probe
     exec: {command: "test ${x} != 2 && echo 'bytes 42'"}
 Y
-"$bg" run -q -o "$t/f" "$t/fail.yaml"
+"$bg" run "${W[@]}" -q -o "$t/f" "$t/fail.yaml"
 rc=$?
 [[ $rc -eq 1 ]] && ok "failing cell gives exit 1" || bad "failing cell gives exit 1 (got $rc)"
 python3 - "$t/f" <<'PY' && ok "others reported, failure recorded, repeat statistics" || bad "failing cell results"
@@ -56,10 +61,10 @@ out="$t/k"
 first=1
 for i in $(seq 1 6); do
 	if ((first)); then
-		"$bg" run -q -o "$out" "$t/long.yaml" 2>/dev/null &
+		"$bg" run "${W[@]}" -q -o "$out" "$t/long.yaml" 2>/dev/null &
 		first=0
 	else
-		"$bg" run -q --resume "$out" "$t/long.yaml" 2>/dev/null &
+		"$bg" run "${W[@]}" -q --resume "$out" "$t/long.yaml" 2>/dev/null &
 	fi
 	pid=$!
 	sleep "$((RANDOM % 2)).$((RANDOM % 8 + 2))"
@@ -85,7 +90,7 @@ for l in open('$out/journal.jsonl'):
     try: ids.add(json.loads(l)['id'])
     except Exception: pass
 print(len(ids))")
-msg=$("$bg" run --resume "$out" "$t/long.yaml" 2>&1 >/dev/null)
+msg=$("$bg" run "${W[@]}" --resume "$out" "$t/long.yaml" 2>&1 >/dev/null)
 rc=$?
 want=$((16 - before))
 if [[ $rc -eq 0 && $want -gt 0 ]] && grep -q "$want to run" <<<"$msg"; then ok "resume runs only the $want missing cells"; else bad "resume (rc $rc, want $want): $msg"; fi
@@ -98,16 +103,20 @@ assert all(c["status"] == "ok" for c in r["cells"])
 assert [c["index"] for c in r["cells"]] == list(range(16))
 PY
 
+# ---- cleanup after the kills leaves no work directory behind ----
+"$bg" cleanup "$BENCHGRID_STATE" >/dev/null 2>&1
+if [[ -z $(ls -A "$t/w") ]]; then ok "cleanup removed the killed runs' work directories"; else bad "left in work dir: $(ls "$t/w")"; fi
+
 # ---- a changed scenario is refused ----
 sed 's/sleep 0.5/sleep 0.1/' "$t/long.yaml" >"$t/long2.yaml"
-"$bg" run -q --resume "$out" "$t/long2.yaml" >/dev/null 2>"$t/err"
+"$bg" run "${W[@]}" -q --resume "$out" "$t/long2.yaml" >/dev/null 2>"$t/err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q "scenario changed for finished cell" "$t/err"; then ok "changed scenario refused"; else bad "changed scenario (rc $rc): $(cat "$t/err")"; fi
-"$bg" run -q -o "$out" "$t/long.yaml" >/dev/null 2>"$t/err"
+"$bg" run "${W[@]}" -q -o "$out" "$t/long.yaml" >/dev/null 2>"$t/err"
 [[ $? -eq 2 ]] && grep -q "already holds a run" "$t/err" && ok "existing output refused" || bad "existing output"
 
 # ---- SIGINT ----
-"$bg" run -q -o "$t/s" "$t/long.yaml" 2>/dev/null &
+"$bg" run "${W[@]}" -q -o "$t/s" "$t/long.yaml" 2>/dev/null &
 pid=$!
 sleep 1
 kill -INT $pid
@@ -132,7 +141,7 @@ steps: [{name: e, exec: "echo hi"}]
 expect:
   - {e.exit_status: [0, 0, 0], note: "published in the paper"}
 Y
-"$bg" run -q -o "$t/e" "$t/expect.yaml"
+"$bg" run "${W[@]}" -q -o "$t/e" "$t/expect.yaml"
 rc=$?
 if [[ $rc -eq 0 ]] && grep -E '\| *PASS *\|.*published in the paper' "$t/e/report.md" >/dev/null &&
 	grep -E '\| *SKIP *\|.*not on this machine' "$t/e/report.md" >/dev/null; then
