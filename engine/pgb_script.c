@@ -235,6 +235,19 @@ static struct pgb_expr *pgbs_node(enum pgbs_op op, int nargs)
 	return e;
 }
 
+/* A one-argument node over a (NEG, NOT); frees a when out of memory. */
+static struct pgb_expr *pgbs_wrap1(enum pgbs_op op, struct pgb_expr *a)
+{
+	struct pgb_expr *e = pgbs_node(op, 1);
+
+	if (!e) {
+		pgbs_expr_free(a);
+		return NULL;
+	}
+	e->arg[0] = a;
+	return e;
+}
+
 static bool pgbs_word(struct pgbs_parser *ps, const char *w)
 {
 	size_t n = strlen(w);
@@ -412,7 +425,7 @@ static struct pgb_expr *pgbs_unary(struct pgbs_parser *ps)
 		bool neg = *ps->p == '-';
 
 		ps->p++;
-		struct pgb_expr *a = pgbs_unary(ps), *e;
+		struct pgb_expr *a = pgbs_unary(ps);
 
 		if (!a || !neg)
 			return a;
@@ -420,12 +433,7 @@ static struct pgb_expr *pgbs_unary(struct pgbs_parser *ps)
 			a->i = -a->i;
 			return a;
 		}
-		if (!(e = pgbs_node(E_NEG, 1))) {
-			pgbs_expr_free(a);
-			return NULL;
-		}
-		e->arg[0] = a;
-		return e;
+		return pgbs_wrap1(E_NEG, a);
 	}
 	return pgbs_primary(ps);
 }
@@ -493,16 +501,11 @@ static struct pgb_expr *pgbs_cmp(struct pgbs_parser *ps)
 static struct pgb_expr *pgbs_not(struct pgbs_parser *ps)
 {
 	if (pgbs_word(ps, "not")) {
-		struct pgb_expr *a = pgbs_not(ps), *e;
+		struct pgb_expr *a = pgbs_not(ps);
 
 		if (!a)
 			return NULL;
-		if (!(e = pgbs_node(E_NOT, 1))) {
-			pgbs_expr_free(a);
-			return NULL;
-		}
-		e->arg[0] = a;
-		return e;
+		return pgbs_wrap1(E_NOT, a);
 	}
 	return pgbs_cmp(ps);
 }

@@ -21,25 +21,7 @@
 
 static char tdir[64];
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static const char *diag_text(const struct diag *d)
-{
-	static char buf[8192];
-	size_t o = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < d->n && o < sizeof(buf) - 1; i++) {
-		char one[2048];
-		diag_format_one(&d->v[i], one, sizeof(one));
-		o += snprintf(buf + o, sizeof(buf) - o, "%s\n", one);
-	}
-	return buf;
-}
+#include "test_util.h"
 
 struct run {
 	struct node *root;

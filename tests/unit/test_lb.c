@@ -19,26 +19,7 @@
 #include "matrix.h"
 #include "spec.h"
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* All diagnostics as one string, for assertions and failure messages. */
-static const char *diag_text(const struct diag *d)
-{
-	static char buf[8192];
-	size_t o = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < d->n && o < sizeof(buf) - 1; i++) {
-		char one[2048];
-		diag_format_one(&d->v[i], one, sizeof(one));
-		o += snprintf(buf + o, sizeof(buf) - o, "%s\n", one);
-	}
-	return buf;
-}
+#include "test_util.h"
 
 static const struct diag_entry *first_error(const struct diag *d)
 {
