@@ -1,7 +1,5 @@
 # fs: targets (dir, loop, device), file systems, system knobs, device facts
 # and the crash-safe state journal.
-target_sources(bgcore PRIVATE engine/state.c engine/blkdev.c engine/fx_fs.c engine/knobs.c engine/facts.c)
-
 bg_unit_test(test_state SOURCES tests/unit/test_state.c LABELS fs)
 bg_unit_test(test_fx_fs SOURCES tests/unit/test_fx_fs.c LABELS fs)
 

@@ -1,11 +1,4 @@
 # io: the native I/O workload (`io:` step) and the latency histogram.
-target_sources(bgcore PRIVATE
-  engine/hist.c
-  engine/io_opts.c
-  engine/io_pattern.c
-  engine/io_engine.c
-  engine/wl_io.c
-)
 bg_unit_test(test_hist SOURCES tests/unit/test_hist.c LABELS io)
 if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_io.c)
   bg_unit_test(test_io SOURCES tests/unit/test_io.c LABELS io)

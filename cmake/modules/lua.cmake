@@ -1,7 +1,7 @@
 # lua: the Lua bridge, the exec step, and the Lua library embedded at build time.
 #
-# Included by the top CMakeLists.txt, this file adds the sources and tests.
-# Run as a script (cmake -DSRC=dir -DOUT=file -P lua.cmake) it generates a C
+# Included by the top CMakeLists.txt, this file adds the tests.
+# Run as a script (by engine/lua/CMakeLists.txt) (cmake -DSRC=dir -DOUT=file -P lua.cmake) it generates a C
 # file holding every lua/**/*.lua as a byte array (module name: the path
 # under lua/ without .lua, slashes as dots), so that the binary does not
 # depend on any install path.
@@ -37,22 +37,6 @@ if(CMAKE_SCRIPT_MODE_FILE)
   endif()
   return()
 endif()
-
-file(GLOB_RECURSE BG_LUA_LIB CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/lua/*.lua)
-set(BG_LUA_EMBED ${CMAKE_BINARY_DIR}/generated/lb_embed.c)
-add_custom_command(
-  OUTPUT ${BG_LUA_EMBED}
-  COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/lua -DOUT=${BG_LUA_EMBED}
-          -P ${CMAKE_SOURCE_DIR}/cmake/modules/lua.cmake
-  DEPENDS ${BG_LUA_LIB} ${CMAKE_SOURCE_DIR}/cmake/modules/lua.cmake
-  COMMENT "Embedding the Lua library (lua/)"
-  VERBATIM)
-
-target_sources(bgcore PRIVATE
-  engine/lb.c
-  engine/lb_api.c
-  engine/wl_exec.c
-  ${BG_LUA_EMBED})
 
 bg_unit_test(test_lb SOURCES tests/unit/test_lb.c LABELS lua)
 bg_unit_test(test_exec SOURCES tests/unit/test_exec.c LABELS lua)

@@ -1,8 +1,4 @@
 # pg: the managed PostgreSQL server (`postgres:` section).
-target_sources(bgcore PRIVATE
-  engine/fx_pg.c
-  engine/fx_pg_proc.c
-)
 # Starts real servers (initdb, postgres) as the postgres user when root.
 bg_unit_test(test_fx_pg SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_fx_pg.c LABELS pg root)
 # The section end to end through the CLI: reuse decisions, kill -9 + cleanup.

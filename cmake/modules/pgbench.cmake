@@ -1,12 +1,4 @@
 # pgbench: pgbench-compatible data load and load driver on libpq.
-target_sources(bgcore PRIVATE
-  engine/pgb_init.c
-  engine/pgb_rand.c
-  engine/pgb_script.c
-  engine/pgb_client.c
-  engine/wl_pgbench.c
-)
-
 bg_unit_test(test_pgb_script SOURCES tests/unit/test_pgb_script.c LABELS pgbench)
 bg_unit_test(test_pgb_rand SOURCES tests/unit/test_pgb_rand.c LABELS pgbench)
 

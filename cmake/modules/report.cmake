@@ -1,18 +1,5 @@
 # report: the run's result model (results.json), statistics over repeats,
 # the reporters (CSV, timeseries CSV, Markdown + SVG charts), expect and compare.
-target_sources(bgcore PRIVATE
-  engine/results.c
-  engine/json_parse.c
-  engine/stats.c
-  reporters/rep.c
-  reporters/rep_csv.c
-  reporters/rep_timeseries.c
-  reporters/rep_md.c
-  reporters/svg.c
-  reporters/expect.c
-  reporters/compare.c
-)
-
 foreach(t test_results test_json_parse test_stats test_expect)
   if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c)
     bg_unit_test(${t} SOURCES tests/unit/${t}.c LABELS report)

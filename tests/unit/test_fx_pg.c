@@ -530,6 +530,10 @@ static void test_killed_postmaster(void **state)
 	/* killed again, then stopped: no orphaned backend is left behind */
 	c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
 	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	/* An idle backend notices the postmaster's death and exits at once; a
+	 * busy one (a long count, which never checks) outlives it. */
+	assert_int_equal(PQsendQuery(c, "SELECT count(*) FROM generate_series(1, 2000000000)"), 1);
+	usleep(200000);
 	kill((pid_t)postmaster_pid(t), SIGKILL);
 	for (int i = 0; i < 200 && fx_pg_alive(t->pg[0]); i++)
 		usleep(10000);

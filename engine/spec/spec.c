@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "interp.h"
-#include "workload.h"
+#include "workload_table.h"
 #include "spec_hooks.h"
 
 static const char *const top_keys[] = {

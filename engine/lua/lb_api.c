@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "units.h"
-#include "wl_exec.h"
+#include "spawn.h"
 
 extern char **environ;
 
@@ -445,14 +445,15 @@ static int lb_bench_sh(lua_State *S)
 	double left = B->running ? B->deadline - lb_now() : B->budget;
 	if (left <= 0)
 		left = 0.001;
-	struct wl_exec_proc p = {.argv = argv, .timeout = left, .max_capture = 16 << 20};
-	int rc = wl_exec_spawn(&p);
+	struct spawn_run p = {
+	    .c = {.argv = argv, .out_fd = -1, .err_fd = -1}, .timeout = left, .max_capture = 16 << 20};
+	int rc = spawn_run(&p);
 	if (rc < 0) {
-		wl_exec_proc_free(&p);
+		spawn_run_free(&p);
 		return luaL_error(S, "bench.sh: cannot run '%s': %s", cmd, strerror(-rc));
 	}
 	if (p.timed_out) {
-		wl_exec_proc_free(&p);
+		spawn_run_free(&p);
 		B->expired = true; /* the count hook raises the stop from here on */
 		return luaL_error(S, "bench.sh: '%s' was killed: the Lua time budget of %f s ran out", cmd,
 		                  B->budget);
@@ -460,7 +461,7 @@ static int lb_bench_sh(lua_State *S)
 	lua_pushinteger(S, p.status);
 	lua_pushlstring(S, p.out ? p.out : "", p.nout);
 	lua_pushlstring(S, p.err ? p.err : "", p.nerr);
-	wl_exec_proc_free(&p);
+	spawn_run_free(&p);
 	return 3;
 }
 

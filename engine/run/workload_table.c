@@ -1,5 +1,5 @@
-/* workload: the table of step kinds (see workload.h). */
-#include "workload.h"
+/* workload_table: the table of step kinds (see workload.h). */
+#include "workload_table.h"
 
 #include <string.h>
 

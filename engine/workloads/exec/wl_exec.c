@@ -1,264 +1,32 @@
-/* wl_exec: the `exec:` step and the process runner (see wl_exec.h).
- *
- * The child gets its own process group, so that a timeout can kill
- * everything the command started (a shell pipeline, fio's job processes).
- * An exec failure is sent back over a close-on-exec pipe: reading 0 bytes
- * from it means the exec succeeded. The parent polls both output pipes with
- * a short timeout, so a deadline or the stop flag is noticed within 50 ms.
- * A timeout sends SIGTERM to the group, then SIGKILL one second later. */
+/* wl_exec: the `exec:` step (see wl_exec.h). The command runs through
+ * util/spawn: its own process group, so that a timeout can kill everything
+ * it started (a shell pipeline, fio's job processes). */
 #include "wl_exec.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libpq-fe.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/close_range.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "lb.h"
+#include "spawn.h"
+#include "tail.h"
 
 extern char **environ;
 
 #define WL_EXEC_DEFAULT_CAPTURE ((size_t)64 << 20)
 #define WL_EXEC_DEFAULT_TAIL    4096
-#define WL_EXEC_KILL_GRACE      1.0
 
 static struct lb *wl_exec_lua;
 
 void wl_exec_set_lua(struct lb *L)
 {
 	wl_exec_lua = L;
-}
-
-static double wl_exec_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* --- the process runner --- */
-
-struct wl_exec_buf {
-	char *p;
-	size_t n, cap, max;
-	bool truncated;
-};
-
-static void wl_exec_buf_add(struct wl_exec_buf *b, const char *s, size_t n)
-{
-	if (b->n + n > b->max) {
-		b->truncated = true;
-		n = b->max - b->n;
-	}
-	if (b->n + n + 1 > b->cap) {
-		size_t c = b->cap ? b->cap : 4096;
-		while (c < b->n + n + 1)
-			c *= 2;
-		char *np = realloc(b->p, c);
-		if (!np) {
-			b->truncated = true;
-			return;
-		}
-		b->p = np;
-		b->cap = c;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-}
-
-static void wl_exec_child(const struct wl_exec_proc *p, int out, int err, int status)
-{
-	setpgid(0, 0);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	int devnull = open("/dev/null", O_RDONLY);
-	if (devnull >= 0) {
-		dup2(devnull, 0);
-		close(devnull);
-	}
-	dup2(out, 1);
-	dup2(err, 2);
-	/* Descriptors the engine left inheritable (a server log, a device)
-	 * are none of the command's business. */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	int msg[2];
-	if (p->cwd && chdir(p->cwd) < 0) {
-		msg[0] = 1;
-		msg[1] = errno;
-		(void)!write(status, msg, sizeof(msg));
-		_exit(126);
-	}
-	if (p->envp)
-		execvpe(p->argv[0], (char *const *)p->argv, p->envp);
-	else
-		execvp(p->argv[0], (char *const *)p->argv);
-	msg[0] = 2;
-	msg[1] = errno;
-	(void)!write(status, msg, sizeof(msg));
-	_exit(127);
-}
-
-int wl_exec_spawn(struct wl_exec_proc *p)
-{
-	int outp[2], errp[2], stp[2];
-	p->out = p->err = NULL;
-	p->nout = p->nerr = 0;
-	p->status = p->term_signal = p->exec_errno = p->cwd_errno = 0;
-	p->timed_out = p->stopped = p->out_truncated = p->err_truncated = false;
-	p->elapsed = 0;
-	if (!p->argv || !p->argv[0])
-		return -EINVAL;
-	if (pipe2(outp, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(errp, O_CLOEXEC) < 0) {
-		int e = errno;
-		close(outp[0]);
-		close(outp[1]);
-		return -e;
-	}
-	if (pipe2(stp, O_CLOEXEC) < 0) {
-		int e = errno;
-		close(outp[0]);
-		close(outp[1]);
-		close(errp[0]);
-		close(errp[1]);
-		return -e;
-	}
-	double t0 = wl_exec_now();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		for (int i = 0; i < 2; i++) {
-			close(outp[i]);
-			close(errp[i]);
-			close(stp[i]);
-		}
-		return -e;
-	}
-	if (pid == 0)
-		wl_exec_child(p, outp[1], errp[1], stp[1]);
-	setpgid(pid, pid); /* also here: no race with a kill before the child ran */
-	close(outp[1]);
-	close(errp[1]);
-	close(stp[1]);
-
-	int msg[2];
-	ssize_t r;
-	do
-		r = read(stp[0], msg, sizeof(msg));
-	while (r < 0 && errno == EINTR);
-	close(stp[0]);
-	if (r == (ssize_t)sizeof(msg)) {
-		if (msg[0] == 1)
-			p->cwd_errno = msg[1];
-		else
-			p->exec_errno = msg[1];
-	}
-
-	size_t max = p->max_capture ? p->max_capture : WL_EXEC_DEFAULT_CAPTURE;
-	struct wl_exec_buf bo = {.max = max}, be = {.max = max};
-	struct pollfd fds[2] = {{.fd = outp[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
-	double deadline = p->timeout > 0 ? t0 + p->timeout : 0;
-	double term_at = 0, reaped_at = 0;
-	bool reaped = false;
-	int wst = 0;
-	char buf[65536];
-	while (fds[0].fd >= 0 || fds[1].fd >= 0 || !reaped) {
-		double now = wl_exec_now();
-		if (!reaped && !term_at && ((deadline && now >= deadline) || (p->stop && *p->stop))) {
-			if (p->stop && *p->stop)
-				p->stopped = true;
-			else
-				p->timed_out = true;
-			kill(-pid, SIGTERM);
-			term_at = now;
-		}
-		if (term_at && now - term_at >= WL_EXEC_KILL_GRACE)
-			kill(-pid, SIGKILL);
-		/* Processes left in the background keep the pipes open: stop
-		 * waiting for them a moment after the command itself ended. */
-		if (reaped && now - reaped_at >= WL_EXEC_KILL_GRACE) {
-			kill(-pid, SIGKILL);
-			break;
-		}
-		if (fds[0].fd < 0 && fds[1].fd < 0) {
-			struct timespec ts = {0, 10 * 1000 * 1000};
-			nanosleep(&ts, NULL);
-		} else if (poll(fds, 2, 50) < 0 && errno != EINTR) {
-			break;
-		}
-		for (int i = 0; i < 2; i++) {
-			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(fds[i].fd, buf, sizeof(buf));
-			if (n < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (n <= 0) {
-				close(fds[i].fd);
-				fds[i].fd = -1;
-				continue;
-			}
-			wl_exec_buf_add(i == 0 ? &bo : &be, buf, (size_t)n);
-		}
-		if (!reaped) {
-			pid_t w = waitpid(pid, &wst, WNOHANG);
-			if (w == pid || (w < 0 && errno == ECHILD)) {
-				reaped = true;
-				reaped_at = wl_exec_now();
-				p->elapsed = reaped_at - t0;
-			}
-		}
-	}
-	for (int i = 0; i < 2; i++)
-		if (fds[i].fd >= 0)
-			close(fds[i].fd);
-	if (WIFEXITED(wst)) {
-		p->status = WEXITSTATUS(wst);
-	} else if (WIFSIGNALED(wst)) {
-		p->term_signal = WTERMSIG(wst);
-		p->status = 128 + p->term_signal;
-	}
-	if (!bo.p)
-		wl_exec_buf_add(&bo, "", 0);
-	if (!be.p)
-		wl_exec_buf_add(&be, "", 0);
-	p->out = bo.p;
-	p->nout = bo.n;
-	p->out_truncated = bo.truncated;
-	p->err = be.p;
-	p->nerr = be.n;
-	p->err_truncated = be.truncated;
-	return 0;
-}
-
-void wl_exec_proc_free(struct wl_exec_proc *p)
-{
-	free(p->out);
-	free(p->err);
-	p->out = p->err = NULL;
-	p->nout = p->nerr = 0;
-}
-
-const char *wl_exec_tail(const char *text, size_t len, size_t max)
-{
-	if (!text)
-		return "";
-	if (len <= max)
-		return text;
-	const char *p = text + len - max;
-	const char *nl = memchr(p, '\n', max);
-	if (nl && nl + 1 < text + len)
-		return nl + 1;
-	return p;
 }
 
 /* --- options --- */
@@ -549,8 +317,8 @@ static void wl_exec_describe(const struct wl_exec_opts *o, char *buf, size_t len
 		k += snprintf(buf + k, len - k, "%s%s", i ? " " : "", o->command->items[i]->text);
 }
 
-static int wl_exec_parse(const struct wl_exec_opts *o, const struct step_ctx *cx,
-                         const struct wl_exec_proc *p, struct step_result *res)
+static int wl_exec_parse(const struct wl_exec_opts *o, const struct step_ctx *cx, const struct spawn_run *p,
+                         struct step_result *res)
 {
 	struct lb *L = wl_exec_lua, *own = NULL;
 	struct diag d;
@@ -627,13 +395,14 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 	wl_exec_describe(&o, desc, sizeof(desc));
 	result_info(res, "command", "%s", desc);
 	double timeout = o.timeout > 0 ? o.timeout : cx->timeout;
-	struct wl_exec_proc p = {
-	    .argv = argv, .cwd = cx->target_dir, .envp = env.v, .timeout = timeout, .stop = cx->stop};
-	struct timespec wall;
-	clock_gettime(CLOCK_REALTIME, &wall);
+	struct spawn_run p = {
+	    .c = {.argv = argv, .cwd = cx->target_dir, .envp = env.v, .out_fd = -1, .err_fd = -1},
+	    .timeout = timeout,
+	    .stop = cx->stop,
+	    .max_capture = WL_EXEC_DEFAULT_CAPTURE};
 	if (res->started == 0)
-		res->started = wall.tv_sec + wall.tv_nsec / 1e9;
-	int rc = wl_exec_spawn(&p);
+		res->started = clock_wall();
+	int rc = spawn_run(&p);
 	wl_exec_env_free(&env);
 	if (!shell)
 		free(argv);
@@ -642,7 +411,7 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 		return rc;
 	}
 	size_t tail = o.tail;
-	const char *otail = wl_exec_tail(p.out, p.nout, tail), *etail = wl_exec_tail(p.err, p.nerr, tail);
+	const char *otail = tail_text(p.out, p.nout, tail), *etail = tail_text(p.err, p.nerr, tail);
 	result_metric(res, "exit_status", p.status, "");
 	result_metric(res, "elapsed_s", p.elapsed, "s");
 	res->elapsed = p.elapsed;
@@ -656,18 +425,18 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 	const char *why = *etail ? etail : otail;
 	const char *sep = *why ? "\n" : "";
 	char missing[256];
-	if (p.exec_errno == ENOENT) {
+	if (p.why.exec_errno == ENOENT) {
 		result_fail(res, "exec: command not found: %s",
 		            shell ? "/bin/sh" : o.command->items[0]->text);
 		rc = -ENOENT;
-	} else if (p.exec_errno) {
+	} else if (p.why.exec_errno) {
 		result_fail(res, "exec: cannot run %s: %s", shell ? "/bin/sh" : o.command->items[0]->text,
-		            strerror(p.exec_errno));
-		rc = -p.exec_errno;
-	} else if (p.cwd_errno) {
+		            strerror(p.why.exec_errno));
+		rc = -p.why.exec_errno;
+	} else if (p.why.cwd_errno) {
 		result_fail(res, "exec: cannot enter the target directory %s: %s", cx->target_dir,
-		            strerror(p.cwd_errno));
-		rc = -p.cwd_errno;
+		            strerror(p.why.cwd_errno));
+		rc = -p.why.cwd_errno;
 	} else if (p.timed_out) {
 		result_fail(res, "exec: timed out after %g s, killed: %s%s%s", timeout, desc, sep, why);
 		rc = -ETIMEDOUT;
@@ -689,7 +458,7 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 	} else if (o.parse) {
 		rc = wl_exec_parse(&o, cx, &p, res);
 	}
-	wl_exec_proc_free(&p);
+	spawn_run_free(&p);
 	return rc;
 }
 

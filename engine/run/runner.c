@@ -26,7 +26,7 @@
 #include "state.h"
 #include "units.h"
 #include "wl_exec.h"
-#include "workload.h"
+#include "workload_table.h"
 
 /* Defined in spec.c: the cell tree with run-time names resolved. */
 struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const struct node *runtime,

@@ -3,7 +3,7 @@
  * A step is a map with a name, common options (record, timeout) and exactly
  * one workload key whose value is that workload's options map. Adding a
  * workload is one new file defining a `struct workload_ops` and one row in
- * workload.c. Options are validated twice: at `check` time on every cell's
+ * run/workload_table.c. Options are validated twice: at `check` time on every cell's
  * interpolated step (check), and again when the step runs (run), so a value
  * that only becomes known at run time is still validated with its position. */
 #ifndef BENCHGRID_WORKLOAD_H
@@ -29,10 +29,5 @@ struct workload_ops {
 	int (*run)(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
 	           struct diag *d);
 };
-
-/* The workload whose key appears in the step map, or NULL. */
-const struct workload_ops *workload_find(const char *name);
-/* NULL-terminated list of all workloads. */
-const struct workload_ops *const *workload_all(void);
 
 #endif

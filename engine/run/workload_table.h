@@ -1,0 +1,13 @@
+/* workload_table: every step kind benchgrid knows (io, pgbench, exec).
+ * Adding a workload is one row in workload_table.c. */
+#ifndef BENCHGRID_WORKLOAD_TABLE_H
+#define BENCHGRID_WORKLOAD_TABLE_H
+
+#include "workload.h"
+
+/* The workload whose key appears in the step map, or NULL. */
+const struct workload_ops *workload_find(const char *name);
+/* NULL-terminated list of all workloads. */
+const struct workload_ops *const *workload_all(void);
+
+#endif

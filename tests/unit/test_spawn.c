@@ -1,0 +1,207 @@
+/* test_spawn: util/spawn's child hygiene, whoever starts a process: no
+ * benchgrid descriptor survives into the child, every signal disposition and
+ * the mask are the defaults, the child leads its own process group; plus
+ * capture, timeouts, the stop flag, and the three start failures. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "spawn.h"
+#include "tail.h"
+
+/* The value of "Key:" in /proc/<child>/status text, or NULL. */
+static const char *status_field(const char *text, const char *key, char *buf, size_t len)
+{
+	const char *p = strstr(text, key);
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t n = strcspn(p, "\n");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+/* benchgrid's own state the child must not see: an inheritable descriptor
+ * (as the journal once was), an ignored SIGPIPE, a blocked SIGUSR1. */
+static void test_child_hygiene(void **state)
+{
+	int leaked = open("/dev/null", O_RDONLY); /* no O_CLOEXEC on purpose */
+	assert_true(leaked >= 0);
+	assert_int_equal(dup2(leaked, 57), 57);
+	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+	void (*old_hup)(int) = signal(SIGHUP, SIG_IGN);
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+
+	/* The shell reads its own /proc entries: status for the signal sets,
+	 * fd/ for the descriptors (ls's own directory fd shows as one more),
+	 * stat for the process group. */
+	const char *argv[] = {
+	    "/bin/sh", "-c",
+	    "cat /proc/$$/status; echo FDS; ls /proc/$$/fd; echo PGRP $(cut -d' ' -f5 /proc/$$/stat) "
+	    "PID $$",
+	    NULL};
+	struct spawn_run r = {.c = {.argv = argv, .out_fd = -1, .err_fd = -1}, .timeout = 10};
+	assert_int_equal(spawn_run(&r), 0);
+	assert_int_equal(r.status, 0);
+	char buf[256];
+	assert_non_null(status_field(r.out, "SigIgn:", buf, sizeof(buf)));
+	assert_string_equal(buf, "0000000000000000");
+	assert_non_null(status_field(r.out, "SigBlk:", buf, sizeof(buf)));
+	assert_string_equal(buf, "0000000000000000");
+	const char *fds = strstr(r.out, "FDS\n");
+	assert_non_null(fds);
+	/* 0, 1, 2 and nothing of ours (fd 57, the leaked one, or the capture pipes) */
+	char *line, *save = NULL, *copy = strdup(fds + 4);
+	int n = 0;
+	for (line = strtok_r(copy, "\n", &save); line && strncmp(line, "PGRP", 4);
+	     line = strtok_r(NULL, "\n", &save)) {
+		int fd = atoi(line);
+		assert_true(fd != 57);
+		n++;
+	}
+	assert_true(n <= 4); /* 0, 1, 2 and, on some shells, the fd/ listing itself */
+	assert_non_null(line);
+	long pgrp = 0, pid = 0;
+	assert_int_equal(sscanf(line, "PGRP %ld PID %ld", &pgrp, &pid), 2);
+	assert_int_equal(pgrp, pid);
+	free(copy);
+	spawn_run_free(&r);
+
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	signal(SIGPIPE, old_pipe);
+	signal(SIGHUP, old_hup);
+	close(57);
+	close(leaked);
+}
+
+static void test_capture_and_merge(void **state)
+{
+	const char *argv[] = {"/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+	struct spawn_run r = {.c = {.argv = argv}, .timeout = 10};
+	assert_int_equal(spawn_run(&r), 0);
+	assert_int_equal(r.status, 3);
+	assert_string_equal(r.out, "out\n");
+	assert_string_equal(r.err, "err\n");
+	spawn_run_free(&r);
+	struct spawn_run m = {.c = {.argv = argv}, .timeout = 10, .merge_err = true};
+	assert_int_equal(spawn_run(&m), 0);
+	assert_string_equal(m.out, "out\nerr\n");
+	assert_string_equal(m.err, "");
+	spawn_run_free(&m);
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	/* The background sleep is in the group too: the timeout ends both. */
+	const char *argv[] = {"/bin/sh", "-c", "sleep 30 & sleep 30", NULL};
+	struct spawn_run r = {.c = {.argv = argv}, .timeout = 0.3};
+	assert_int_equal(spawn_run(&r), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(r.term_signal, SIGTERM);
+	assert_true(r.elapsed < 5);
+	/* No one left in the group (a killed orphan may stay a zombie until
+	 * init reaps it: give that a moment). */
+	int left = 0;
+	for (int i = 0; i < 200 && (left = kill(-r.pid, 0)) == 0; i++)
+		usleep(10000);
+	assert_int_equal(left, -1);
+	assert_int_equal(errno, ESRCH);
+	spawn_run_free(&r);
+}
+
+static void test_stop_flag(void **state)
+{
+	volatile sig_atomic_t stop = 1;
+	const char *argv[] = {"sleep", "30", NULL};
+	struct spawn_run r = {.c = {.argv = argv}, .stop = &stop};
+	assert_int_equal(spawn_run(&r), 0);
+	assert_true(r.stopped);
+	spawn_run_free(&r);
+}
+
+static void test_start_failures(void **state)
+{
+	const char *missing[] = {"benchgrid-no-such-program", NULL};
+	struct spawn_run r = {.c = {.argv = missing}};
+	assert_int_equal(spawn_run(&r), 0);
+	assert_int_equal(r.why.exec_errno, ENOENT);
+	assert_int_equal(r.status, 127);
+	spawn_run_free(&r);
+
+	const char *pwd[] = {"/bin/pwd", NULL};
+	struct spawn_run c = {.c = {.argv = pwd, .cwd = "/nonexistent/dir"}};
+	assert_int_equal(spawn_run(&c), 0);
+	assert_int_equal(c.why.cwd_errno, ENOENT);
+	assert_int_equal(c.why.exec_errno, 0);
+	spawn_run_free(&c);
+
+	struct spawn_run w = {.c = {.argv = pwd, .cwd = "/tmp"}};
+	assert_int_equal(spawn_run(&w), 0);
+	assert_string_equal(w.out, "/tmp\n");
+	spawn_run_free(&w);
+}
+
+static void test_start_and_wait(void **state)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	const char *argv[] = {"/bin/sh", "-c", "echo hello; exit 5", NULL};
+	struct spawn_child c = {.argv = argv, .out_fd = p[1], .err_fd = -1, .new_session = true};
+	struct spawn_failure why;
+	pid_t pid = spawn_start(&c, &why);
+	close(p[1]);
+	assert_true(pid > 0);
+	char buf[32] = {0};
+	assert_int_equal(read(p[0], buf, sizeof(buf) - 1), 6);
+	assert_string_equal(buf, "hello\n");
+	close(p[0]);
+	assert_int_equal(spawn_wait(pid), 5);
+}
+
+static void test_find_program_and_tail(void **state)
+{
+	char path[4096];
+	assert_true(spawn_find_program("sh", path, sizeof(path)));
+	assert_int_equal(access(path, X_OK), 0);
+	assert_false(spawn_find_program("benchgrid-no-such-program", path, sizeof(path)));
+	const char *t = "line1\nline2\nline3\n";
+	assert_string_equal(tail_text(t, strlen(t), 8), "line3\n");
+	assert_string_equal(tail_text(t, strlen(t), 100), t);
+	char *ind = tail_indent("a\nb", "  ");
+	assert_string_equal(ind, "  a\n  b");
+	free(ind);
+	char name[] = "/tmp/benchgrid-tail-XXXXXX";
+	int fd = mkstemp(name);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "one\ntwo\nthree\n\n", 15), 15);
+	close(fd);
+	char *last = tail_file(name, 0, 2, 4096);
+	assert_string_equal(last, "two\nthree");
+	free(last);
+	assert_null(tail_file(name, 15, 2, 4096)); /* nothing after the offset */
+	unlink(name);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_child_hygiene),         cmocka_unit_test(test_capture_and_merge),
+	    cmocka_unit_test(test_timeout_kills_group),   cmocka_unit_test(test_stop_flag),
+	    cmocka_unit_test(test_start_failures),        cmocka_unit_test(test_start_and_wait),
+	    cmocka_unit_test(test_find_program_and_tail),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
