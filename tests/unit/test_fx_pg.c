@@ -24,7 +24,7 @@
 #include <libpq-fe.h>
 
 #include "fx_pg.h"
-#include "fx_pg_int.h"
+#include "fx_pg_sql.h"
 #include "result.h"
 #include "spec.h"
 #include "state.h"
