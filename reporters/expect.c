@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rep.h"
+#include "rep_group.h"
 #include "units.h"
 
 static const char *const status_names[] = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP"};
