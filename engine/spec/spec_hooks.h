@@ -1,6 +1,6 @@
 /* spec_hooks: the Lua side of a scenario: the state for hooks, `!lua`
- * values and the matrix filter. Kept apart from spec.c so that a scenario
- * without Lua never touches the bridge. */
+ * values and the matrix filter. Works on struct spec (spec_types.h), so
+ * spec.c uses it without spec_hooks including spec.h back. */
 #ifndef BENCHGRID_SPEC_HOOKS_H
 #define BENCHGRID_SPEC_HOOKS_H
 
