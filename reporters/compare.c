@@ -7,13 +7,16 @@
  * ratio B/A (means over repetitions). A last table gives per metric the
  * geometric mean of the ratios over the shared cells (ratios of positive
  * values only), which is the fair single figure for "B is x times A". */
+#include "compare.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rep.h"
+#include "rep_fmt.h"
+#include "results.h"
 
 static int load(const char *path, struct run *r, struct diag *d)
 {

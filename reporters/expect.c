@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rep.h"
+#include "rep_group.h"
 #include "units.h"
 
 static const char *const status_names[] = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP"};
@@ -261,6 +261,130 @@ static void finish(struct expect_result *res, struct expect_row *row)
 		res->nstrict++;
 }
 
+/* One step.metric of one entry, as every row of it needs it. */
+struct expect_ref {
+	size_t entry;
+	const char *ref, *metric;
+	char step[128];
+	double value, lo, hi;
+	bool xfail, strict;
+	const char *reason; /* xfail's reason, or the entry's note, or NULL */
+};
+
+static struct expect_row *new_row(struct expect_result *out, const struct expect_ref *x, long cell)
+{
+	struct expect_row *row = add_row(out);
+	if (!row)
+		return NULL;
+	row->entry = x->entry;
+	row->cell = cell;
+	row->ref = strdup(x->ref);
+	row->expected = x->value;
+	row->lower = x->lo;
+	row->upper = x->hi;
+	row->strict = x->strict;
+	row->measured = NAN;
+	row->diff_pct = NAN;
+	return row;
+}
+
+/* The status and note of one cell's row. */
+static void judge(struct expect_row *row, const struct expect_ref *x, const struct run_cell *c,
+                  const struct cell_summary *sum)
+{
+	const struct step_summary *ss = sum ? cell_summary_step(sum, x->step) : NULL;
+	const struct metric_summary *m = cell_summary_metric(sum, x->step, x->metric);
+	row->unit = strdup(m ? m->unit : "");
+	if (c->status == RUN_SKIPPED) {
+		/* A skipped cell measured nothing, and was meant not to. */
+		row->status = EXPECT_SKIP;
+		set_note(row, "%s", c->error ? c->error : "cell skipped");
+		return;
+	}
+	if (!m || !isfinite(m->st.mean)) {
+		row->status = EXPECT_FAIL;
+		if (ss && ss->failed)
+			set_note(row, "step failed: %s", ss->error ? ss->error : "?");
+		else if (c->status == RUN_FAILED && !ss)
+			set_note(row, "cell failed: %s", c->error ? c->error : "?");
+		else if (!ss)
+			set_note(row, "no step '%s' in this cell", x->step);
+		else
+			set_note(row, "metric '%s' not measured by step '%s'", x->metric, x->step);
+		return;
+	}
+	row->measured = m->st.mean;
+	if (x->value != 0)
+		row->diff_pct = (row->measured - x->value) / fabs(x->value) * 100.0;
+	bool within = row->measured >= x->lo && row->measured <= x->hi;
+	if (x->xfail)
+		row->status = within ? EXPECT_XPASS : EXPECT_XFAIL;
+	else
+		row->status = within ? EXPECT_PASS : EXPECT_FAIL;
+	if (x->reason)
+		set_note(row, "%s", x->reason);
+	if (ss && ss->failed && row->status == EXPECT_PASS) {
+		/* a number from a failed step is not a pass */
+		row->status = EXPECT_FAIL;
+		set_note(row, "step failed: %s", ss->error ? ss->error : "?");
+	}
+}
+
+/* The rows of one step.metric: one per matching cell, or one SKIP. */
+static int evaluate_ref(const struct expect_ref *x, const struct node *where, const struct run *r,
+                        struct cell_summary *const *sums, struct expect_result *out)
+{
+	bool matched = false;
+	for (size_t ci = 0; ci < r->ncells; ci++) {
+		const struct run_cell *c = &r->cells[ci];
+		if (!rep_cell_matches(c, where))
+			continue;
+		matched = true;
+		struct expect_row *row = new_row(out, x, (long)ci);
+		if (!row)
+			return -ENOMEM;
+		judge(row, x, c, sums[ci]);
+		finish(out, row);
+	}
+	if (!matched) {
+		struct expect_row *row = new_row(out, x, -1);
+		if (!row)
+			return -ENOMEM;
+		row->unit = strdup("");
+		row->status = EXPECT_SKIP;
+		char w[512];
+		where_text(where, w, sizeof(w));
+		set_note(row, "no cell of this run matches where %s", w);
+		finish(out, row);
+	}
+	return 0;
+}
+
+static int evaluate_entry(const struct node *e, size_t ei, const struct run *r,
+                          struct cell_summary *const *sums, struct expect_result *out, struct diag *d)
+{
+	struct expect_ref x = {.entry = ei};
+	if (check_entry(e, &x.xfail, &x.reason, &x.strict, d) < 0)
+		return -EINVAL;
+	const struct node *where = node_get(e, "where");
+	/* `note:` (the source of a published figure, say) shows in every
+	 * row of the entry unless a more specific note replaces it. */
+	const struct node *note_node = node_get(e, "note");
+	const char *note = note_node && note_node->kind == NODE_SCALAR ? note_node->text : NULL;
+	if (!x.reason)
+		x.reason = note;
+	for (size_t k = 0; k < e->n; k++) {
+		x.ref = e->keys[k];
+		if (!strchr(x.ref, '.'))
+			continue;
+		results_split_ref(x.ref, x.step, sizeof(x.step), &x.metric);
+		parse_ref(e->items[k], x.ref, &x.value, &x.lo, &x.hi, d);
+		if (evaluate_ref(&x, where, r, sums, out) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int expect_evaluate(const struct node *expect, const struct run *r, struct cell_summary *const *sums,
                     struct expect_result *out, struct diag *d)
 {
@@ -282,116 +406,15 @@ int expect_evaluate(const struct node *expect, const struct run *r, struct cell_
 			own[i] = run_cell_summarize(&r->cells[i]);
 		sums = own;
 	}
-
 	for (size_t ei = 0; ei < expect->n; ei++) {
-		const struct node *e = expect->items[ei];
-		bool xfail, strict;
-		const char *reason;
-		if (check_entry(e, &xfail, &reason, &strict, d) < 0) {
+		int k = evaluate_entry(expect->items[ei], ei, r, sums, out, d);
+		if (k == -ENOMEM) {
+			rc = k;
+			break;
+		}
+		if (k < 0)
 			rc = -EINVAL;
-			continue;
-		}
-		const struct node *where = node_get(e, "where");
-		/* `note:` (the source of a published figure, say) shows in every
-		 * row of the entry unless a more specific note replaces it. */
-		const struct node *note_node = node_get(e, "note");
-		const char *note = note_node && note_node->kind == NODE_SCALAR ? note_node->text : NULL;
-		if (!reason)
-			reason = note;
-		for (size_t k = 0; k < e->n; k++) {
-			const char *ref = e->keys[k], *metric;
-			char step[128];
-			double value, lo, hi;
-			if (!strchr(ref, '.'))
-				continue;
-			results_split_ref(ref, step, sizeof(step), &metric);
-			parse_ref(e->items[k], ref, &value, &lo, &hi, d);
-			bool matched = false;
-			for (size_t ci = 0; ci < r->ncells; ci++) {
-				const struct run_cell *c = &r->cells[ci];
-				if (!rep_cell_matches(c, where))
-					continue;
-				matched = true;
-				struct expect_row *row = add_row(out);
-				if (!row) {
-					rc = -ENOMEM;
-					goto out;
-				}
-				row->entry = ei;
-				row->cell = (long)ci;
-				row->ref = strdup(ref);
-				row->expected = value;
-				row->lower = lo;
-				row->upper = hi;
-				row->strict = strict;
-				row->measured = NAN;
-				row->diff_pct = NAN;
-				const struct step_summary *ss =
-				    sums[ci] ? cell_summary_step(sums[ci], step) : NULL;
-				const struct metric_summary *m = cell_summary_metric(sums[ci], step, metric);
-				row->unit = strdup(m ? m->unit : "");
-				if (c->status == RUN_SKIPPED) {
-					/* A skipped cell measured nothing, and was meant not to. */
-					row->status = EXPECT_SKIP;
-					set_note(row, "%s", c->error ? c->error : "cell skipped");
-					finish(out, row);
-					continue;
-				}
-				if (!m || !isfinite(m->st.mean)) {
-					row->status = EXPECT_FAIL;
-					if (ss && ss->failed)
-						set_note(row, "step failed: %s", ss->error ? ss->error : "?");
-					else if (c->status == RUN_FAILED && !ss)
-						set_note(row, "cell failed: %s", c->error ? c->error : "?");
-					else if (!ss)
-						set_note(row, "no step '%s' in this cell", step);
-					else
-						set_note(row, "metric '%s' not measured by step '%s'", metric,
-						         step);
-					finish(out, row);
-					continue;
-				}
-				row->measured = m->st.mean;
-				if (value != 0)
-					row->diff_pct = (row->measured - value) / fabs(value) * 100.0;
-				bool within = row->measured >= lo && row->measured <= hi;
-				if (xfail)
-					row->status = within ? EXPECT_XPASS : EXPECT_XFAIL;
-				else
-					row->status = within ? EXPECT_PASS : EXPECT_FAIL;
-				if (reason)
-					set_note(row, "%s", reason);
-				if (ss && ss->failed && row->status == EXPECT_PASS) {
-					/* a number from a failed step is not a pass */
-					row->status = EXPECT_FAIL;
-					set_note(row, "step failed: %s", ss->error ? ss->error : "?");
-				}
-				finish(out, row);
-			}
-			if (!matched) {
-				struct expect_row *row = add_row(out);
-				if (!row) {
-					rc = -ENOMEM;
-					goto out;
-				}
-				row->entry = ei;
-				row->cell = -1;
-				row->ref = strdup(ref);
-				row->unit = strdup("");
-				row->expected = value;
-				row->lower = lo;
-				row->upper = hi;
-				row->measured = row->diff_pct = NAN;
-				row->strict = strict;
-				row->status = EXPECT_SKIP;
-				char w[512];
-				where_text(where, w, sizeof(w));
-				set_note(row, "no cell of this run matches where %s", w);
-				finish(out, row);
-			}
-		}
 	}
-out:
 	if (own) {
 		for (size_t i = 0; i < r->ncells; i++)
 			cell_summary_free(own[i]);

@@ -10,11 +10,15 @@
  * with a fixed column get a "param." / "metric." prefix. Fields are quoted
  * per RFC 4180; numbers are written with the fewest digits that read back
  * to the same double. */
+#include "rep_csv.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rep.h"
+#include "rep_file.h"
+#include "rep_fmt.h"
+#include "rep_group.h"
 
 static const char *const stat_cols[] = {"n", "stddev", "median", "min", "max", "cv"};
 #define NSTAT (sizeof(stat_cols) / sizeof(stat_cols[0]))

@@ -12,6 +12,8 @@
  *   ## Warnings            outliers and cold first runs over repeats
  *   ## Failed cells        every failed cell with its error
  * The summary rows are written as cells arrive (cell()); the rest at end(). */
+#include "rep_md.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,148 +22,10 @@
 #include <unistd.h>
 
 #include "expect.h"
-#include "rep.h"
-#include "svg.h"
-#include "units.h"
-
-struct md {
-	struct rep_file rf;
-	struct rep_strs params;
-	int nchart;
-	bool bad_config;
-};
-
-/* ---- report: configuration ---- */
-
-static const char *const report_keys[] = {"pivot", "charts", NULL};
-static const char *const pivot_keys[] = {"rows", "cols", "value", "stat", "where", "title", NULL};
-static const char *const chart_keys[] = {"x", "y", "series", "where", "title", "kind", NULL};
-static const char *const stat_names[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
-static const char *const kind_names[] = {"line", "bar", NULL};
-
-struct pivot_cfg {
-	const char *rows, *cols, *value, *stat, *title;
-	const struct node *where;
-};
-
-struct chart_cfg {
-	const char *x, *y, *series, *title;
-	int kind; /* -1 auto, 0 line, 1 bar */
-	const struct node *where;
-};
-
-static int opt_str(const struct node *map, const char *key, const char *what, bool required, const char **out,
-                   struct diag *d)
-{
-	const struct node *n = node_get(map, key);
-	*out = NULL;
-	if (!n) {
-		if (required) {
-			diag_error(d, &map->pos, "%s: missing '%s'", what, key);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	char full[128];
-	snprintf(full, sizeof(full), "%s.%s", what, key);
-	return node_as_string(n, full, out, d);
-}
-
-static int check_ref(const struct node *map, const char *key, const char *ref, struct diag *d)
-{
-	char step[128];
-	const char *metric;
-	if (ref && !results_split_ref(ref, step, sizeof(step), &metric)) {
-		const struct node *n = node_get(map, key);
-		diag_error(d, &n->pos, "'%s' must be step.metric (e.g. ro.tps)", ref);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int check_where(const struct node *w, struct diag *d)
-{
-	if (w && w->kind != NODE_MAP) {
-		diag_error(d, &w->pos, "where must be a map of parameter: value");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int parse_pivot(const struct node *n, struct pivot_cfg *p, struct diag *d)
-{
-	int rc = 0, st = 0;
-	memset(p, 0, sizeof(*p));
-	if (node_check_keys(n, "report.pivot", pivot_keys, d) < 0)
-		return -EINVAL;
-	rc |= opt_str(n, "rows", "report.pivot", true, &p->rows, d);
-	rc |= opt_str(n, "cols", "report.pivot", false, &p->cols, d);
-	rc |= opt_str(n, "value", "report.pivot", true, &p->value, d);
-	rc |= opt_str(n, "title", "report.pivot", false, &p->title, d);
-	if (node_get(n, "stat")) {
-		rc |= node_as_enum(node_get(n, "stat"), "report.pivot.stat", stat_names, &st, d);
-		p->stat = stat_names[st];
-	}
-	p->where = node_get(n, "where");
-	rc |= check_where(p->where, d);
-	if (rc == 0)
-		rc = check_ref(n, "value", p->value, d);
-	return rc ? -EINVAL : 0;
-}
-
-static int parse_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
-{
-	int rc = 0;
-	memset(c, 0, sizeof(*c));
-	c->kind = -1;
-	if (node_check_keys(n, "report.charts", chart_keys, d) < 0)
-		return -EINVAL;
-	rc |= opt_str(n, "x", "report.charts", true, &c->x, d);
-	rc |= opt_str(n, "y", "report.charts", true, &c->y, d);
-	rc |= opt_str(n, "series", "report.charts", false, &c->series, d);
-	rc |= opt_str(n, "title", "report.charts", false, &c->title, d);
-	if (node_get(n, "kind"))
-		rc |= node_as_enum(node_get(n, "kind"), "report.charts.kind", kind_names, &c->kind, d);
-	c->where = node_get(n, "where");
-	rc |= check_where(c->where, d);
-	if (rc == 0)
-		rc = check_ref(n, "y", c->y, d);
-	return rc ? -EINVAL : 0;
-}
-
-/* pivot/charts may be one map or a list of maps. */
-static size_t list_len(const struct node *n)
-{
-	return !n ? 0 : n->kind == NODE_SEQ ? n->n : 1;
-}
-
-static const struct node *list_at(const struct node *n, size_t i)
-{
-	return n->kind == NODE_SEQ ? n->items[i] : n;
-}
-
-int rep_check_config(const struct node *report, struct diag *d)
-{
-	int rc = 0;
-	if (!report || report->kind == NODE_NULL)
-		return 0;
-	if (node_check_keys(report, "report", report_keys, d) < 0)
-		return -EINVAL;
-	const struct node *pv = node_get(report, "pivot"), *ch = node_get(report, "charts");
-	for (size_t i = 0; i < list_len(pv); i++) {
-		struct pivot_cfg p;
-		if (parse_pivot(list_at(pv, i), &p, d) < 0)
-			rc = -EINVAL;
-	}
-	for (size_t i = 0; i < list_len(ch); i++) {
-		struct chart_cfg c;
-		if (parse_chart(list_at(ch, i), &c, d) < 0)
-			rc = -EINVAL;
-	}
-	return rc;
-}
-
-/* ---- helpers ---- */
+#include "rep_fmt.h"
+#include "rep_md_charts.h"
+#include "rep_md_doc.h"
+#include "rep_md_pivots.h"
 
 static void fmt_time(double t, char *buf, size_t len)
 {
@@ -172,40 +36,6 @@ static void fmt_time(double t, char *buf, size_t len)
 		return;
 	}
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
-
-static void fmt_metric(const struct metric_summary *m, char *buf, size_t len)
-{
-	char a[32], b[32];
-	rep_fmt_human(m->st.mean, a, sizeof(a));
-	if (m->st.n > 1) {
-		rep_fmt_human(m->st.stddev, b, sizeof(b));
-		snprintf(buf, len, "%s ± %s", a, b);
-	} else {
-		snprintf(buf, len, "%s", a);
-	}
-}
-
-static void md_row_sep(FILE *f, size_t ncols)
-{
-	fputc('|', f);
-	for (size_t i = 0; i < ncols; i++)
-		fputs("---|", f);
-	fputc('\n', f);
-}
-
-static bool param_known(const struct md *m, const char *p)
-{
-	return p && rep_strs_find(&m->params, p) >= 0;
-}
-
-static void unknown_param(struct md *m, struct rep_ctx *cx, const struct node *cfg, const char *key,
-                          const char *p)
-{
-	const struct node *n = node_get(cfg, key);
-	diag_error(cx->d, n ? &n->pos : &cfg->pos, "report: '%s' is not a parameter of this run", p);
-	fprintf(m->rf.f, "*(skipped: '%s' is not a parameter of this run)*\n\n", p);
-	m->bad_config = true;
 }
 
 /* ---- begin / cell ---- */
@@ -278,7 +108,7 @@ static int md_begin(struct rep_ctx *cx)
 		fputs(" |", f);
 	}
 	fputs(" status | elapsed (s) |\n", f);
-	md_row_sep(f, m->params.n + 4);
+	rep_md_row_sep(f, m->params.n + 4);
 	return 0;
 }
 
@@ -358,7 +188,7 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 			fputs(" |", f);
 		}
 		fputc('\n', f);
-		md_row_sep(f, 2 + m->params.n + metrics.n);
+		rep_md_row_sep(f, 2 + m->params.n + metrics.n);
 		for (size_t i = 0; i < r->ncells; i++) {
 			const struct run_cell *c = &r->cells[i];
 			const struct step_summary *ss = cell_summary_step(cx->sum[i], steps.v[s]);
@@ -375,7 +205,7 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 				const struct metric_summary *ms =
 				    cell_summary_metric(cx->sum[i], steps.v[s], metrics.v[j]);
 				if (ms)
-					fmt_metric(ms, buf, sizeof(buf));
+					rep_md_fmt_metric(ms, buf, sizeof(buf));
 				else
 					snprintf(buf, sizeof(buf), "-");
 				fprintf(f, " %s |", buf);
@@ -454,7 +284,7 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 			fputs(" |", f);
 		}
 		fputc('\n', f);
-		md_row_sep(f, differ.n + 1);
+		rep_md_row_sep(f, differ.n + 1);
 		for (size_t i = 0; i < r->ncells; i++) {
 			fprintf(f, "| %zu |", r->cells[i].index);
 			for (size_t k = 0; k < differ.n; k++) {
@@ -470,331 +300,6 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 	rep_strs_free(&keys);
 	rep_strs_free(&common);
 	rep_strs_free(&differ);
-}
-
-/* Distinct values of param among the cells of a group, sorted by value. */
-static void group_values(const struct run *r, const struct rep_group *g, const char *param,
-                         struct rep_strs *out)
-{
-	for (size_t i = 0; param && i < g->n; i++)
-		rep_strs_add(out, run_cell_param(&r->cells[g->cells[i]], param));
-	rep_strs_sort_values(out);
-}
-
-static const char *unit_of(struct rep_ctx *cx, const char *step, const char *metric)
-{
-	for (size_t i = 0; i < cx->run->ncells; i++) {
-		const struct metric_summary *ms = cell_summary_metric(cx->sum[i], step, metric);
-		if (ms)
-			return ms->unit;
-	}
-	return "";
-}
-
-static void section_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
-{
-	const struct run *r = cx->run;
-	FILE *f = m->rf.f;
-	char buf[128];
-
-	if (list_len(pv))
-		fputs("## Pivot tables\n\n", f);
-	for (size_t pi = 0; pi < list_len(pv); pi++) {
-		const struct node *cfg = list_at(pv, pi);
-		struct pivot_cfg p;
-		char step[128];
-		const char *metric;
-		if (parse_pivot(cfg, &p, cx->d) < 0) {
-			m->bad_config = true;
-			fputs("*(invalid pivot skipped)*\n\n", f);
-			continue;
-		}
-		results_split_ref(p.value, step, sizeof(step), &metric);
-		if (!param_known(m, p.rows)) {
-			unknown_param(m, cx, cfg, "rows", p.rows);
-			continue;
-		}
-		if (p.cols && !param_known(m, p.cols)) {
-			unknown_param(m, cx, cfg, "cols", p.cols);
-			continue;
-		}
-		const char *used[] = {p.rows, p.cols};
-		struct rep_group *g;
-		size_t ng;
-		if (rep_group_cells(r, p.where, used, 2, &g, &ng) < 0)
-			continue;
-		const char *unit = unit_of(cx, step, metric);
-		for (size_t gi = 0; gi < ng; gi++) {
-			struct rep_strs rows = {0}, cols = {0};
-			group_values(r, &g[gi], p.rows, &rows);
-			if (p.cols)
-				group_values(r, &g[gi], p.cols, &cols);
-			else
-				rep_strs_add(&cols, p.value);
-			fputs("### ", f);
-			rep_md_cell(f, p.title ? p.title : p.value);
-			if (*unit)
-				fprintf(f, " (%s)", unit);
-			if (p.stat && strcmp(p.stat, "mean") != 0)
-				fprintf(f, ", %s", p.stat);
-			if (*g[gi].label) {
-				fputs(" — ", f);
-				rep_md_cell(f, g[gi].label);
-			}
-			fputs("\n\n| ", f);
-			rep_md_cell(f, p.rows);
-			if (p.cols) {
-				fputs(" \\ ", f);
-				rep_md_cell(f, p.cols);
-			}
-			fputs(" |", f);
-			for (size_t c = 0; c < cols.n; c++) {
-				fputc(' ', f);
-				rep_md_cell(f, cols.v[c]);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-			md_row_sep(f, cols.n + 1);
-			for (size_t ri = 0; ri < rows.n; ri++) {
-				fputs("| ", f);
-				rep_md_cell(f, rows.v[ri]);
-				fputs(" |", f);
-				for (size_t c = 0; c < cols.n; c++) {
-					snprintf(buf, sizeof(buf), "-");
-					for (size_t k = 0; k < g[gi].n; k++) {
-						size_t ci = g[gi].cells[k];
-						const struct run_cell *cell = &r->cells[ci];
-						if (strcmp(run_cell_param(cell, p.rows)
-						               ? run_cell_param(cell, p.rows)
-						               : "",
-						           rows.v[ri]) != 0)
-							continue;
-						if (p.cols && strcmp(run_cell_param(cell, p.cols)
-						                         ? run_cell_param(cell, p.cols)
-						                         : "",
-						                     cols.v[c]) != 0)
-							continue;
-						const struct metric_summary *ms =
-						    cell_summary_metric(cx->sum[ci], step, metric);
-						const struct step_summary *ss =
-						    cell_summary_step(cx->sum[ci], step);
-						if (ms && (!p.stat || strcmp(p.stat, "mean") == 0))
-							fmt_metric(ms, buf, sizeof(buf));
-						else if (ms)
-							rep_fmt_human(rep_stat(ms, p.stat), buf, sizeof(buf));
-						else if ((ss && ss->failed) || cell->status == RUN_FAILED)
-							snprintf(buf, sizeof(buf), "failed");
-						break;
-					}
-					fprintf(f, " %s |", buf);
-				}
-				fputc('\n', f);
-			}
-			fputc('\n', f);
-			rep_strs_free(&rows);
-			rep_strs_free(&cols);
-		}
-		if (ng == 0)
-			fprintf(f, "*(no cell matches the pivot of %s)*\n\n", p.value);
-		rep_groups_free(g, ng);
-	}
-}
-
-static int write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch)
-{
-	char name[64];
-	struct rep_file rf;
-	snprintf(name, sizeof(name), "chart-%d.svg", ++m->nchart);
-	int rc = rep_file_open(&rf, cx->outdir, name, cx->d);
-	if (rc < 0)
-		return rc;
-	rc = svg_write(rf.f, ch);
-	if (rc < 0) {
-		rep_file_abort(&rf);
-		return rc;
-	}
-	rc = rep_file_commit(&rf, cx->d);
-	if (rc < 0)
-		return rc;
-	fputs("![", m->rf.f);
-	rep_md_cell(m->rf.f, ch->title);
-	fprintf(m->rf.f, "](%s)\n\n", name);
-	return 0;
-}
-
-/* A metric over time: one line per cell of the group (first repetition). */
-static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
-                      const char *metric, const struct rep_group *g, const char *title)
-{
-	const struct run *r = cx->run;
-	struct svg_series *s = calloc(g->n ? g->n : 1, sizeof(*s));
-	char **labels = calloc(g->n ? g->n : 1, sizeof(*labels));
-	const char *unit = "";
-	size_t ns = 0;
-	int rc = 0;
-	if (!s || !labels) {
-		free(s);
-		free(labels);
-		return -ENOMEM;
-	}
-	for (size_t k = 0; k < g->n; k++) {
-		const struct step_summary *ss = cell_summary_step(cx->sum[g->cells[k]], step);
-		const struct series *se = ss ? result_series(ss->first, metric) : NULL;
-		if (!se)
-			continue;
-		const struct run_cell *cell = &r->cells[g->cells[k]];
-		const char *v = c->series ? run_cell_param(cell, c->series) : NULL;
-		char lab[256];
-		if (v)
-			snprintf(lab, sizeof(lab), "%s", v);
-		else if (g->n > 1)
-			run_cell_label(cell, lab, sizeof(lab));
-		else
-			snprintf(lab, sizeof(lab), "%s", metric);
-		labels[ns] = strdup(lab);
-		s[ns] = (struct svg_series){labels[ns], se->n, se->t, se->v};
-		if (se->unit && *se->unit)
-			unit = se->unit;
-		ns++;
-	}
-	if (ns == 0) {
-		fprintf(m->rf.f, "*(no time series %s for this chart)*\n\n", c->y);
-	} else {
-		char ylabel[160];
-		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
-		struct svg_chart ch = {.kind = c->kind == 1 ? SVG_BAR : SVG_LINE,
-		                       .title = title,
-		                       .subtitle = *g->label ? g->label : NULL,
-		                       .xlabel = "time (s)",
-		                       .x_zero = true,
-		                       .ylabel = ylabel,
-		                       .s = s,
-		                       .ns = ns};
-		rc = write_svg(cx, m, &ch);
-	}
-	for (size_t k = 0; k < ns; k++)
-		free(labels[k]);
-	free(labels);
-	free(s);
-	return rc;
-}
-
-/* A metric against a parameter: categories = x values, one line per series value. */
-static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
-                       const char *metric, const struct rep_group *g, const char *title)
-{
-	const struct run *r = cx->run;
-	struct rep_strs xs = {0}, sv = {0};
-	group_values(r, g, c->x, &xs);
-	if (c->series)
-		group_values(r, g, c->series, &sv);
-	else
-		rep_strs_add(&sv, "");
-	size_t nx = xs.n, nsv = sv.n;
-	struct svg_series *s = calloc(nsv ? nsv : 1, sizeof(*s));
-	double *x = calloc(nx ? nx : 1, sizeof(*x)), *y = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*y));
-	int rc = 0;
-	bool numeric = true;
-	if (!s || !x || !y) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < nx; i++) {
-		double v;
-		x[i] = (double)i;
-		numeric &= units_is_number(xs.v[i], &v) || units_has_size_suffix(xs.v[i]);
-	}
-	for (size_t j = 0; j < nsv; j++) {
-		for (size_t i = 0; i < nx; i++) {
-			y[j * nx + i] = NAN;
-			for (size_t k = 0; k < g->n; k++) {
-				const struct run_cell *cell = &r->cells[g->cells[k]];
-				const char *xv = run_cell_param(cell, c->x),
-				           *sval = c->series ? run_cell_param(cell, c->series) : "";
-				if (!xv || strcmp(xv, xs.v[i]) != 0 || !sval || strcmp(sval, sv.v[j]) != 0)
-					continue;
-				const struct metric_summary *ms =
-				    cell_summary_metric(cx->sum[g->cells[k]], step, metric);
-				if (ms)
-					y[j * nx + i] = ms->st.mean;
-				break;
-			}
-		}
-		s[j] = (struct svg_series){*sv.v[j] ? sv.v[j] : metric, nx, x, y + j * nx};
-	}
-	const char *unit = unit_of(cx, step, metric);
-	char ylabel[160];
-	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
-	struct svg_chart ch = {.kind = c->kind == 1 || (c->kind < 0 && !numeric) ? SVG_BAR : SVG_LINE,
-	                       .title = title,
-	                       .subtitle = *g->label ? g->label : NULL,
-	                       .xlabel = c->x,
-	                       .ylabel = ylabel,
-	                       .categories = (const char *const *)xs.v,
-	                       .ncat = nx,
-	                       .s = s,
-	                       .ns = nsv};
-	if (nx == 0)
-		fprintf(m->rf.f, "*(no values of %s for this chart)*\n\n", c->x);
-	else
-		rc = write_svg(cx, m, &ch);
-out:
-	free(s);
-	free(x);
-	free(y);
-	rep_strs_free(&xs);
-	rep_strs_free(&sv);
-	return rc;
-}
-
-static int section_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
-{
-	if (list_len(chs))
-		fputs("## Charts\n\n", m->rf.f);
-	for (size_t ci = 0; ci < list_len(chs); ci++) {
-		const struct node *cfg = list_at(chs, ci);
-		struct chart_cfg c;
-		char step[128], title[256];
-		const char *metric;
-		if (parse_chart(cfg, &c, cx->d) < 0) {
-			m->bad_config = true;
-			fputs("*(invalid chart skipped)*\n\n", m->rf.f);
-			continue;
-		}
-		results_split_ref(c.y, step, sizeof(step), &metric);
-		bool over_time = strcmp(c.x, "time") == 0 || strcmp(c.x, "t") == 0;
-		if (!over_time && !param_known(m, c.x)) {
-			unknown_param(m, cx, cfg, "x", c.x);
-			continue;
-		}
-		if (c.series && !param_known(m, c.series)) {
-			unknown_param(m, cx, cfg, "series", c.series);
-			continue;
-		}
-		const char *used[] = {over_time ? NULL : c.x, c.series};
-		struct rep_group *g;
-		size_t ng;
-		if (rep_group_cells(cx->run, c.where, used, 2, &g, &ng) < 0)
-			return -ENOMEM;
-		if (c.title)
-			snprintf(title, sizeof(title), "%s", c.title);
-		else if (over_time)
-			snprintf(title, sizeof(title), "%s over time%s%s", c.y, c.series ? " by " : "",
-			         c.series ? c.series : "");
-		else
-			snprintf(title, sizeof(title), "%s by %s%s%s", c.y, c.x, c.series ? " and " : "",
-			         c.series ? c.series : "");
-		int rc = 0;
-		for (size_t gi = 0; gi < ng && rc == 0; gi++)
-			rc = over_time ? chart_time(cx, m, &c, step, metric, &g[gi], title)
-			               : chart_param(cx, m, &c, step, metric, &g[gi], title);
-		if (ng == 0)
-			fprintf(m->rf.f, "*(no cell matches the chart of %s)*\n\n", c.y);
-		rep_groups_free(g, ng);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
 }
 
 static void bound_text(double v, char *buf, size_t len)
@@ -823,7 +328,7 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 	if (res.nstrict)
 		fprintf(f, "; %zu strict failure%s", res.nstrict, res.nstrict == 1 ? "" : "s");
 	fputs(".\n\n| # | cell | metric | expected | bounds | measured | diff % | status | note |\n", f);
-	md_row_sep(f, 9);
+	rep_md_row_sep(f, 9);
 	for (size_t i = 0; i < res.n; i++) {
 		const struct expect_row *row = &res.rows[i];
 		char label[512];
@@ -944,8 +449,8 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
 		if (rep && rep->kind == NODE_MAP) {
-			section_pivots(cx, m, node_get(rep, "pivot"));
-			rc = section_charts(cx, m, node_get(rep, "charts"));
+			rep_md_pivots(cx, m, node_get(rep, "pivot"));
+			rc = rep_md_charts(cx, m, node_get(rep, "charts"));
 		} else if (rep && rep->kind != NODE_NULL) {
 			diag_error(cx->d, &rep->pos, "report: must be a map with pivot and charts");
 			m->bad_config = true;

@@ -5,12 +5,16 @@
  * e.g. mb_s, iops, tps, lat_ms). A step's series are merged on their time
  * stamps: one row per distinct t of the step, an empty field where a series
  * has no sample at that t. Steps without series write no rows. */
+#include "rep_timeseries.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rep.h"
+#include "rep_file.h"
+#include "rep_fmt.h"
+#include "rep_group.h"
 
 struct ts {
 	struct rep_file rf;

@@ -95,10 +95,13 @@ void svg_escape(FILE *f, const char *s)
 }
 
 struct frame {
+	int W, H;            /* the whole image */
 	double x0, y0, w, h; /* plot area in pixels (y0 = top) */
 	double xlo, xhi, ylo, yhi;
 	bool cat;
 	size_t ncat;
+	struct svg_ticks yt, xt; /* xt unused on a categorical axis */
+	double legend_w;         /* 0: no legend */
 };
 
 static double px(const struct frame *fr, double x)
@@ -120,22 +123,23 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *cl
 	fputs("</text>\n", f);
 }
 
-int svg_write(FILE *f, const struct svg_chart *c)
+/* Image and plot area, legend width, data range and ticks. */
+static void layout(const struct svg_chart *c, struct frame *fr)
 {
-	int W = c->width > 0 ? c->width : 760, H = c->height > 0 ? c->height : 420;
-	struct frame fr = {
-	    .x0 = 80, .y0 = c->subtitle ? 62 : 48, .cat = c->categories != NULL, .ncat = c->ncat};
-	double legend_w = 0;
-	char buf[64];
-
+	*fr = (struct frame){.W = c->width > 0 ? c->width : 760,
+	                     .H = c->height > 0 ? c->height : 420,
+	                     .x0 = 80,
+	                     .y0 = c->subtitle ? 62 : 48,
+	                     .cat = c->categories != NULL,
+	                     .ncat = c->ncat};
 	for (size_t i = 0; i < c->ns; i++) {
 		double w = 30 + 7.0 * (double)(c->s[i].label ? strlen(c->s[i].label) : 0);
-		legend_w = fmax(legend_w, fmin(w, 220));
+		fr->legend_w = fmax(fr->legend_w, fmin(w, 220));
 	}
 	if (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label))
-		legend_w = 0;
-	fr.w = W - fr.x0 - 20 - legend_w;
-	fr.h = H - fr.y0 - 60;
+		fr->legend_w = 0;
+	fr->w = fr->W - fr->x0 - 20 - fr->legend_w;
+	fr->h = fr->H - fr->y0 - 60;
 
 	/* Data range. */
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -156,172 +160,197 @@ int svg_write(FILE *f, const struct svg_chart *c)
 	}
 	ylo = fmin(ylo, 0);
 	yhi = fmax(yhi, 0);
-	struct svg_ticks yt, xt = {0};
-	svg_nice_ticks(ylo, yhi, 6, &yt);
-	fr.ylo = yt.start;
-	fr.yhi = yt.start + yt.step * (yt.n - 1);
-	if (!fr.cat) {
+	svg_nice_ticks(ylo, yhi, 6, &fr->yt);
+	fr->ylo = fr->yt.start;
+	fr->yhi = fr->yt.start + fr->yt.step * (fr->yt.n - 1);
+	if (!fr->cat) {
 		if (c->x_zero && xlo > 0)
 			xlo = 0;
-		svg_nice_ticks(xlo, xhi, 8, &xt);
-		fr.xlo = xlo < xt.start ? xlo : xt.start;
-		fr.xhi = xt.start + xt.step * (xt.n - 1);
-		if (fr.xhi <= fr.xlo)
-			fr.xhi = fr.xlo + 1;
+		svg_nice_ticks(xlo, xhi, 8, &fr->xt);
+		fr->xlo = xlo < fr->xt.start ? xlo : fr->xt.start;
+		fr->xhi = fr->xt.start + fr->xt.step * (fr->xt.n - 1);
+		if (fr->xhi <= fr->xlo)
+			fr->xhi = fr->xlo + 1;
 	}
+}
 
+static void write_head(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
 	fprintf(f,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	        "font-family=\"sans-serif\" font-size=\"12\">\n",
-	        W, H, W, H);
+	        fr->W, fr->H, fr->W, fr->H);
 	fputs("<title>", f);
 	svg_escape(f, c->title ? c->title : "");
 	fputs("</title>\n", f);
 	fprintf(f, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-	        W, H);
+	        fr->W, fr->H);
 	if (c->title) {
 		fputs("<g font-size=\"15\" font-weight=\"bold\">", f);
-		text(f, W / 2.0, 24, "middle", "title", c->title);
+		text(f, fr->W / 2.0, 24, "middle", "title", c->title);
 		fputs("</g>\n", f);
 	}
 	if (c->subtitle)
-		text(f, W / 2.0, 42, "middle", "subtitle", c->subtitle);
+		text(f, fr->W / 2.0, 42, "middle", "subtitle", c->subtitle);
+}
 
-	/* Grid and y axis. */
+static void write_x_ticks(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
+	char buf[64];
+	fputs("<g class=\"axis x\">\n", f);
+	if (fr->cat) {
+		size_t every = c->ncat > 12 ? (c->ncat + 11) / 12 : 1;
+		for (size_t i = 0; i < c->ncat; i++) {
+			double x = px(fr, (double)i);
+			fprintf(f,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+			        x, fr->y0 + fr->h, x, fr->y0 + fr->h + 5);
+			if (i % every == 0)
+				text(f, x, fr->y0 + fr->h + 18, "middle", "tick", c->categories[i]);
+		}
+	} else {
+		for (int i = 0; i < fr->xt.n; i++) {
+			double v = fr->xt.start + fr->xt.step * i;
+			if (v < fr->xlo - 1e-9 * fr->xt.step)
+				continue;
+			double x = px(fr, v);
+			fprintf(f,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+			        x, fr->y0 + fr->h, x, fr->y0 + fr->h + 5);
+			svg_tick_label(v, fr->xt.step, buf, sizeof(buf));
+			text(f, x, fr->y0 + fr->h + 18, "middle", "tick", buf);
+		}
+	}
+	fputs("</g>\n", f);
+}
+
+/* Grid, y ticks, x ticks, the frame and the axis labels. */
+static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
+	char buf[64];
 	fputs("<g class=\"axis y\" stroke-width=\"1\">\n", f);
-	for (int i = 0; i < yt.n; i++) {
-		double v = yt.start + yt.step * i, y = py(&fr, v);
+	for (int i = 0; i < fr->yt.n; i++) {
+		double v = fr->yt.start + fr->yt.step * i, y = py(fr, v);
 		fprintf(f,
 		        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"#e0e0e0\"/>\n",
-		        fr.x0, y, fr.x0 + fr.w, y);
-		svg_tick_label(v, yt.step, buf, sizeof(buf));
-		text(f, fr.x0 - 6, y + 4, "end", "tick", buf);
+		        fr->x0, y, fr->x0 + fr->w, y);
+		svg_tick_label(v, fr->yt.step, buf, sizeof(buf));
+		text(f, fr->x0 - 6, y + 4, "end", "tick", buf);
 	}
 	fputs("</g>\n", f);
-
-	/* X axis ticks. */
-	fputs("<g class=\"axis x\">\n", f);
-	if (fr.cat) {
-		size_t every = c->ncat > 12 ? (c->ncat + 11) / 12 : 1;
-		for (size_t i = 0; i < c->ncat; i++) {
-			double x = px(&fr, (double)i);
-			fprintf(f,
-			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-			        x, fr.y0 + fr.h, x, fr.y0 + fr.h + 5);
-			if (i % every == 0)
-				text(f, x, fr.y0 + fr.h + 18, "middle", "tick", c->categories[i]);
-		}
-	} else {
-		for (int i = 0; i < xt.n; i++) {
-			double v = xt.start + xt.step * i;
-			if (v < fr.xlo - 1e-9 * xt.step)
-				continue;
-			double x = px(&fr, v);
-			fprintf(f,
-			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-			        x, fr.y0 + fr.h, x, fr.y0 + fr.h + 5);
-			svg_tick_label(v, xt.step, buf, sizeof(buf));
-			text(f, x, fr.y0 + fr.h + 18, "middle", "tick", buf);
-		}
-	}
-	fputs("</g>\n", f);
+	write_x_ticks(f, c, fr);
 	/* Axis lines on top of the grid. */
 	fprintf(f, "<path class=\"frame\" d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
-	        fr.x0, fr.y0, fr.y0 + fr.h, fr.x0 + fr.w);
+	        fr->x0, fr->y0, fr->y0 + fr->h, fr->x0 + fr->w);
 	if (c->xlabel)
-		text(f, fr.x0 + fr.w / 2, fr.y0 + fr.h + 40, "middle", "xlabel", c->xlabel);
+		text(f, fr->x0 + fr->w / 2, fr->y0 + fr->h + 40, "middle", "xlabel", c->xlabel);
 	if (c->ylabel) {
 		fprintf(f,
 		        "<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
 		        "text-anchor=\"middle\">",
-		        fr.y0 + fr.h / 2);
+		        fr->y0 + fr->h / 2);
 		svg_escape(f, c->ylabel);
 		fputs("</text>\n", f);
 	}
+}
 
-	/* Series. */
-	double slot = fr.w / (double)(fr.ncat ? fr.ncat : 1);
+/* The bars of series i, side by side with the other series' in each slot. */
+static void write_bars(FILE *f, const struct svg_chart *c, const struct frame *fr, size_t i)
+{
+	const struct svg_series *s = &c->s[i];
+	double slot = fr->w / (double)(fr->ncat ? fr->ncat : 1);
 	double bw = c->ns ? slot * 0.8 / (double)c->ns : 0;
+	char buf[64];
+	for (size_t k = 0; k < s->n; k++) {
+		if (!isfinite(s->y[k]) || !isfinite(s->x[k]))
+			continue;
+		double x = (fr->cat ? px(fr, s->x[k]) - slot * 0.4 : px(fr, s->x[k]) - bw * c->ns / 2) +
+		           bw * (double)i;
+		double y1 = py(fr, fmax(s->y[k], 0)), y2 = py(fr, fmin(s->y[k], 0));
+		fprintf(f,
+		        "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		        "height=\"%.1f\" "
+		        "stroke=\"none\"><title>",
+		        x, y1, bw, y2 - y1);
+		svg_escape(f, s->label);
+		svg_tick_label(s->y[k], fabs(s->y[k]) / 1000 + 1e-12, buf, sizeof(buf));
+		fprintf(f, ": %s</title></rect>\n", buf);
+	}
+}
+
+/* A line broken at gaps (non-finite values), with markers. */
+static void write_line(FILE *f, const struct svg_series *s, const struct frame *fr)
+{
+	bool open = false;
+	for (size_t k = 0; k < s->n; k++) {
+		if (!isfinite(s->y[k]) || !isfinite(s->x[k])) {
+			if (open)
+				fputs("\"/>\n", f);
+			open = false;
+			continue;
+		}
+		if (!open)
+			fputs("<polyline fill=\"none\" stroke-width=\"2\" points=\"", f);
+		fprintf(f, "%s%.1f,%.1f", open ? " " : "", px(fr, s->x[k]), py(fr, s->y[k]));
+		open = true;
+	}
+	if (open)
+		fputs("\"/>\n", f);
+	/* Markers only where they stay readable. */
+	if (s->n <= 60)
+		for (size_t k = 0; k < s->n; k++)
+			if (isfinite(s->y[k]) && isfinite(s->x[k]))
+				fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
+				        px(fr, s->x[k]), py(fr, s->y[k]));
+}
+
+static void write_legend(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
+	fputs("<g class=\"legend\">\n", f);
+	double lx = fr->x0 + fr->w + 16, ly = fr->y0 + 6;
+	for (size_t i = 0; i < c->ns; i++, ly += 18) {
+		const char *col = palette[i % NPALETTE];
+		if (c->kind == SVG_BAR)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+			        lx, ly - 9, col);
+		else
+			fprintf(f,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			        "stroke-width=\"2\"/>\n",
+			        lx, ly - 4, lx + 14, ly - 4, col);
+		char label[40];
+		const char *l = c->s[i].label ? c->s[i].label : "";
+		if (strlen(l) > 28)
+			snprintf(label, sizeof(label), "%.26s..", l);
+		else
+			snprintf(label, sizeof(label), "%s", l);
+		text(f, lx + 20, ly, "start", "legend-label", label);
+	}
+	fputs("</g>\n", f);
+}
+
+int svg_write(FILE *f, const struct svg_chart *c)
+{
+	struct frame fr;
+	layout(c, &fr);
+	write_head(f, c, &fr);
+	write_axes(f, c, &fr);
 	for (size_t i = 0; i < c->ns; i++) {
 		const struct svg_series *s = &c->s[i];
 		const char *col = palette[i % NPALETTE];
 		fputs("<g class=\"series\" data-label=\"", f);
 		svg_escape(f, s->label ? s->label : "");
 		fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n", col, col);
-		if (c->kind == SVG_BAR) {
-			for (size_t k = 0; k < s->n; k++) {
-				if (!isfinite(s->y[k]) || !isfinite(s->x[k]))
-					continue;
-				double x = (fr.cat ? px(&fr, s->x[k]) - slot * 0.4
-				                   : px(&fr, s->x[k]) - bw * c->ns / 2) +
-				           bw * (double)i;
-				double y1 = py(&fr, fmax(s->y[k], 0)), y2 = py(&fr, fmin(s->y[k], 0));
-				fprintf(f,
-				        "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				        "height=\"%.1f\" "
-				        "stroke=\"none\"><title>",
-				        x, y1, bw, y2 - y1);
-				svg_escape(f, s->label);
-				svg_tick_label(s->y[k], fabs(s->y[k]) / 1000 + 1e-12, buf, sizeof(buf));
-				fprintf(f, ": %s</title></rect>\n", buf);
-			}
-		} else {
-			bool open = false;
-			for (size_t k = 0; k < s->n; k++) {
-				if (!isfinite(s->y[k]) || !isfinite(s->x[k])) {
-					if (open)
-						fputs("\"/>\n", f);
-					open = false;
-					continue;
-				}
-				if (!open)
-					fputs("<polyline fill=\"none\" stroke-width=\"2\" points=\"", f);
-				fprintf(f, "%s%.1f,%.1f", open ? " " : "", px(&fr, s->x[k]),
-				        py(&fr, s->y[k]));
-				open = true;
-			}
-			if (open)
-				fputs("\"/>\n", f);
-			/* Markers only where they stay readable. */
-			if (s->n <= 60)
-				for (size_t k = 0; k < s->n; k++)
-					if (isfinite(s->y[k]) && isfinite(s->x[k]))
-						fprintf(f,
-						        "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" "
-						        "r=\"3\"/>\n",
-						        px(&fr, s->x[k]), py(&fr, s->y[k]));
-		}
+		if (c->kind == SVG_BAR)
+			write_bars(f, c, &fr, i);
+		else
+			write_line(f, s, &fr);
 		fputs("</g>\n", f);
 	}
-
-	/* Legend. */
-	if (legend_w > 0) {
-		fputs("<g class=\"legend\">\n", f);
-		double lx = fr.x0 + fr.w + 16, ly = fr.y0 + 6;
-		for (size_t i = 0; i < c->ns; i++, ly += 18) {
-			const char *col = palette[i % NPALETTE];
-			if (c->kind == SVG_BAR)
-				fprintf(
-				    f,
-				    "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
-				    lx, ly - 9, col);
-			else
-				fprintf(f,
-				        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				        "stroke-width=\"2\"/>\n",
-				        lx, ly - 4, lx + 14, ly - 4, col);
-			char label[40];
-			const char *l = c->s[i].label ? c->s[i].label : "";
-			if (strlen(l) > 28)
-				snprintf(label, sizeof(label), "%.26s..", l);
-			else
-				snprintf(label, sizeof(label), "%s", l);
-			text(f, lx + 20, ly, "start", "legend-label", label);
-		}
-		fputs("</g>\n", f);
-	}
+	if (fr.legend_w > 0)
+		write_legend(f, c, &fr);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -1,11 +1,12 @@
-/* cli_plan: `benchgrid check` and `benchgrid plan`. */
+/* cli_plan: `benchgrid check` and `benchgrid plan` (see cli_plan.h). */
+#include "cli_plan.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "matrix.h"
 #include "plan.h"
 

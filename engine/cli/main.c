@@ -8,6 +8,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_cleanup.h"
+#include "cli_plan.h"
+#include "cli_report.h"
+#include "cli_run.h"
+#include "validators.h"
 
 static const struct cli_command *const commands[] = {
     &cli_check, &cli_plan, &cli_run, &cli_report, &cli_compare, &cli_cleanup, NULL,
@@ -27,6 +32,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	validators_register();
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

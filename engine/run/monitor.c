@@ -19,6 +19,8 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include "clock.h"
+
 /* CPU counters of the "cpu" line of /proc/stat, in this order. */
 enum { MON_USER, MON_NICE, MON_SYSTEM, MON_IDLE, MON_IOWAIT, MON_IRQ, MON_SOFTIRQ, MON_STEAL, MON_NCPU };
 
@@ -90,13 +92,6 @@ struct monitor {
 	bool oom;
 };
 
-static double monitor_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static bool monitor_read_cpu(unsigned long long cpu[MON_NCPU])
 {
 	FILE *f = fopen("/proc/stat", "re");
@@ -156,7 +151,7 @@ static bool monitor_read_disk(struct monitor *m, struct mon_disk *d)
 
 static void monitor_snap(struct monitor *m, struct mon_snap *s)
 {
-	s->t = monitor_now();
+	s->t = clock_mono();
 	s->cpu_ok = monitor_read_cpu(s->cpu);
 	s->disk_ok = m->has_disk && monitor_read_disk(m, &s->d);
 }
@@ -264,7 +259,7 @@ static void *monitor_thread(void *arg)
 		int rc = pthread_cond_timedwait(&m->cond, &m->lock, &ts);
 		if (m->stop)
 			break;
-		if (rc != ETIMEDOUT && monitor_now() < due)
+		if (rc != ETIMEDOUT && clock_mono() < due)
 			continue; /* spurious wake-up */
 		pthread_mutex_unlock(&m->lock);
 		struct mon_snap s;

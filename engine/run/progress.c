@@ -7,12 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-double progress_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "clock.h"
 
 static void draw(struct progress *p);
 
@@ -71,7 +66,7 @@ static void draw(struct progress *p)
 	if (!p->tty)
 		return;
 	char eta[32];
-	double elapsed = progress_now() - p->step_start;
+	double elapsed = clock_mono() - p->step_start;
 	fmt_eta(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
 	int width = 30;
 	int filled = p->n ? (int)((double)(p->k - 1) * width / (double)p->n) : 0;
@@ -85,7 +80,7 @@ static void draw(struct progress *p)
 	fprintf(stderr, "\r\033[K[%s] %zu/%zu %.60s | %s %.0fs%s | ETA %s", bar, p->k, p->n, p->label,
 	        p->step, elapsed, live, eta);
 	fflush(stderr);
-	p->last_draw = progress_now();
+	p->last_draw = clock_mono();
 }
 
 void progress_clear(struct progress *p)
@@ -105,7 +100,7 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	p->step[0] = 0;
 	p->unit[0] = 0;
-	p->step_start = progress_now();
+	p->step_start = clock_mono();
 	if (!p->quiet) {
 		if (!p->tty)
 			fprintf(stderr, "[%zu/%zu] %s\n", k, n, label);

@@ -43,6 +43,4 @@ void progress_clear(struct progress *p);
 /* Stop the ticker thread (call once at the end). */
 void progress_end(struct progress *p);
 
-double progress_now(void); /* monotonic seconds */
-
 #endif

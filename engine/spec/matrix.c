@@ -336,23 +336,28 @@ static void report_duplicates(struct cell *cells, size_t n, const struct node *m
 	free(v);
 }
 
-int matrix_expand(const struct node *m, const struct matrix_opts *o, struct cell **cells_out, size_t *ncells,
-                  struct diag *d)
+/* The matrix read into axes, with its exclude/include/filter entries. */
+struct grid {
+	struct axis *axes;
+	size_t naxes;
+	const char **keys; /* every parameter name of the axes, NULL-terminated */
+	size_t nkeys;
+	const struct node *exclude, *include, *filter;
+};
+
+static void grid_free(struct grid *g)
 {
-	*cells_out = NULL;
-	*ncells = 0;
-	size_t errs0 = d->nerrors;
-	if (m && m->kind == NODE_NULL)
-		m = NULL;
-	if (m && m->kind != NODE_MAP) {
-		diag_error(d, &m->pos, "matrix: expected a map of parameter lists, found %s",
-		           node_kind_name(m->kind));
-		return -EINVAL;
-	}
-	size_t nkeys = m ? m->n : 0;
-	/* Count the axes and parameter names first (zips hold several). */
+	for (size_t a = 0; a < g->naxes; a++)
+		axis_free(&g->axes[a]);
+	free(g->axes);
+	free(g->keys);
+}
+
+/* Allocate for the axes and parameter names (zips hold several). */
+static void grid_alloc(const struct node *m, struct grid *g)
+{
 	size_t max_axes = 1, max_keys = 1;
-	for (size_t i = 0; i < nkeys; i++) {
+	for (size_t i = 0; m && i < m->n; i++) {
 		const struct node *v = m->items[i];
 		if (strcmp(m->keys[i], "zip")) {
 			max_axes++;
@@ -366,142 +371,169 @@ int matrix_expand(const struct node *m, const struct matrix_opts *o, struct cell
 			max_keys += zm->kind == NODE_MAP ? zm->n : 0;
 		}
 	}
-	struct axis *axes = calloc(max_axes, sizeof(*axes));
-	size_t naxes = 0;
-	const char **axis_keys = calloc(max_keys, sizeof(*axis_keys));
-	size_t nak = 0;
-	const struct node *exclude = NULL, *include = NULL, *filter = NULL;
+	g->axes = calloc(max_axes, sizeof(*g->axes));
+	g->keys = calloc(max_keys, sizeof(*g->keys));
+}
 
-	for (size_t i = 0; i < nkeys; i++) {
+static void grid_read(const struct node *m, const struct matrix_opts *o, struct grid *g, struct diag *d)
+{
+	grid_alloc(m, g);
+	for (size_t i = 0; m && i < m->n; i++) {
 		const char *k = m->keys[i];
 		const struct node *v = m->items[i];
 		if (!strcmp(k, "exclude")) {
-			exclude = v;
+			g->exclude = v;
 		} else if (!strcmp(k, "include")) {
-			include = v;
+			g->include = v;
 		} else if (!strcmp(k, "filter")) {
-			filter = v;
+			g->filter = v;
 		} else if (!strcmp(k, "zip")) {
 			/* One zip map, or a list of them for several zipped groups. */
 			size_t nz = v->kind == NODE_SEQ ? v->n : 1;
 			for (size_t z = 0; z < nz; z++) {
 				const struct node *zm = v->kind == NODE_SEQ ? v->items[z] : v;
-				struct axis *a = &axes[naxes++];
+				struct axis *a = &g->axes[g->naxes++];
 				add_zip(zm, o, a, d);
 				for (size_t q = 0; q < a->nkeys; q++)
-					axis_keys[nak++] = a->keys[q];
+					g->keys[g->nkeys++] = a->keys[q];
 			}
 		} else {
-			struct axis *a = &axes[naxes++];
+			struct axis *a = &g->axes[g->naxes++];
 			a->nkeys = 1;
 			a->keys = calloc(1, sizeof(*a->keys));
 			a->vals = calloc(1, sizeof(*a->vals));
 			a->lens = calloc(1, sizeof(*a->lens));
 			a->keys[0] = k;
-			axis_keys[nak++] = k;
+			g->keys[g->nkeys++] = k;
 			read_list(v, k, &m->kpos[i], o, &a->vals[0], &a->nvals, d);
 			a->lens[0] = a->nvals;
 		}
 	}
+}
+
+static void grid_check(const struct node *m, const struct matrix_opts *o, struct grid *g, struct diag *d)
+{
 	/* A key that appears in two zips or in a zip and as an axis. */
-	for (size_t i = 0; i < nak; i++)
-		for (size_t j = i + 1; j < nak; j++)
-			if (!strcmp(axis_keys[i], axis_keys[j]))
+	for (size_t i = 0; i < g->nkeys; i++)
+		for (size_t j = i + 1; j < g->nkeys; j++)
+			if (!strcmp(g->keys[i], g->keys[j]))
 				diag_error(d, m ? &m->pos : NULL, "matrix: parameter '%s' is defined twice",
-				           axis_keys[i]);
-
-	if (exclude && exclude->kind != NODE_SEQ) {
-		diag_error(d, &exclude->pos, "matrix: exclude must be a list of maps");
-		exclude = NULL;
+				           g->keys[i]);
+	if (g->exclude && g->exclude->kind != NODE_SEQ) {
+		diag_error(d, &g->exclude->pos, "matrix: exclude must be a list of maps");
+		g->exclude = NULL;
 	}
-	if (include && include->kind != NODE_SEQ) {
-		diag_error(d, &include->pos, "matrix: include must be a list of maps");
-		include = NULL;
+	if (g->include && g->include->kind != NODE_SEQ) {
+		diag_error(d, &g->include->pos, "matrix: include must be a list of maps");
+		g->include = NULL;
 	}
-	for (size_t i = 0; exclude && i < exclude->n; i++)
-		check_entry_keys(exclude->items[i], "exclude", axis_keys, false, d);
-	for (size_t i = 0; include && i < include->n; i++)
-		check_entry_keys(include->items[i], "include", axis_keys, true, d);
-	if (filter && !o->filter)
-		diag_error(d, &filter->pos, "matrix: filter needs Lua, which is not available in this build");
+	for (size_t i = 0; g->exclude && i < g->exclude->n; i++)
+		check_entry_keys(g->exclude->items[i], "exclude", g->keys, false, d);
+	for (size_t i = 0; g->include && i < g->include->n; i++)
+		check_entry_keys(g->include->items[i], "include", g->keys, true, d);
+	if (g->filter && !o->filter)
+		diag_error(d, &g->filter->pos,
+		           "matrix: filter needs Lua, which is not available in this build");
+}
 
-	struct combos c = {0};
-	if (d->nerrors != errs0)
-		goto out;
-
-	/* Cross product: odometer over the axes, the last axis varying fastest. */
+/* Cross product: odometer over the axes, the last axis varying fastest;
+ * excluded combinations are dropped at once. */
+static int grid_cross(const struct node *m, const struct grid *g, struct combos *c, struct diag *d)
+{
 	size_t total = 1;
-	for (size_t a = 0; a < naxes; a++) {
-		if (axes[a].nvals && total > SIZE_MAX / axes[a].nvals) {
+	for (size_t a = 0; a < g->naxes; a++) {
+		if (g->axes[a].nvals && total > SIZE_MAX / g->axes[a].nvals) {
 			diag_error(d, &m->pos, "matrix: too many combinations");
-			goto out;
+			return -EINVAL;
 		}
-		total *= axes[a].nvals;
+		total *= g->axes[a].nvals;
 	}
 	if (total > 50000000) {
 		diag_error(d, &m->pos, "matrix: %zu combinations is too many (at most 50,000,000)", total);
-		goto out;
+		return -EINVAL;
 	}
-	size_t *idx = calloc(naxes + 1, sizeof(*idx));
+	size_t *idx = calloc(g->naxes + 1, sizeof(*idx));
 	for (size_t t = 0; t < total; t++) {
 		struct node *p = node_new(NODE_MAP, m ? &m->pos : NULL);
-		for (size_t a = 0; a < naxes; a++)
-			for (size_t k = 0; k < axes[a].nkeys; k++) {
-				const struct node *v = axes[a].vals[k][idx[a]];
-				node_map_put(p, axes[a].keys[k], &v->pos, node_clone(v));
+		for (size_t a = 0; a < g->naxes; a++)
+			for (size_t k = 0; k < g->axes[a].nkeys; k++) {
+				const struct node *v = g->axes[a].vals[k][idx[a]];
+				node_map_put(p, g->axes[a].keys[k], &v->pos, node_clone(v));
 			}
 		bool excluded = false;
-		for (size_t e = 0; exclude && e < exclude->n && !excluded; e++)
-			excluded = entry_matches(exclude->items[e], p);
+		for (size_t e = 0; g->exclude && e < g->exclude->n && !excluded; e++)
+			excluded = entry_matches(g->exclude->items[e], p);
 		if (excluded)
 			node_free(p);
 		else
-			combos_push(&c, p, true);
-		for (size_t a = naxes; a-- > 0;) {
-			if (++idx[a] < axes[a].nvals)
+			combos_push(c, p, true);
+		for (size_t a = g->naxes; a-- > 0;) {
+			if (++idx[a] < g->axes[a].nvals)
 				break;
 			idx[a] = 0;
 		}
 	}
 	free(idx);
-	axis_keys[nak] = NULL;
-	for (size_t i = 0; include && i < include->n; i++)
-		apply_include(&c, include->items[i], axis_keys, o, d);
+	return 0;
+}
 
-	/* Filter, then number the survivors. */
-	struct cell *cells = calloc(c.n ? c.n : 1, sizeof(*cells));
-	size_t n = 0;
-	for (size_t j = 0; j < c.n; j++) {
+/* Filter, then number the survivors (taken out of c). */
+static struct cell *number_cells(struct combos *c, const struct node *filter, const struct matrix_opts *o,
+                                 size_t *n, struct diag *d)
+{
+	struct cell *cells = calloc(c->n ? c->n : 1, sizeof(*cells));
+	*n = 0;
+	for (size_t j = 0; j < c->n; j++) {
 		bool keep = true;
-		if (filter && o->filter(o->filter_ud, filter, c.v[j], &keep, d) < 0) {
+		if (filter && o->filter(o->filter_ud, filter, c->v[j], &keep, d) < 0) {
 			/* The same expression fails the same way for every cell:
 			 * report it once. */
 			filter = NULL;
 			keep = false;
 		}
 		if (!keep) {
-			node_free(c.v[j]);
-			c.v[j] = NULL;
+			node_free(c->v[j]);
+			c->v[j] = NULL;
 			continue;
 		}
-		cells[n].index = n;
-		cells[n].params = c.v[j];
-		c.v[j] = NULL;
-		matrix_cell_id(cells[n].params, cells[n].id);
-		n++;
+		cells[*n].index = *n;
+		cells[*n].params = c->v[j];
+		c->v[j] = NULL;
+		matrix_cell_id(cells[*n].params, cells[*n].id);
+		(*n)++;
 	}
-	*cells_out = cells;
-	*ncells = n;
-	report_duplicates(cells, n, m, d);
-out:
+	return cells;
+}
+
+int matrix_expand(const struct node *m, const struct matrix_opts *o, struct cell **cells_out, size_t *ncells,
+                  struct diag *d)
+{
+	*cells_out = NULL;
+	*ncells = 0;
+	size_t errs0 = d->nerrors;
+	if (m && m->kind == NODE_NULL)
+		m = NULL;
+	if (m && m->kind != NODE_MAP) {
+		diag_error(d, &m->pos, "matrix: expected a map of parameter lists, found %s",
+		           node_kind_name(m->kind));
+		return -EINVAL;
+	}
+	struct grid g = {0};
+	grid_read(m, o, &g, d);
+	grid_check(m, o, &g, d);
+	struct combos c = {0};
+	if (d->nerrors == errs0 && grid_cross(m, &g, &c, d) == 0) {
+		g.keys[g.nkeys] = NULL;
+		for (size_t i = 0; g.include && i < g.include->n; i++)
+			apply_include(&c, g.include->items[i], g.keys, o, d);
+		*cells_out = number_cells(&c, g.filter, o, ncells, d);
+		report_duplicates(*cells_out, *ncells, m, d);
+	}
 	for (size_t j = 0; j < c.n; j++)
 		node_free(c.v[j]);
 	free(c.v);
 	free(c.original);
-	for (size_t a = 0; a < naxes; a++)
-		axis_free(&axes[a]);
-	free(axes);
-	free(axis_keys);
+	grid_free(&g);
 	if (d->nerrors != errs0) {
 		matrix_free(*cells_out, *ncells);
 		*cells_out = NULL;

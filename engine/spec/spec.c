@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "interp.h"
-#include "workload_table.h"
 #include "spec_hooks.h"
 
 static const char *const top_keys[] = {
@@ -115,85 +114,6 @@ static struct node *merge_vars(const struct node *root, const struct defines *D,
 		node_map_put(out, D->names[i], &p, node_new_scalar(D->values[i], &p));
 	}
 	return out;
-}
-
-static int check_steps(const struct node *steps, const struct src_pos *file, struct diag *d)
-{
-	if (!steps) {
-		struct src_pos p = {file ? file->file : NULL, 0, 0};
-		diag_error(d, &p, "steps: the scenario has no steps (add a steps: list)");
-		return -EINVAL;
-	}
-	if (steps->kind != NODE_SEQ || steps->n == 0) {
-		diag_error(d, &steps->pos, "steps: expected a non-empty list of steps");
-		return -EINVAL;
-	}
-	int bad = 0;
-	const struct workload_ops *const *all = workload_all();
-	for (size_t i = 0; i < steps->n; i++) {
-		const struct node *st = steps->items[i];
-		if (st->kind != NODE_MAP) {
-			diag_error(d, &st->pos,
-			           "steps: each step must be a map (name:, and one of io:, pgbench:, exec:)");
-			bad = -EINVAL;
-			continue;
-		}
-		const char *known[16] = {"name", "record", "timeout", NULL};
-		size_t nk = 3;
-		for (size_t w = 0; all[w] && nk < 15; w++)
-			known[nk++] = all[w]->name;
-		known[nk] = NULL;
-		if (node_check_keys(st, "step", known, d) < 0)
-			bad = -EINVAL;
-		const struct workload_ops *found = NULL;
-		for (size_t k = 0; k < st->n; k++) {
-			const struct workload_ops *w = workload_find(st->keys[k]);
-			if (!w)
-				continue;
-			if (found) {
-				diag_error(d, &st->kpos[k],
-				           "step: '%s' and '%s' in one step; use one workload per step",
-				           found->name, w->name);
-				bad = -EINVAL;
-				continue;
-			}
-			found = w;
-			if (w->check && w->check(st->items[k], d) < 0)
-				bad = -EINVAL;
-		}
-		if (!found) {
-			char list[128] = "";
-			for (size_t w = 0; all[w]; w++) {
-				strncat(list, w ? ", " : "", sizeof(list) - strlen(list) - 1);
-				strncat(list, all[w]->name, sizeof(list) - strlen(list) - 1);
-			}
-			diag_error(d, &st->pos, "step: no workload given (one of: %s)", list);
-			bad = -EINVAL;
-		}
-		const struct node *v;
-		bool b;
-		double t;
-		const char *s;
-		if ((v = node_get(st, "name")) && node_as_string(v, "step.name", &s, d) < 0)
-			bad = -EINVAL;
-		if ((v = node_get(st, "record")) && node_as_bool(v, "step.record", &b, d) < 0)
-			bad = -EINVAL;
-		if ((v = node_get(st, "timeout")) && node_as_duration(v, "step.timeout", false, &t, d) < 0)
-			bad = -EINVAL;
-	}
-	/* Step names must be unique: metrics are addressed as step.metric. */
-	for (size_t i = 0; i < steps->n; i++)
-		for (size_t j = 0; j < i; j++) {
-			const struct node *a = node_get(steps->items[i], "name"),
-			                  *b = node_get(steps->items[j], "name");
-			if (a && b && a->kind == NODE_SCALAR && b->kind == NODE_SCALAR &&
-			    !strcmp(a->text, b->text)) {
-				diag_error(d, &a->pos, "step name '%s' is used twice (also at line %d)",
-				           a->text, b->pos.line);
-				bad = -EINVAL;
-			}
-		}
-	return bad;
 }
 
 struct spec *spec_open(const char *path, const struct defines *D, struct diag *d)
@@ -307,16 +227,6 @@ struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const
 struct node *spec_cell_tree(const struct spec *s, const struct cell *c, bool defer_runtime, struct diag *d)
 {
 	return spec_cell_tree_rt(s, c, NULL, defer_runtime, d);
-}
-
-int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
-{
-	int bad = 0;
-	if (check_steps(node_get(tree, "steps"), &s->root->pos, d) < 0)
-		bad = -EINVAL;
-	if (spec_hooks_check_sections(s, tree, d) < 0)
-		bad = -EINVAL;
-	return bad;
 }
 
 /* Scalars that use ${...} in the per-cell sections; used to check each

@@ -1,20 +1,18 @@
-/* spec: load a scenario file into a node tree and validate its shape.
+/* spec: open a scenario file and validate its shape.
  *
- * spec_load_* parse YAML (libyaml) into nodes with positions and report
- * every syntax problem (tabs, duplicate keys, non-UTF-8, empty or missing
- * files) into the diag list. spec_open() also merges `vars:` with -D
+ * spec_open() loads the YAML (spec_load.h), merges `vars:` with -D
  * overrides and validates the top-level sections; spec_cell_tree() gives the
  * scenario as one cell sees it: `${...}` interpolated with the cell's
- * parameters and variables. */
+ * parameters and variables; spec_check_cell() (spec_check.h) validates it. */
 #ifndef BENCHGRID_SPEC_H
 #define BENCHGRID_SPEC_H
 
 #include "cell.h"
 #include "diag.h"
 #include "node.h"
-
-struct node *spec_load_file(const char *path, struct diag *d);
-struct node *spec_load_string(const char *name, const char *yaml, struct diag *d);
+#include "spec_check.h"
+#include "spec_load.h"
+#include "spec_types.h"
 
 /* -D name=value overrides from the command line. */
 struct defines {
@@ -24,18 +22,6 @@ struct defines {
 };
 int defines_add(struct defines *D, const char *arg); /* "name=value"; -EINVAL if malformed */
 void defines_free(struct defines *D);
-
-struct lb;
-
-struct spec {
-	char *file;        /* as given */
-	char *dir;         /* folder of the scenario file */
-	struct node *root; /* the whole file */
-	struct node *vars; /* NODE_MAP: vars merged with -D overrides */
-	const char *name;  /* `name:` or the file's base name */
-	const char *description;
-	struct lb *lua; /* the Lua state for hooks, !lua and filter, or NULL */
-};
 
 /* Load and validate. Returns NULL with errors in d when the file cannot be
  * loaded; otherwise a spec (d may still hold errors from validation: check
@@ -48,8 +34,13 @@ void spec_free(struct spec *s);
  * `runtime` names that are only known when the cell runs (target.path, ...)
  * are left as written when `defer_runtime` is true. */
 struct node *spec_cell_tree(const struct spec *s, const struct cell *c, bool defer_runtime, struct diag *d);
+/* The same, with the run-time names known so far in `runtime` (a map:
+ * target.path, cell.id, ...; may be NULL). */
+struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const struct node *runtime,
+                               bool defer_runtime, struct diag *d);
 
-/* Validate one cell's interpolated tree: every section and step. */
-int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d);
+/* The names that `${...}` refers to in the per-cell sections, once each,
+ * without those of params (a map, may be NULL); the caller frees them. */
+void spec_cell_refs(const struct spec *s, const struct node *params, char ***names, size_t *nn);
 
 #endif

@@ -1,17 +1,10 @@
-/* spec_hooks: validation and Lua evaluation that involve other modules:
- * the Lua bridge (hooks, !lua, filter), the target/postgres/knob fixtures
- * and the reporters' `report:` and `expect:` sections. */
+/* spec_hooks: the Lua bridge for a scenario (see spec_hooks.h). */
 #include "spec_hooks.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "expect.h"
-#include "fx_fs.h"
-#include "fx_pg.h"
-#include "knobs.h"
 #include "lb.h"
-#include "rep.h"
 
 bool spec_hooks_has_lua(const struct node *n)
 {
@@ -113,32 +106,4 @@ int spec_hooks_filter(void *spec, const struct node *expr, const struct node *pa
 	int rc = lb_filter(s->lua, expr, g, keep, d);
 	node_free(g);
 	return rc;
-}
-
-int spec_hooks_check_sections(const struct spec *s, const struct node *tree, struct diag *d)
-{
-	int bad = 0;
-	const struct node *v;
-	if ((v = node_get(tree, "target")) && fx_fs_check(v, d) < 0)
-		bad = -EINVAL;
-	if ((v = node_get(tree, "targets"))) {
-		if (v->kind != NODE_MAP) {
-			diag_error(d, &v->pos, "targets: expected a map of name: {target options}");
-			bad = -EINVAL;
-		} else {
-			for (size_t i = 0; i < v->n; i++)
-				if (fx_fs_check(v->items[i], d) < 0)
-					bad = -EINVAL;
-		}
-	}
-	if ((v = node_get(tree, "postgres")) && fx_pg_check(v, d) < 0)
-		bad = -EINVAL;
-	const struct node *sysctl = node_get(tree, "sysctl"), *queue = node_get(tree, "queue");
-	if ((sysctl || queue) && knobs_check(sysctl, queue, d) < 0)
-		bad = -EINVAL;
-	if ((v = node_get(s->root, "report")) && rep_check_config(v, d) < 0)
-		bad = -EINVAL;
-	if ((v = node_get(s->root, "expect")) && expect_check(v, d) < 0)
-		bad = -EINVAL;
-	return bad;
 }

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-#include "spec.h"
+#include "spec_load.h"
 
 /* Find the first byte sequence that is not valid UTF-8; returns its offset
  * or -1. Overlong forms and surrogates are rejected too. */

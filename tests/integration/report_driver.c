@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../unit/report_fixture.h"
+#include "compare.h"
 #include "expect.h"
 #include "rep.h"
 

@@ -1,0 +1,137 @@
+/* cell_run: one cell (see cell_run.h). */
+#include "cell_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "interrupt.h"
+#include "lb.h"
+#include "outdir.h"
+#include "step_run.h"
+
+void cell_run_label(const struct cell *c, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < c->params->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "", c->params->keys[i],
+		                         c->params->items[i]->text);
+	if (!c->params->n)
+		snprintf(buf, len, "(single cell)");
+}
+
+/* ${target.path}, ${cell.id}, ... as far as the fixtures are up. */
+static struct node *runtime_names(const struct run_env *E, const struct cell *c, const char *cell_dir)
+{
+	struct node *m = node_new(NODE_MAP, NULL);
+	char buf[64];
+	fixture_set_names(&E->fx, m);
+	node_map_put(m, "cell.id", NULL, node_new_scalar(c->id, NULL));
+	snprintf(buf, sizeof(buf), "%zu", c->index);
+	node_map_put(m, "cell.index", NULL, node_new_scalar(buf, NULL));
+	node_map_put(m, "cell.dir", NULL, node_new_scalar(cell_dir, NULL));
+	node_map_put(m, "outdir", NULL, node_new_scalar(E->outdir, NULL));
+	return m;
+}
+
+/* The before_cell hook: 1 when it skips the cell, 0 to run it, -1 on error. */
+static int before_cell(struct run_env *E, const struct cell *c, struct run_cell *rc, struct diag *d)
+{
+	if (!E->lua || !lb_has_hook(E->lua, "before_cell"))
+		return 0;
+	bool skip = false;
+	char *reason = NULL;
+	if (lb_before_cell(E->lua, c, &skip, &reason, d) < 0)
+		return -1;
+	if (skip) {
+		run_cell_set_status(rc, RUN_SKIPPED, "skipped: %s", reason ? reason : "by before_cell");
+		if (!E->quiet)
+			progress_note(&E->prog, "  skipped: %s", reason ? reason : "by before_cell");
+	}
+	free(reason);
+	return skip ? 1 : 0;
+}
+
+/* Interpolate what is known now, set up the filesystems, then resolve
+ * ${target.path} and friends; PostgreSQL comes after the filesystems.
+ * Returns the final tree, or NULL with errors in d. */
+static struct node *set_up(struct run_env *E, const struct cell *c, struct run_cell *rc, const char *cell_dir,
+                           struct diag *d)
+{
+	struct node *tree0 = NULL, *tree1 = NULL, *tree = NULL, *rt = NULL;
+	if (!(tree0 = spec_cell_tree(E->s, c, true, d)))
+		goto out;
+	if (fixture_set_fs(&E->fx, tree0, E->work, E->allow_destroy, d) < 0)
+		goto out;
+	rt = runtime_names(E, c, cell_dir);
+	if (!(tree1 = spec_cell_tree_rt(E->s, c, rt, true, d)))
+		goto out;
+	if (fixture_set_knobs(&E->fx, tree1, d) < 0)
+		goto out;
+	if (node_get(tree1, "postgres"))
+		progress_step(&E->prog, "postgres");
+	if (fixture_set_pg(&E->fx, tree1, cell_dir, &rc->facts, d) < 0)
+		goto out;
+	node_free(rt);
+	rt = runtime_names(E, c, cell_dir);
+	if (!(tree = spec_cell_tree_rt(E->s, c, rt, false, d)))
+		goto out;
+	fixture_set_facts(&E->fx, &rc->facts);
+out:
+	node_free(tree0);
+	node_free(tree1);
+	node_free(rt);
+	return tree;
+}
+
+static int after_cell(struct run_env *E, const struct cell *c, struct run_cell *rc, struct diag *d)
+{
+	if (!rc->nreps || !E->lua || !lb_has_hook(E->lua, "after_cell"))
+		return STEPS_OK;
+	int status = STEPS_OK;
+	struct run_rep *last = &rc->reps[rc->nreps - 1];
+	struct step_result **ptrs = calloc(last->nsteps + 1, sizeof(*ptrs));
+	for (size_t i = 0; i < last->nsteps; i++)
+		ptrs[i] = &last->steps[i];
+	if (lb_after_cell(E->lua, c, ptrs, last->nsteps, d) < 0) {
+		char err[2048];
+		step_run_first_error(d, err, sizeof(err));
+		run_cell_set_status(rc, RUN_FAILED, "after_cell: %s", err);
+		status = STEPS_FAILED;
+	}
+	free(ptrs);
+	return status;
+}
+
+int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
+{
+	char cell_dir[4096];
+	snprintf(cell_dir, sizeof(cell_dir), "%s/cells/%s", E->outdir, c->id);
+	outdir_mkdir_p(cell_dir, 0755);
+	struct diag d;
+	diag_init(&d);
+	int status = STEPS_OK;
+	struct node *tree = NULL;
+	int skip = before_cell(E, c, rc, &d);
+	if (skip == 0 && (tree = set_up(E, c, rc, cell_dir, &d))) {
+		for (long rep = -(long)E->warmup; rep < (long)E->repeat && status == STEPS_OK; rep++)
+			status = step_run_rep(E, c, tree, rc, rep, cell_dir);
+		if (status == STEPS_OK)
+			status = after_cell(E, c, rc, &d);
+	} else if (skip != 1) {
+		char err[2048];
+		step_run_first_error(&d, err, sizeof(err));
+		run_cell_set_status(rc, RUN_FAILED, "%s", err[0] ? err : "cell set-up failed");
+		progress_note(&E->prog, "  FAILED: %s", err);
+		status = interrupt_requested() ? STEPS_INTERRUPTED : STEPS_FAILED;
+	}
+	if (status == STEPS_FAILED && E->lua && lb_has_hook(E->lua, "on_error")) {
+		struct diag hd;
+		diag_init(&hd);
+		lb_on_error(E->lua, c, rc->error ? rc->error : "failed", &hd);
+		diag_free(&hd);
+	}
+	node_free(tree);
+	diag_free(&d);
+	return status;
+}

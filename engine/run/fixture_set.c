@@ -1,0 +1,215 @@
+/* fixture_set: set up, reuse and tear down a cell's fixtures (see
+ * fixture_set.h). */
+#include "fixture_set.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fx_fs.h"
+#include "fx_pg.h"
+#include "knobs.h"
+
+static void knobs_down(struct fixture_set *fx, struct diag *d)
+{
+	if (fx->knobs)
+		knobs_restore(fx->knobs, d);
+	fx->knobs = NULL;
+	node_free(fx->knob_sysctl);
+	node_free(fx->knob_queue);
+	fx->knob_sysctl = fx->knob_queue = NULL;
+}
+
+static void pg_down(struct fixture_set *fx)
+{
+	if (fx->pg)
+		fx_pg_stop(fx->pg);
+	fx->pg = NULL;
+}
+
+static void fs_down(struct fixture_set *fx, struct diag *d)
+{
+	for (size_t i = 0; i < fx->nnamed; i++) {
+		if (fx->named[i].fs)
+			fx_fs_teardown(fx->named[i].fs, d);
+		free(fx->named[i].name);
+	}
+	free(fx->named);
+	fx->named = NULL;
+	fx->nnamed = 0;
+	if (fx->fs)
+		fx_fs_teardown(fx->fs, d);
+	fx->fs = NULL;
+	node_free(fx->target);
+	node_free(fx->targets);
+	fx->target = fx->targets = NULL;
+}
+
+void fixture_set_down(struct fixture_set *fx, struct diag *d)
+{
+	knobs_down(fx, d);
+	pg_down(fx);
+	fs_down(fx, d);
+}
+
+/* A `target:` of kind dir (a fresh temporary directory) when none is given. */
+static struct node *default_target(void)
+{
+	struct node *t = node_new(NODE_MAP, NULL);
+	node_map_put(t, "kind", NULL, node_new_scalar("dir", NULL));
+	return t;
+}
+
+static bool same_targets(const struct node *a, const struct node *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != NODE_MAP || b->kind != NODE_MAP || a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct node *o = node_get(b, a->keys[i]);
+		if (!o || !fx_fs_same(a->items[i], o))
+			return false;
+	}
+	return true;
+}
+
+int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *work_dir, bool allow_destroy,
+                   struct diag *d)
+{
+	const struct node *target = node_get(tree, "target");
+	struct node *deflt = NULL;
+	if (!target)
+		target = deflt = default_target();
+	const struct node *targets = node_get(tree, "targets");
+	if (fx->fs && fx_fs_same(fx->target, target) && same_targets(fx->targets, targets)) {
+		node_free(deflt);
+		return 0;
+	}
+	/* A new filesystem: whatever lived on the old one goes first. */
+	fixture_set_down(fx, d);
+	fx->fs = fx_fs_setup(target, work_dir, allow_destroy, d);
+	if (!fx->fs) {
+		node_free(deflt);
+		return -EIO;
+	}
+	fx->target = deflt ? deflt : node_clone(target);
+	deflt = NULL;
+	if (targets && targets->kind == NODE_MAP) {
+		fx->named = calloc(targets->n, sizeof(*fx->named));
+		for (size_t i = 0; i < targets->n; i++) {
+			struct fx_fs *fs = fx_fs_setup(targets->items[i], work_dir, allow_destroy, d);
+			if (!fs)
+				return -EIO;
+			fx->named[fx->nnamed].name = strdup(targets->keys[i]);
+			fx->named[fx->nnamed++].fs = fs;
+		}
+		fx->targets = node_clone(targets);
+	}
+	return 0;
+}
+
+int fixture_set_knobs(struct fixture_set *fx, const struct node *tree, struct diag *d)
+{
+	const struct node *sysctl = node_get(tree, "sysctl"), *queue = node_get(tree, "queue");
+	if (fx->knobs && node_equal(sysctl, fx->knob_sysctl) && node_equal(queue, fx->knob_queue))
+		return 0;
+	knobs_down(fx, d);
+	if (!sysctl && !queue)
+		return 0;
+	fx->knobs = knobs_apply(sysctl, queue, fx_fs_blockdev(fx->fs), d);
+	if (!fx->knobs)
+		return -EIO;
+	fx->knob_sysctl = node_clone(sysctl);
+	fx->knob_queue = node_clone(queue);
+	return 0;
+}
+
+/* Where a server's tablespace or WAL directory names a target. */
+static const char *resolve_target(void *ud, const char *name)
+{
+	struct fixture_set *fx = ud;
+	if (!strcmp(name, "target") || !strcmp(name, "main"))
+		return fx->fs ? fx_fs_path(fx->fs) : NULL;
+	for (size_t i = 0; i < fx->nnamed; i++)
+		if (!strcmp(fx->named[i].name, name))
+			return fx_fs_path(fx->named[i].fs);
+	if (name[0] == '/')
+		return name;
+	return NULL;
+}
+
+int fixture_set_pg(struct fixture_set *fx, const struct node *tree, const char *cell_dir,
+                   struct step_result *facts, struct diag *d)
+{
+	const struct node *pgsec = node_get(tree, "postgres");
+	if (!pgsec) {
+		pg_down(fx);
+		return 0;
+	}
+	return fx_pg_prepare(&fx->pg, pgsec, fx_fs_path(fx->fs), cell_dir, resolve_target, fx, facts, d);
+}
+
+void fixture_set_facts(const struct fixture_set *fx, struct step_result *facts)
+{
+	fx_fs_facts(fx->fs, facts);
+	for (size_t i = 0; i < fx->nnamed; i++) {
+		struct step_result nf;
+		result_init(&nf, NULL, NULL);
+		fx_fs_facts(fx->named[i].fs, &nf);
+		for (size_t k = 0; k < nf.ni; k++) {
+			char key[256];
+			snprintf(key, sizeof(key), "%s.%s", fx->named[i].name, nf.info[k].key);
+			result_info(facts, key, "%s", nf.info[k].value);
+		}
+		result_free(&nf);
+	}
+}
+
+const char *fixture_set_dir(const struct fixture_set *fx, const char *dflt)
+{
+	return fx->fs ? fx_fs_path(fx->fs) : dflt;
+}
+
+const char *fixture_set_blockdev(const struct fixture_set *fx)
+{
+	return fx->fs ? fx_fs_blockdev(fx->fs) : NULL;
+}
+
+const char *fixture_set_pg_conninfo(const struct fixture_set *fx)
+{
+	return fx->pg ? fx_pg_conninfo(fx->pg) : NULL;
+}
+
+const char *fixture_set_pg_log(const struct fixture_set *fx)
+{
+	return fx->pg ? fx_pg_logfile(fx->pg) : NULL;
+}
+
+void fixture_set_check_pg(struct fixture_set *fx)
+{
+	if (fx->pg && !fx_pg_alive(fx->pg))
+		pg_down(fx);
+}
+
+static void put(struct node *m, const char *k, const char *v)
+{
+	node_map_put(m, k, NULL, node_new_scalar(v, NULL));
+}
+
+void fixture_set_names(const struct fixture_set *fx, struct node *m)
+{
+	if (fx->fs)
+		put(m, "target.path", fx_fs_path(fx->fs));
+	for (size_t i = 0; i < fx->nnamed; i++) {
+		char key[256];
+		snprintf(key, sizeof(key), "targets.%s.path", fx->named[i].name);
+		put(m, key, fx_fs_path(fx->named[i].fs));
+	}
+	if (fx->pg) {
+		put(m, "pg.conninfo", fx_pg_conninfo(fx->pg));
+		if (fx_pg_logfile(fx->pg))
+			put(m, "pg.log", fx_pg_logfile(fx->pg));
+	}
+}

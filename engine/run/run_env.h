@@ -1,0 +1,25 @@
+/* run_env: what the cells and steps of one `benchgrid run` share. */
+#ifndef BENCHGRID_RUN_ENV_H
+#define BENCHGRID_RUN_ENV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fixture_set.h"
+#include "progress.h"
+#include "spec.h"
+
+struct run_env {
+	const struct spec *s;
+	char *outdir;
+	char *work; /* temporary targets live here */
+	bool allow_destroy;
+	int quiet;
+	int64_t repeat, warmup;
+	double default_timeout; /* `timeout:` of the scenario, 0 none */
+	struct fixture_set fx;
+	struct progress prog;
+	struct lb *lua; /* the scenario's Lua state, or NULL */
+};
+
+#endif

@@ -1,0 +1,208 @@
+/* step_run: one repetition of a cell's steps (see step_run.h). */
+#include "step_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "interrupt.h"
+#include "lb.h"
+#include "monitor.h"
+#include "units.h"
+#include "workload_table.h"
+
+void step_run_first_error(const struct diag *d, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].level == DIAG_ERROR) {
+			diag_format_one(&d->v[i], buf, len);
+			return;
+		}
+}
+
+/* A short summary of a step's headline figures for progress lines. */
+static void step_summary(const struct step_result *r, char *buf, size_t len)
+{
+	static const char *const keys[] = {"mb_s",       "iops",    "tps", "lat_p99_us",
+	                                   "lat_p99_ms", "seconds", NULL};
+	buf[0] = 0;
+	size_t used = 0;
+	for (int i = 0; keys[i] && used < len; i++) {
+		const struct metric *m = result_get(r, keys[i]);
+		if (m)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s=%.4g", used ? " " : "",
+			                         keys[i], m->value);
+	}
+	if (!used)
+		snprintf(buf, len, "%.2fs", r->elapsed);
+}
+
+static const struct workload_ops *step_workload(const struct node *st, size_t *key)
+{
+	for (size_t k = 0; k < st->n; k++) {
+		const struct workload_ops *w = workload_find(st->keys[k]);
+		if (w) {
+			*key = k;
+			return w;
+		}
+	}
+	return NULL;
+}
+
+/* One step as the scenario gives it, with the before_step hook's changes. */
+struct step {
+	char name[128];
+	bool record;
+	double timeout;
+	const struct workload_ops *ops;
+	struct node *opts; /* a copy of the options, NULL without a workload */
+};
+
+static void step_read(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
+                      struct step *S, struct diag *sd)
+{
+	const struct node *nn = node_get(st, "name");
+	if (nn && nn->kind == NODE_SCALAR)
+		snprintf(S->name, sizeof(S->name), "%s", nn->text);
+	else
+		snprintf(S->name, sizeof(S->name), "step%zu", i + 1);
+	S->record = true;
+	S->timeout = E->default_timeout;
+	const struct node *v;
+	if ((v = node_get(st, "record")))
+		node_as_bool(v, "step.record", &S->record, sd);
+	if ((v = node_get(st, "timeout")))
+		node_as_duration(v, "step.timeout", false, &S->timeout, sd);
+	size_t key = 0;
+	S->ops = step_workload(st, &key);
+	S->opts = S->ops ? node_clone(st->items[key]) : NULL;
+	if (E->lua && lb_has_hook(E->lua, "before_step") && S->opts) {
+		struct node *over = NULL;
+		if (lb_before_step(E->lua, c, S->name, S->opts, &over, sd) == 0 && over &&
+		    over->kind == NODE_MAP)
+			for (size_t k = 0; k < over->n; k++)
+				node_map_put(S->opts, over->keys[k], &over->kpos[k],
+				             node_clone(over->items[k]));
+		node_free(over);
+	}
+}
+
+/* The workload's run, watched by the monitor and the timeout. */
+static int step_exec(struct run_env *E, const struct cell *c, const struct step *S, const char *cell_dir,
+                     struct step_result *res, struct diag *sd)
+{
+	struct step_ctx cx = {
+	    .cell = c,
+	    .target_dir = fixture_set_dir(&E->fx, E->work),
+	    .cell_dir = cell_dir,
+	    .pg_conninfo = fixture_set_pg_conninfo(&E->fx),
+	    .pg_log = fixture_set_pg_log(&E->fx),
+	    .step_name = S->name,
+	    .scenario_dir = E->s->dir,
+	    .timeout = S->timeout,
+	    .stop = interrupt_step_flag(),
+	    .verbose = E->quiet ? 0 : 1,
+	    .progress = progress_live,
+	    .progress_ud = &E->prog,
+	};
+	/* Disk and CPU figures of the whole machine during the step. */
+	const char *dev = fixture_set_blockdev(&E->fx);
+	struct monitor *mon = monitor_start(dev, 1.0);
+	if (!mon && dev) /* a device it cannot read: CPU figures at least */
+		mon = monitor_start(NULL, 1.0);
+	interrupt_step_begin(S->timeout);
+	int rc = S->ops->run(S->opts, &cx, res, sd);
+	interrupt_step_end();
+	if (mon)
+		monitor_stop(mon, res);
+	return rc;
+}
+
+/* Why the step failed, if it did: timeout, an error, or the workload's rc. */
+static void step_verdict(const struct step *S, const struct diag *sd, int rc_run, struct step_result *res)
+{
+	char err[2048];
+	step_run_first_error(sd, err, sizeof(err));
+	if (interrupt_step_timed_out()) {
+		char t[32];
+		units_format_duration(S->timeout, t, sizeof(t));
+		free(res->error);
+		res->error = NULL;
+		result_fail(res, "step '%s' timed out after %s", S->name, t);
+	} else if (err[0]) {
+		result_fail(res, "%s", err);
+	} else if (rc_run < 0 && !res->failed) {
+		result_fail(res, "step '%s' failed: %s", S->name, strerror(-rc_run));
+	}
+}
+
+static void step_after_hook(struct run_env *E, const struct cell *c, const struct step *S,
+                            struct step_result *res)
+{
+	if (res->failed || !E->lua || !lb_has_hook(E->lua, "after_step"))
+		return;
+	struct diag hd;
+	diag_init(&hd);
+	if (lb_after_step(E->lua, c, S->name, res, &hd) < 0) {
+		char err[2048];
+		step_run_first_error(&hd, err, sizeof(err));
+		result_fail(res, "%s", err[0] ? err : "after_step hook failed");
+	}
+	diag_free(&hd);
+}
+
+static int step_run_one(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
+                        struct run_cell *rc, long rep, const char *cell_dir)
+{
+	struct step S;
+	struct diag sd;
+	diag_init(&sd);
+	step_read(E, c, st, i, &S, &sd);
+	struct step_result res;
+	result_init(&res, S.name, S.ops ? S.ops->name : "?");
+	progress_step(&E->prog, S.name);
+	res.started = clock_wall();
+	double t0 = clock_mono();
+	int rc_run = 0;
+	if (!S.ops)
+		result_fail(&res, "step %s has no workload", S.name);
+	else if (sd.nerrors == 0)
+		rc_run = step_exec(E, c, &S, cell_dir, &res, &sd);
+	res.elapsed = clock_mono() - t0;
+	step_verdict(&S, &sd, rc_run, &res);
+	diag_free(&sd);
+	node_free(S.opts);
+	if (interrupt_requested()) {
+		result_free(&res);
+		return STEPS_INTERRUPTED;
+	}
+	step_after_hook(E, c, &S, &res);
+	char summary[256];
+	step_summary(&res, summary, sizeof(summary));
+	progress_step_done(&E->prog, S.name, res.failed, res.failed ? res.error : summary);
+	bool failed = res.failed;
+	if (failed) {
+		run_cell_set_status(rc, RUN_FAILED, "step %s: %s", S.name, res.error ? res.error : "failed");
+		fixture_set_check_pg(&E->fx);
+	}
+	if (rep >= 0 && (S.record || failed))
+		run_cell_take_step(rc, (size_t)rep, &res);
+	else
+		result_free(&res);
+	return failed ? STEPS_FAILED : STEPS_OK;
+}
+
+int step_run_rep(struct run_env *E, const struct cell *c, const struct node *tree, struct run_cell *rc,
+                 long rep, const char *cell_dir)
+{
+	const struct node *steps = node_get(tree, "steps");
+	for (size_t i = 0; steps && i < steps->n; i++) {
+		int st = step_run_one(E, c, steps->items[i], i, rc, rep, cell_dir);
+		if (st != STEPS_OK)
+			return st;
+	}
+	return STEPS_OK;
+}

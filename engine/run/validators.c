@@ -1,0 +1,73 @@
+/* validators: each section's check, from the module that owns it (see
+ * validators.h). */
+#include "validators.h"
+
+#include <errno.h>
+
+#include "expect.h"
+#include "fx_fs.h"
+#include "fx_pg.h"
+#include "knobs.h"
+#include "rep_config.h"
+#include "spec_check.h"
+#include "workload_table.h"
+
+static int check_target(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *v = node_get(cell, "target");
+	return v ? fx_fs_check(v, d) : 0;
+}
+
+static int check_targets(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *v = node_get(cell, "targets");
+	if (!v)
+		return 0;
+	if (v->kind != NODE_MAP) {
+		diag_error(d, &v->pos, "targets: expected a map of name: {target options}");
+		return -EINVAL;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (fx_fs_check(v->items[i], d) < 0)
+			bad = -EINVAL;
+	return bad;
+}
+
+static int check_postgres(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *v = node_get(cell, "postgres");
+	return v ? fx_pg_check(v, d) : 0;
+}
+
+static int check_knobs(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *sysctl = node_get(cell, "sysctl"), *queue = node_get(cell, "queue");
+	return sysctl || queue ? knobs_check(sysctl, queue, d) : 0;
+}
+
+static int check_report(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *v = node_get(scenario, "report");
+	return v ? rep_check_config(v, d) : 0;
+}
+
+static int check_expect(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *v = node_get(scenario, "expect");
+	return v ? expect_check(v, d) : 0;
+}
+
+void validators_register(void)
+{
+	const struct workload_ops *const *all = workload_all();
+	for (size_t i = 0; all[i]; i++)
+		spec_check_add_step_kind(all[i]->name, all[i]->check);
+	/* In the order the errors have always been reported. */
+	spec_check_add_validator(check_target);
+	spec_check_add_validator(check_targets);
+	spec_check_add_validator(check_postgres);
+	spec_check_add_validator(check_knobs);
+	spec_check_add_validator(check_report);
+	spec_check_add_validator(check_expect);
+}

@@ -1,0 +1,151 @@
+/* spec_check: the table of registered checks and the step checks (see
+ * spec_check.h). */
+#include "spec_check.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define SPEC_CHECK_MAX 12
+
+struct step_kind {
+	const char *name;
+	spec_step_check_fn check;
+};
+
+static struct step_kind step_kinds[SPEC_CHECK_MAX];
+static size_t nstep_kinds;
+static spec_validator_fn validators[SPEC_CHECK_MAX];
+static size_t nvalidators;
+
+int spec_check_add_step_kind(const char *name, spec_step_check_fn check)
+{
+	for (size_t i = 0; i < nstep_kinds; i++)
+		if (!strcmp(step_kinds[i].name, name))
+			return 0;
+	if (nstep_kinds == SPEC_CHECK_MAX)
+		return -ENOSPC;
+	step_kinds[nstep_kinds++] = (struct step_kind){name, check};
+	return 0;
+}
+
+int spec_check_add_validator(spec_validator_fn check)
+{
+	for (size_t i = 0; i < nvalidators; i++)
+		if (validators[i] == check)
+			return 0;
+	if (nvalidators == SPEC_CHECK_MAX)
+		return -ENOSPC;
+	validators[nvalidators++] = check;
+	return 0;
+}
+
+static const struct step_kind *step_kind_find(const char *name)
+{
+	for (size_t i = 0; i < nstep_kinds; i++)
+		if (!strcmp(step_kinds[i].name, name))
+			return &step_kinds[i];
+	return NULL;
+}
+
+/* The workload key of a step: exactly one, with its own check. */
+static int check_step_workload(const struct node *st, struct diag *d)
+{
+	int bad = 0;
+	const struct step_kind *found = NULL;
+	for (size_t k = 0; k < st->n; k++) {
+		const struct step_kind *w = step_kind_find(st->keys[k]);
+		if (!w)
+			continue;
+		if (found) {
+			diag_error(d, &st->kpos[k],
+			           "step: '%s' and '%s' in one step; use one workload per step", found->name,
+			           w->name);
+			bad = -EINVAL;
+			continue;
+		}
+		found = w;
+		if (w->check && w->check(st->items[k], d) < 0)
+			bad = -EINVAL;
+	}
+	if (!found) {
+		char list[128] = "";
+		for (size_t w = 0; w < nstep_kinds; w++) {
+			strncat(list, w ? ", " : "", sizeof(list) - strlen(list) - 1);
+			strncat(list, step_kinds[w].name, sizeof(list) - strlen(list) - 1);
+		}
+		diag_error(d, &st->pos, "step: no workload given (one of: %s)", list);
+		bad = -EINVAL;
+	}
+	return bad;
+}
+
+static int check_step(const struct node *st, struct diag *d)
+{
+	if (st->kind != NODE_MAP) {
+		diag_error(d, &st->pos,
+		           "steps: each step must be a map (name:, and one of io:, pgbench:, exec:)");
+		return -EINVAL;
+	}
+	int bad = 0;
+	const char *known[SPEC_CHECK_MAX + 4] = {"name", "record", "timeout", NULL};
+	size_t nk = 3;
+	for (size_t w = 0; w < nstep_kinds; w++)
+		known[nk++] = step_kinds[w].name;
+	known[nk] = NULL;
+	if (node_check_keys(st, "step", known, d) < 0)
+		bad = -EINVAL;
+	if (check_step_workload(st, d) < 0)
+		bad = -EINVAL;
+	const struct node *v;
+	bool b;
+	double t;
+	const char *s;
+	if ((v = node_get(st, "name")) && node_as_string(v, "step.name", &s, d) < 0)
+		bad = -EINVAL;
+	if ((v = node_get(st, "record")) && node_as_bool(v, "step.record", &b, d) < 0)
+		bad = -EINVAL;
+	if ((v = node_get(st, "timeout")) && node_as_duration(v, "step.timeout", false, &t, d) < 0)
+		bad = -EINVAL;
+	return bad;
+}
+
+static int check_steps(const struct node *steps, const struct src_pos *file, struct diag *d)
+{
+	if (!steps) {
+		struct src_pos p = {file ? file->file : NULL, 0, 0};
+		diag_error(d, &p, "steps: the scenario has no steps (add a steps: list)");
+		return -EINVAL;
+	}
+	if (steps->kind != NODE_SEQ || steps->n == 0) {
+		diag_error(d, &steps->pos, "steps: expected a non-empty list of steps");
+		return -EINVAL;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < steps->n; i++)
+		if (check_step(steps->items[i], d) < 0)
+			bad = -EINVAL;
+	/* Step names must be unique: metrics are addressed as step.metric. */
+	for (size_t i = 0; i < steps->n; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct node *a = node_get(steps->items[i], "name"),
+			                  *b = node_get(steps->items[j], "name");
+			if (a && b && a->kind == NODE_SCALAR && b->kind == NODE_SCALAR &&
+			    !strcmp(a->text, b->text)) {
+				diag_error(d, &a->pos, "step name '%s' is used twice (also at line %d)",
+				           a->text, b->pos.line);
+				bad = -EINVAL;
+			}
+		}
+	return bad;
+}
+
+int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
+{
+	int bad = 0;
+	if (check_steps(node_get(tree, "steps"), &s->root->pos, d) < 0)
+		bad = -EINVAL;
+	for (size_t i = 0; i < nvalidators; i++)
+		if (validators[i](tree, s->root, d) < 0)
+			bad = -EINVAL;
+	return bad;
+}

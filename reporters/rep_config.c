@@ -1,0 +1,125 @@
+/* rep_config: the `report:` section (see rep_config.h). */
+#include "rep_config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results.h"
+
+static const char *const report_keys[] = {"pivot", "charts", NULL};
+static const char *const pivot_keys[] = {"rows", "cols", "value", "stat", "where", "title", NULL};
+static const char *const chart_keys[] = {"x", "y", "series", "where", "title", "kind", NULL};
+static const char *const stat_names[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
+static const char *const kind_names[] = {"line", "bar", NULL};
+
+static int opt_str(const struct node *map, const char *key, const char *what, bool required, const char **out,
+                   struct diag *d)
+{
+	const struct node *n = node_get(map, key);
+	*out = NULL;
+	if (!n) {
+		if (required) {
+			diag_error(d, &map->pos, "%s: missing '%s'", what, key);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	char full[128];
+	snprintf(full, sizeof(full), "%s.%s", what, key);
+	return node_as_string(n, full, out, d);
+}
+
+static int check_ref(const struct node *map, const char *key, const char *ref, struct diag *d)
+{
+	char step[128];
+	const char *metric;
+	if (ref && !results_split_ref(ref, step, sizeof(step), &metric)) {
+		const struct node *n = node_get(map, key);
+		diag_error(d, &n->pos, "'%s' must be step.metric (e.g. ro.tps)", ref);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_where(const struct node *w, struct diag *d)
+{
+	if (w && w->kind != NODE_MAP) {
+		diag_error(d, &w->pos, "where must be a map of parameter: value");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rep_config_pivot(const struct node *n, struct pivot_cfg *p, struct diag *d)
+{
+	int rc = 0, st = 0;
+	memset(p, 0, sizeof(*p));
+	if (node_check_keys(n, "report.pivot", pivot_keys, d) < 0)
+		return -EINVAL;
+	rc |= opt_str(n, "rows", "report.pivot", true, &p->rows, d);
+	rc |= opt_str(n, "cols", "report.pivot", false, &p->cols, d);
+	rc |= opt_str(n, "value", "report.pivot", true, &p->value, d);
+	rc |= opt_str(n, "title", "report.pivot", false, &p->title, d);
+	if (node_get(n, "stat")) {
+		rc |= node_as_enum(node_get(n, "stat"), "report.pivot.stat", stat_names, &st, d);
+		p->stat = stat_names[st];
+	}
+	p->where = node_get(n, "where");
+	rc |= check_where(p->where, d);
+	if (rc == 0)
+		rc = check_ref(n, "value", p->value, d);
+	return rc ? -EINVAL : 0;
+}
+
+int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
+{
+	int rc = 0;
+	memset(c, 0, sizeof(*c));
+	c->kind = -1;
+	if (node_check_keys(n, "report.charts", chart_keys, d) < 0)
+		return -EINVAL;
+	rc |= opt_str(n, "x", "report.charts", true, &c->x, d);
+	rc |= opt_str(n, "y", "report.charts", true, &c->y, d);
+	rc |= opt_str(n, "series", "report.charts", false, &c->series, d);
+	rc |= opt_str(n, "title", "report.charts", false, &c->title, d);
+	if (node_get(n, "kind"))
+		rc |= node_as_enum(node_get(n, "kind"), "report.charts.kind", kind_names, &c->kind, d);
+	c->where = node_get(n, "where");
+	rc |= check_where(c->where, d);
+	if (rc == 0)
+		rc = check_ref(n, "y", c->y, d);
+	return rc ? -EINVAL : 0;
+}
+
+size_t rep_config_count(const struct node *n)
+{
+	return !n ? 0 : n->kind == NODE_SEQ ? n->n : 1;
+}
+
+const struct node *rep_config_at(const struct node *n, size_t i)
+{
+	return n->kind == NODE_SEQ ? n->items[i] : n;
+}
+
+int rep_check_config(const struct node *report, struct diag *d)
+{
+	int rc = 0;
+	if (!report || report->kind == NODE_NULL)
+		return 0;
+	if (node_check_keys(report, "report", report_keys, d) < 0)
+		return -EINVAL;
+	const struct node *pv = node_get(report, "pivot"), *ch = node_get(report, "charts");
+	for (size_t i = 0; i < rep_config_count(pv); i++) {
+		struct pivot_cfg p;
+		if (rep_config_pivot(rep_config_at(pv, i), &p, d) < 0)
+			rc = -EINVAL;
+	}
+	for (size_t i = 0; i < rep_config_count(ch); i++) {
+		struct chart_cfg c;
+		if (rep_config_chart(rep_config_at(ch, i), &c, d) < 0)
+			rc = -EINVAL;
+	}
+	return rc;
+}

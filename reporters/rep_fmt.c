@@ -1,0 +1,85 @@
+/* rep_fmt: see rep_fmt.h. */
+#include "rep_fmt.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rep_fmt_exact(double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		buf[0] = '\0';
+		return;
+	}
+	/* Whole numbers without an exponent: 400, not 4e+02. */
+	if (v == trunc(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+void rep_fmt_human(double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	double a = fabs(v);
+	if (a == 0)
+		snprintf(buf, len, "0");
+	else if (a >= 1e15 || a < 1e-4)
+		snprintf(buf, len, "%.3e", v);
+	else if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else {
+		/* 4 significant digits, trailing zeros dropped. */
+		int dec = 3 - (int)floor(log10(a));
+		snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
+		if (strchr(buf, '.')) {
+			char *e = buf + strlen(buf) - 1;
+			while (*e == '0')
+				*e-- = '\0';
+			if (*e == '.')
+				*e = '\0';
+		}
+	}
+}
+
+void rep_csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	size_t n = strlen(s);
+	bool quote = n > 0 && (s[0] == ' ' || s[n - 1] == ' ');
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i], f);
+	}
+	fputc('"', f);
+}
+
+void rep_md_cell(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}

@@ -1,0 +1,18 @@
+/* rep_fmt: numbers and text as the reporters print them. */
+#ifndef BENCHGRID_REP_FMT_H
+#define BENCHGRID_REP_FMT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* A number as the shortest text that reads back to the same double; "" for
+ * NaN/inf. */
+void rep_fmt_exact(double v, char *buf, size_t len);
+/* A number for people: 4 significant digits, no exponent below 1e15. */
+void rep_fmt_human(double v, char *buf, size_t len);
+/* One CSV field, RFC 4180 (quoted when it holds , " CR LF or edge spaces). */
+void rep_csv_field(FILE *f, const char *s);
+/* Text for a Markdown table cell: | escaped, newlines as spaces. */
+void rep_md_cell(FILE *f, const char *s);
+
+#endif

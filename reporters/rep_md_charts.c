@@ -1,0 +1,209 @@
+/* rep_md_charts: see rep_md_charts.h. */
+#include "rep_md_charts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rep_config.h"
+#include "rep_fmt.h"
+#include "svg.h"
+#include "units.h"
+
+static int write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch)
+{
+	char name[64];
+	struct rep_file rf;
+	snprintf(name, sizeof(name), "chart-%d.svg", ++m->nchart);
+	int rc = rep_file_open(&rf, cx->outdir, name, cx->d);
+	if (rc < 0)
+		return rc;
+	rc = svg_write(rf.f, ch);
+	if (rc < 0) {
+		rep_file_abort(&rf);
+		return rc;
+	}
+	rc = rep_file_commit(&rf, cx->d);
+	if (rc < 0)
+		return rc;
+	fputs("![", m->rf.f);
+	rep_md_cell(m->rf.f, ch->title);
+	fprintf(m->rf.f, "](%s)\n\n", name);
+	return 0;
+}
+
+/* A metric over time: one line per cell of the group (first repetition). */
+static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
+                      const char *metric, const struct rep_group *g, const char *title)
+{
+	const struct run *r = cx->run;
+	struct svg_series *s = calloc(g->n ? g->n : 1, sizeof(*s));
+	char **labels = calloc(g->n ? g->n : 1, sizeof(*labels));
+	const char *unit = "";
+	size_t ns = 0;
+	int rc = 0;
+	if (!s || !labels) {
+		free(s);
+		free(labels);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < g->n; k++) {
+		const struct step_summary *ss = cell_summary_step(cx->sum[g->cells[k]], step);
+		const struct series *se = ss ? result_series(ss->first, metric) : NULL;
+		if (!se)
+			continue;
+		const struct run_cell *cell = &r->cells[g->cells[k]];
+		const char *v = c->series ? run_cell_param(cell, c->series) : NULL;
+		char lab[256];
+		if (v)
+			snprintf(lab, sizeof(lab), "%s", v);
+		else if (g->n > 1)
+			run_cell_label(cell, lab, sizeof(lab));
+		else
+			snprintf(lab, sizeof(lab), "%s", metric);
+		labels[ns] = strdup(lab);
+		s[ns] = (struct svg_series){labels[ns], se->n, se->t, se->v};
+		if (se->unit && *se->unit)
+			unit = se->unit;
+		ns++;
+	}
+	if (ns == 0) {
+		fprintf(m->rf.f, "*(no time series %s for this chart)*\n\n", c->y);
+	} else {
+		char ylabel[160];
+		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
+		struct svg_chart ch = {.kind = c->kind == 1 ? SVG_BAR : SVG_LINE,
+		                       .title = title,
+		                       .subtitle = *g->label ? g->label : NULL,
+		                       .xlabel = "time (s)",
+		                       .x_zero = true,
+		                       .ylabel = ylabel,
+		                       .s = s,
+		                       .ns = ns};
+		rc = write_svg(cx, m, &ch);
+	}
+	for (size_t k = 0; k < ns; k++)
+		free(labels[k]);
+	free(labels);
+	free(s);
+	return rc;
+}
+
+/* A metric against a parameter: categories = x values, one line per series value. */
+static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
+                       const char *metric, const struct rep_group *g, const char *title)
+{
+	const struct run *r = cx->run;
+	struct rep_strs xs = {0}, sv = {0};
+	rep_md_group_values(r, g, c->x, &xs);
+	if (c->series)
+		rep_md_group_values(r, g, c->series, &sv);
+	else
+		rep_strs_add(&sv, "");
+	size_t nx = xs.n, nsv = sv.n;
+	struct svg_series *s = calloc(nsv ? nsv : 1, sizeof(*s));
+	double *x = calloc(nx ? nx : 1, sizeof(*x)), *y = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*y));
+	int rc = 0;
+	bool numeric = true;
+	if (!s || !x || !y) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nx; i++) {
+		double v;
+		x[i] = (double)i;
+		numeric &= units_is_number(xs.v[i], &v) || units_has_size_suffix(xs.v[i]);
+	}
+	for (size_t j = 0; j < nsv; j++) {
+		for (size_t i = 0; i < nx; i++) {
+			y[j * nx + i] = NAN;
+			for (size_t k = 0; k < g->n; k++) {
+				const struct run_cell *cell = &r->cells[g->cells[k]];
+				const char *xv = run_cell_param(cell, c->x),
+				           *sval = c->series ? run_cell_param(cell, c->series) : "";
+				if (!xv || strcmp(xv, xs.v[i]) != 0 || !sval || strcmp(sval, sv.v[j]) != 0)
+					continue;
+				const struct metric_summary *ms =
+				    cell_summary_metric(cx->sum[g->cells[k]], step, metric);
+				if (ms)
+					y[j * nx + i] = ms->st.mean;
+				break;
+			}
+		}
+		s[j] = (struct svg_series){*sv.v[j] ? sv.v[j] : metric, nx, x, y + j * nx};
+	}
+	const char *unit = rep_md_unit_of(cx, step, metric);
+	char ylabel[160];
+	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
+	struct svg_chart ch = {.kind = c->kind == 1 || (c->kind < 0 && !numeric) ? SVG_BAR : SVG_LINE,
+	                       .title = title,
+	                       .subtitle = *g->label ? g->label : NULL,
+	                       .xlabel = c->x,
+	                       .ylabel = ylabel,
+	                       .categories = (const char *const *)xs.v,
+	                       .ncat = nx,
+	                       .s = s,
+	                       .ns = nsv};
+	if (nx == 0)
+		fprintf(m->rf.f, "*(no values of %s for this chart)*\n\n", c->x);
+	else
+		rc = write_svg(cx, m, &ch);
+out:
+	free(s);
+	free(x);
+	free(y);
+	rep_strs_free(&xs);
+	rep_strs_free(&sv);
+	return rc;
+}
+
+int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
+{
+	if (rep_config_count(chs))
+		fputs("## Charts\n\n", m->rf.f);
+	for (size_t ci = 0; ci < rep_config_count(chs); ci++) {
+		const struct node *cfg = rep_config_at(chs, ci);
+		struct chart_cfg c;
+		char step[128], title[256];
+		const char *metric;
+		if (rep_config_chart(cfg, &c, cx->d) < 0) {
+			m->bad_config = true;
+			fputs("*(invalid chart skipped)*\n\n", m->rf.f);
+			continue;
+		}
+		results_split_ref(c.y, step, sizeof(step), &metric);
+		bool over_time = strcmp(c.x, "time") == 0 || strcmp(c.x, "t") == 0;
+		if (!over_time && !rep_md_param_known(m, c.x)) {
+			rep_md_unknown_param(m, cx, cfg, "x", c.x);
+			continue;
+		}
+		if (c.series && !rep_md_param_known(m, c.series)) {
+			rep_md_unknown_param(m, cx, cfg, "series", c.series);
+			continue;
+		}
+		const char *used[] = {over_time ? NULL : c.x, c.series};
+		struct rep_group *g;
+		size_t ng;
+		if (rep_group_cells(cx->run, c.where, used, 2, &g, &ng) < 0)
+			return -ENOMEM;
+		if (c.title)
+			snprintf(title, sizeof(title), "%s", c.title);
+		else if (over_time)
+			snprintf(title, sizeof(title), "%s over time%s%s", c.y, c.series ? " by " : "",
+			         c.series ? c.series : "");
+		else
+			snprintf(title, sizeof(title), "%s by %s%s%s", c.y, c.x, c.series ? " and " : "",
+			         c.series ? c.series : "");
+		int rc = 0;
+		for (size_t gi = 0; gi < ng && rc == 0; gi++)
+			rc = over_time ? chart_time(cx, m, &c, step, metric, &g[gi], title)
+			               : chart_param(cx, m, &c, step, metric, &g[gi], title);
+		if (ng == 0)
+			fprintf(m->rf.f, "*(no cell matches the chart of %s)*\n\n", c.y);
+		rep_groups_free(g, ng);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* rep_md_doc: the helpers of report.md's sections (see rep_md_doc.h). */
+#include "rep_md_doc.h"
+
+#include "diag.h"
+#include "rep_fmt.h"
+
+void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len)
+{
+	char a[32], b[32];
+	rep_fmt_human(m->st.mean, a, sizeof(a));
+	if (m->st.n > 1) {
+		rep_fmt_human(m->st.stddev, b, sizeof(b));
+		snprintf(buf, len, "%s ± %s", a, b);
+	} else {
+		snprintf(buf, len, "%s", a);
+	}
+}
+
+void rep_md_row_sep(FILE *f, size_t ncols)
+{
+	fputc('|', f);
+	for (size_t i = 0; i < ncols; i++)
+		fputs("---|", f);
+	fputc('\n', f);
+}
+
+bool rep_md_param_known(const struct md *m, const char *p)
+{
+	return p && rep_strs_find(&m->params, p) >= 0;
+}
+
+void rep_md_unknown_param(struct md *m, struct rep_ctx *cx, const struct node *cfg, const char *key,
+                          const char *p)
+{
+	const struct node *n = node_get(cfg, key);
+	diag_error(cx->d, n ? &n->pos : &cfg->pos, "report: '%s' is not a parameter of this run", p);
+	fprintf(m->rf.f, "*(skipped: '%s' is not a parameter of this run)*\n\n", p);
+	m->bad_config = true;
+}
+
+void rep_md_group_values(const struct run *r, const struct rep_group *g, const char *param,
+                         struct rep_strs *out)
+{
+	for (size_t i = 0; param && i < g->n; i++)
+		rep_strs_add(out, run_cell_param(&r->cells[g->cells[i]], param));
+	rep_strs_sort_values(out);
+}
+
+const char *rep_md_unit_of(struct rep_ctx *cx, const char *step, const char *metric)
+{
+	for (size_t i = 0; i < cx->run->ncells; i++) {
+		const struct metric_summary *ms = cell_summary_metric(cx->sum[i], step, metric);
+		if (ms)
+			return ms->unit;
+	}
+	return "";
+}

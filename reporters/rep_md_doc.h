@@ -1,0 +1,37 @@
+/* rep_md_doc: report.md while it is written, and what its sections share. */
+#ifndef BENCHGRID_REP_MD_DOC_H
+#define BENCHGRID_REP_MD_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "node.h"
+#include "rep_file.h"
+#include "rep_group.h"
+#include "rep_ops.h"
+
+struct md {
+	struct rep_file rf;
+	struct rep_strs params;
+	int nchart;
+	bool bad_config;
+};
+
+/* "mean ± stddev" (the mean alone for one sample), for people. */
+void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
+/* The |---|---| line under a table header of ncols columns. */
+void rep_md_row_sep(FILE *f, size_t ncols);
+/* Is p a parameter of the run? */
+bool rep_md_param_known(const struct md *m, const char *p);
+/* report: names a parameter the run lacks: an error at cfg's key, and a
+ * note in place of the table or chart. */
+void rep_md_unknown_param(struct md *m, struct rep_ctx *cx, const struct node *cfg, const char *key,
+                          const char *p);
+/* Distinct values of param among the cells of a group, sorted by value. */
+void rep_md_group_values(const struct run *r, const struct rep_group *g, const char *param,
+                         struct rep_strs *out);
+/* The unit of step.metric in the first cell that has it, or "". */
+const char *rep_md_unit_of(struct rep_ctx *cx, const char *step, const char *metric);
+
+#endif
