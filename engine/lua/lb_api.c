@@ -1,16 +1,5 @@
-/* lb_api: what hooks see of benchgrid, and the hook calls (see lb.h).
- *
- * cell:   a table {index, id, params} with method skip(reason); cell.NAME is
- *         a shortcut for cell.params.NAME (an unknown name is an error).
- * result: a userdata over a struct step_result: result.NAME reads a metric
- *         (nil when absent); fields step, workload, ok, error, elapsed;
- *         methods metric(name, value[, unit]), sample(name, unit, t, v),
- *         info(key, value), fail(msg), get(name), metrics().
- *         It is valid only during the call it was made for.
- * run:    {outdir, scenario} with method write(name, text) into outdir.
- * bench:  log(level, ...), sh(cmd) -> status, stdout, stderr; env.
- * Values of parameters and options are typed as lb_push_node describes. */
-#include "lb_priv.h"
+/* lb_api: the objects hooks see (see lb_api.h). */
+#include "lb_api.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,170 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "units.h"
+
+#include "clock.h"
+#include "lb_conv.h"
 #include "spawn.h"
 
 extern char **environ;
 
 #define LB_RESULT_MT "benchgrid.result"
-
-/* --- nodes <-> Lua values --- */
-
-static bool lb_is_bool(const char *t, bool *v)
-{
-	static const char *const yes[] = {"true", "True", "TRUE", NULL}, *const no[] = {"false", "False",
-	                                                                                "FALSE", NULL};
-	for (int i = 0; yes[i]; i++) {
-		if (!strcmp(t, yes[i]))
-			return *v = true;
-		if (!strcmp(t, no[i]))
-			return !(*v = false);
-	}
-	return false;
-}
-
-static void lb_push_scalar(lua_State *S, const struct node *n)
-{
-	const char *t = n->text;
-	int64_t i;
-	double f;
-	uint64_t sz;
-	bool b;
-	if (n->quoted || !*t)
-		lua_pushstring(S, t);
-	else if (units_is_int(t, &i))
-		lua_pushinteger(S, i);
-	else if (units_is_number(t, &f))
-		lua_pushnumber(S, f);
-	else if (lb_is_bool(t, &b))
-		lua_pushboolean(S, b);
-	else if (units_has_size_suffix(t) && units_parse_size(t, &sz, NULL, 0) == 0 && sz <= INT64_MAX)
-		lua_pushinteger(S, (lua_Integer)sz);
-	else if (units_has_duration_suffix(t) && units_parse_duration(t, &f, NULL, 0) == 0)
-		lua_pushnumber(S, f);
-	else
-		lua_pushstring(S, t);
-}
-
-void lb_push_node(lua_State *S, const struct node *n)
-{
-	luaL_checkstack(S, 4, "nesting too deep");
-	if (!n || n->kind == NODE_NULL) {
-		lua_pushnil(S);
-	} else if (n->kind == NODE_SCALAR) {
-		lb_push_scalar(S, n);
-	} else if (n->kind == NODE_SEQ) {
-		lua_createtable(S, (int)n->n, 0);
-		for (size_t i = 0; i < n->n; i++) {
-			lb_push_node(S, n->items[i]);
-			lua_rawseti(S, -2, (lua_Integer)i + 1);
-		}
-	} else {
-		lua_createtable(S, 0, (int)n->n);
-		for (size_t i = 0; i < n->n; i++) {
-			lb_push_node(S, n->items[i]);
-			lua_setfield(S, -2, n->keys[i]);
-		}
-	}
-}
-
-void lb_push_params(lua_State *S, const struct node *params)
-{
-	if (params && params->kind == NODE_MAP)
-		lb_push_node(S, params);
-	else
-		lua_newtable(S);
-}
-
-/* A number as the shortest text that reads back the same. */
-static void lb_fmt_number(lua_State *S, int idx, char *buf, size_t len)
-{
-	if (lua_isinteger(S, idx)) {
-		snprintf(buf, len, "%lld", (long long)lua_tointeger(S, idx));
-		return;
-	}
-	double v = lua_tonumber(S, idx);
-	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-		snprintf(buf, len, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
-struct node *lb_to_node(lua_State *S, int idx, const struct src_pos *pos, const char *what, struct diag *d)
-{
-	idx = lua_absindex(S, idx);
-	char buf[64];
-	struct node *n;
-	switch (lua_type(S, idx)) {
-	case LUA_TNUMBER:
-		if (!isfinite(lua_tonumber(S, idx))) {
-			diag_error(d, pos, "%s: gave %s, which is not a usable number", what,
-			           lua_tostring(S, idx));
-			return NULL;
-		}
-		lb_fmt_number(S, idx, buf, sizeof(buf));
-		return node_new_scalar(buf, pos);
-	case LUA_TBOOLEAN: return node_new_scalar(lua_toboolean(S, idx) ? "true" : "false", pos);
-	case LUA_TSTRING:
-		n = node_new_scalar(lua_tostring(S, idx), pos);
-		if (n)
-			n->quoted = true;
-		return n;
-	case LUA_TTABLE: {
-		/* A table with only 1..n keys is a sequence, otherwise a map. */
-		lua_Integer len = (lua_Integer)lua_rawlen(S, idx);
-		size_t count = 0;
-		bool strkeys = true;
-		lua_pushnil(S);
-		while (lua_next(S, idx)) {
-			count++;
-			if (lua_type(S, -2) != LUA_TSTRING)
-				strkeys = false;
-			lua_pop(S, 1);
-		}
-		if (len > 0 && (size_t)len == count) {
-			n = node_new(NODE_SEQ, pos);
-			for (lua_Integer i = 1; n && i <= len; i++) {
-				lua_rawgeti(S, idx, i);
-				struct node *it = lb_to_node(S, -1, pos, what, d);
-				lua_pop(S, 1);
-				if (!it) {
-					node_free(n);
-					return NULL;
-				}
-				node_seq_push(n, it);
-			}
-			return n;
-		}
-		if (!strkeys) {
-			diag_error(d, pos, "%s: a table must be a list or have only string keys", what);
-			return NULL;
-		}
-		n = node_new(NODE_MAP, pos);
-		lua_pushnil(S);
-		while (n && lua_next(S, idx)) {
-			struct node *it = lb_to_node(S, -1, pos, what, d);
-			if (!it) {
-				lua_pop(S, 2);
-				node_free(n);
-				return NULL;
-			}
-			node_map_put(n, lua_tostring(S, -2), pos, it);
-			lua_pop(S, 1);
-		}
-		return n;
-	}
-	default:
-		diag_error(d, pos, "%s: gave %s; expected a number, a string or a boolean", what,
-		           lua_isnoneornil(S, idx) ? "nil" : luaL_typename(S, idx));
-		return NULL;
-	}
-}
 
 /* --- result objects --- */
 
@@ -350,7 +183,7 @@ static int lb_cell_index(lua_State *S)
 	return luaL_error(S, "cell has no field or parameter '%s'", k ? k : "?");
 }
 
-static void lb_push_cell(struct lb *B, const struct cell *c)
+void lb_push_cell(struct lb *B, const struct cell *c)
 {
 	lua_State *S = B->S;
 	if (!c) {
@@ -407,6 +240,20 @@ static int lb_run_write(lua_State *S)
 	return 1;
 }
 
+void lb_push_run(struct lb *B, const char *outdir)
+{
+	lua_State *S = B->S;
+	lua_createtable(S, 0, 3);
+	lua_pushstring(S, outdir);
+	lua_setfield(S, -2, "outdir");
+	lua_pushstring(S, B->name);
+	lua_setfield(S, -2, "scenario");
+	lua_pushstring(S, B->file);
+	lua_setfield(S, -2, "file");
+	lua_pushcfunction(S, lb_run_write);
+	lua_setfield(S, -2, "write");
+}
+
 /* --- bench --- */
 
 static int lb_bench_log(lua_State *S)
@@ -442,7 +289,7 @@ static int lb_bench_sh(lua_State *S)
 	struct lb *B = lb_of(S);
 	const char *cmd = luaL_checkstring(S, 1);
 	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-	double left = B->running ? B->deadline - lb_now() : B->budget;
+	double left = B->running ? B->deadline - clock_mono() : B->budget;
 	if (left <= 0)
 		left = 0.001;
 	struct spawn_run p = {
@@ -502,195 +349,4 @@ void lb_api_open(struct lb *B)
 	lua_pushliteral(S, BENCHGRID_VERSION);
 	lua_setfield(S, -2, "version");
 	lua_setglobal(S, "bench");
-}
-
-/* --- hook calls --- */
-
-/* Push global function `name`; false (nothing pushed) when not defined.
- * *def receives where it was defined, for errors without a better place. */
-static bool lb_hook_begin(struct lb *B, const char *name, struct src_pos *def)
-{
-	lua_State *S = B->S;
-	lua_pushglobaltable(S);
-	lua_pushstring(S, name);
-	if (lua_rawget(S, -2) != LUA_TFUNCTION) {
-		lua_pop(S, 2);
-		return false;
-	}
-	lua_remove(S, -2);
-	lua_Debug ar;
-	lua_pushvalue(S, -1);
-	*def = (struct src_pos){0};
-	if (lua_getinfo(S, ">S", &ar) && ar.source[0] == '@' && ar.linedefined > 0)
-		*def = (struct src_pos){diag_intern(ar.source + 1), ar.linedefined, 1};
-	return true;
-}
-
-int lb_setup(struct lb *B, const char *scenario_name, struct diag *d)
-{
-	if (scenario_name) {
-		char *n = strdup(scenario_name);
-		if (n) {
-			free(B->name);
-			B->name = n;
-		}
-	}
-	struct src_pos def;
-	if (!lb_hook_begin(B, "setup", &def))
-		return 0;
-	lua_State *S = B->S;
-	lua_createtable(S, 0, 3);
-	lua_pushstring(S, B->name);
-	lua_setfield(S, -2, "scenario");
-	lua_pushstring(S, B->file);
-	lua_setfield(S, -2, "file");
-	lua_pushstring(S, B->dir);
-	lua_setfield(S, -2, "dir");
-	return lb_pcall(B, 1, 0, "setup", &def, d);
-}
-
-int lb_before_cell(struct lb *B, const struct cell *c, bool *skip, char **skip_reason, struct diag *d)
-{
-	*skip = false;
-	if (skip_reason)
-		*skip_reason = NULL;
-	struct src_pos def;
-	if (!lb_hook_begin(B, "before_cell", &def))
-		return 0;
-	lb_push_cell(B, c);
-	B->in_before_cell = true;
-	B->skip = false;
-	int rc = lb_pcall(B, 1, 0, "before_cell", &def, d);
-	B->in_before_cell = false;
-	if (rc == 0 && B->skip) {
-		*skip = true;
-		if (skip_reason)
-			*skip_reason = B->skip_reason;
-		else
-			free(B->skip_reason);
-		B->skip_reason = NULL;
-	}
-	free(B->skip_reason);
-	B->skip_reason = NULL;
-	return rc;
-}
-
-static void lb_push_step(struct lb *B, const char *name, const struct node *opts)
-{
-	lua_State *S = B->S;
-	lua_createtable(S, 0, 2);
-	lua_pushstring(S, name);
-	lua_setfield(S, -2, "name");
-	lb_push_params(S, opts);
-	lua_setfield(S, -2, "options");
-}
-
-int lb_before_step(struct lb *B, const struct cell *c, const char *step_name, const struct node *step_opts,
-                   struct node **override_opts, struct diag *d)
-{
-	*override_opts = NULL;
-	struct src_pos def;
-	if (!lb_hook_begin(B, "before_step", &def))
-		return 0;
-	lua_State *S = B->S;
-	lb_push_step(B, step_name, step_opts);
-	lb_push_cell(B, c);
-	int rc = lb_pcall(B, 2, 1, "before_step", &def, d);
-	if (rc < 0)
-		return rc;
-	if (lua_isnil(S, -1)) {
-		lua_pop(S, 1);
-		return 0;
-	}
-	if (!lua_istable(S, -1)) {
-		diag_error(d, &def, "before_step: returned a %s; expected a table of step options or nothing",
-		           luaL_typename(S, -1));
-		lua_pop(S, 1);
-		return -EINVAL;
-	}
-	const struct src_pos *at = step_opts ? &step_opts->pos : &def;
-	struct node *n = lb_to_node(S, -1, at, "before_step", d);
-	lua_pop(S, 1);
-	if (!n)
-		return -EINVAL;
-	if (n->kind != NODE_MAP) {
-		if (n->kind == NODE_SEQ || n->n) {
-			diag_error(d, &def,
-			           "before_step: returned a list; expected a table of option = value");
-			node_free(n);
-			return -EINVAL;
-		}
-		node_free(n); /* {} reads as an empty list */
-		n = node_new(NODE_MAP, at);
-	}
-	/* Overrides carry the position of the option they replace. */
-	for (size_t i = 0; i < n->n; i++) {
-		const struct node *old = node_get(step_opts, n->keys[i]);
-		if (old) {
-			n->items[i]->pos = old->pos;
-			n->kpos[i] = *node_key_pos(step_opts, n->keys[i]);
-		}
-	}
-	*override_opts = n;
-	return 0;
-}
-
-int lb_after_step(struct lb *B, const struct cell *c, const char *step_name, struct step_result *res,
-                  struct diag *d)
-{
-	struct src_pos def;
-	if (!lb_hook_begin(B, "after_step", &def))
-		return 0;
-	lb_push_step(B, step_name, NULL);
-	lb_push_result(B, res);
-	lb_push_cell(B, c);
-	return lb_pcall(B, 3, 0, "after_step", &def, d);
-}
-
-int lb_after_cell(struct lb *B, const struct cell *c, struct step_result *const *results, size_t n,
-                  struct diag *d)
-{
-	struct src_pos def;
-	if (!lb_hook_begin(B, "after_cell", &def))
-		return 0;
-	lua_State *S = B->S;
-	lb_push_cell(B, c);
-	lua_createtable(S, (int)n, (int)n);
-	for (size_t i = 0; i < n; i++) {
-		lb_push_result(B, results[i]);
-		if (results[i]->step) {
-			lua_pushvalue(S, -1);
-			lua_setfield(S, -3, results[i]->step);
-		}
-		lua_rawseti(S, -2, (lua_Integer)i + 1);
-	}
-	return lb_pcall(B, 2, 0, "after_cell", &def, d);
-}
-
-int lb_finish(struct lb *B, const char *outdir, struct diag *d)
-{
-	struct src_pos def;
-	if (!lb_hook_begin(B, "finish", &def))
-		return 0;
-	lua_State *S = B->S;
-	lua_createtable(S, 0, 3);
-	lua_pushstring(S, outdir);
-	lua_setfield(S, -2, "outdir");
-	lua_pushstring(S, B->name);
-	lua_setfield(S, -2, "scenario");
-	lua_pushstring(S, B->file);
-	lua_setfield(S, -2, "file");
-	lua_pushcfunction(S, lb_run_write);
-	lua_setfield(S, -2, "write");
-	return lb_pcall(B, 1, 0, "finish", &def, d);
-}
-
-int lb_on_error(struct lb *B, const struct cell *c, const char *err, struct diag *d)
-{
-	struct src_pos def;
-	if (!lb_hook_begin(B, "on_error", &def))
-		return 0;
-	lua_pushstring(B->S, err ? err : "");
-	lb_push_cell(B, c);
-	return lb_pcall(B, 2, 0, "on_error", &def, d);
 }

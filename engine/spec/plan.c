@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "jsonio.h"
 #include "matrix.h"
 #include "spec_hooks.h"
 
@@ -234,37 +234,39 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 	return d->nerrors != errs0 ? -EINVAL : 0;
 }
 
+/* A parameter as plan JSON: the value param_json() gives (the one cell ids
+ * hash), with strings taken whole from the scenario. */
+static json_t *param_value_json(const struct node *v)
+{
+	char val[512];
+	param_json(v, val, sizeof(val));
+	if (val[0] == '"')
+		return jsonio_str(v->text);
+	if (!strcmp(val, "null"))
+		return json_null();
+	if (!strcmp(val, "true") || !strcmp(val, "false"))
+		return json_boolean(val[0] == 't');
+	return jsonio_number_text(val);
+}
+
 /* One cell per line inside the array: easy to read and to diff. */
 static void print_json(const struct cell *cells, size_t n, FILE *out)
 {
-	char val[512];
 	fputc('[', out);
 	for (size_t i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
-		struct json_w w;
-		json_init(&w, out, false);
+		json_t *o = json_object(), *params = json_object(), *text = json_object();
 		fputs(i ? ",\n" : "\n", out);
-		json_obj_begin(&w);
-		json_key(&w, "index");
-		json_uint(&w, c->index);
-		json_key(&w, "id");
-		json_str(&w, c->id);
-		json_key(&w, "params");
-		json_obj_begin(&w);
+		jsonio_set(o, "index", json_integer((json_int_t)c->index));
+		jsonio_set(o, "id", jsonio_str(c->id));
 		for (size_t k = 0; k < c->params->n; k++) {
-			json_key(&w, c->params->keys[k]);
-			param_json(c->params->items[k], val, sizeof(val));
-			json_raw(&w, val);
+			jsonio_set(params, c->params->keys[k], param_value_json(c->params->items[k]));
+			jsonio_set(text, c->params->keys[k], jsonio_str(c->params->items[k]->text));
 		}
-		json_obj_end(&w);
-		json_key(&w, "text");
-		json_obj_begin(&w);
-		for (size_t k = 0; k < c->params->n; k++) {
-			json_key(&w, c->params->keys[k]);
-			json_str(&w, c->params->items[k]->text);
-		}
-		json_obj_end(&w);
-		json_obj_end(&w);
+		jsonio_set(o, "params", params);
+		jsonio_set(o, "text", text);
+		jsonio_dump(o, out, false);
+		json_decref(o);
 	}
 	fputs(n ? "\n]\n" : "]\n", out);
 }

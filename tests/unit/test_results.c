@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jsonio.h"
 #include "rep.h"
 #include "report_fixture.h"
 
@@ -364,8 +365,11 @@ static void test_read_errors(void **state)
 	     "status"},
 	    {"{\"format\": \"benchgrid-results\", \"version\": 1,\n \"cells\": [}", "2:12"},
 	    {"{\"format\": \"benchgrid-results\", \"version\": 1, \"planned_cells\": null, \"cells\": "
-	     "[{\"index\": 1e999, \"id\": \"x\", \"params\": {}, \"status\": \"ok\"}]}",
+	     "[{\"index\": 1.5, \"id\": \"x\", \"params\": {}, \"status\": \"ok\"}]}",
 	     "integer \"index\""},
+	    {"{\"format\": \"benchgrid-results\", \"version\": 1, \"cells\": "
+	     "[{\"index\": 1e999, \"id\": \"x\", \"params\": {}, \"status\": \"ok\"}]}",
+	     "overflow"},
 	};
 	snprintf(path, sizeof(path), "%s/bad.json", tmpdir);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -399,22 +403,25 @@ static void test_node_json(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct json_w w;
-	json_init(&w, f, false);
-	results_write_node(&w, n);
+	json_t *j = results_node_json(n);
+	jsonio_dump(j, f, false);
+	json_decref(j);
 	fclose(f);
-	/* numbers stay numbers, quoted text stays text, 010 is not JSON */
+	/* numbers stay numbers (a real in its shortest form), quoted text stays
+	 * text, 010 is not JSON */
 	assert_string_equal(buf, "{\"a\":10,\"b\":\"10\",\"c\":\"4KiB\",\"d\":true,\"e\":null,"
-	                         "\"f\":[1.5,-2e3,\"x\"],\"g\":\"010\"}");
-	struct jv *v = jv_parse(buf, len, "x", &d);
+	                         "\"f\":[1.5,-2000.0,\"x\"],\"g\":\"010\"}");
+	json_t *v = jsonio_parse(buf, len, "x", &d);
 	assert_non_null(v);
-	struct node *back = results_node_from_jv(v, "x");
+	struct node *back = results_node_from_json(v, "x");
 	assert_string_equal(node_get(back, "a")->text, "10");
 	assert_string_equal(node_get(back, "b")->text, "10");
-	assert_string_equal(node_get(back, "f")->items[1]->text, "-2e3");
+	assert_true(node_get(back, "b")->quoted);
+	assert_string_equal(node_get(back, "f")->items[0]->text, "1.5");
+	assert_string_equal(node_get(back, "f")->items[1]->text, "-2000.0");
 	assert_int_equal(node_get(back, "e")->kind, NODE_NULL);
 	node_free(back);
-	jv_free(v);
+	json_decref(v);
 	free(buf);
 	node_free(n);
 	diag_free(&d);

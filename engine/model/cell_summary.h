@@ -1,0 +1,51 @@
+/* cell_summary: statistics over the repetitions of a cell.
+ *
+ * Statistics are derived, never stored as truth: run_cell_summarize() groups
+ * the reps by step name and every metric by name into samples, and computes
+ * mean, stddev, median, min, max, n, cv. The mean is the metric's value in
+ * every report. */
+#ifndef BENCHGRID_CELL_SUMMARY_H
+#define BENCHGRID_CELL_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run_cells.h"
+#include "stats.h"
+
+struct metric_summary {
+	const char *name, *unit; /* point into the run's step results */
+	double *v;               /* one sample per rep (NaN when a rep lacks it) */
+	size_t n;
+	struct stats st; /* st.mean is the reported value */
+	struct stats_check warn;
+	bool warned;
+};
+
+struct step_summary {
+	const char *step, *workload;
+	bool failed;                     /* failed in any repetition */
+	const char *error;               /* first error */
+	double elapsed;                  /* mean wall seconds */
+	const struct step_result *first; /* first repetition (series, info) */
+	struct metric_summary *m;
+	size_t nm;
+};
+
+struct cell_summary {
+	struct step_summary *steps;
+	size_t nsteps;
+};
+
+struct cell_summary *run_cell_summarize(const struct run_cell *c);
+void cell_summary_free(struct cell_summary *s);
+const struct step_summary *cell_summary_step(const struct cell_summary *s, const char *step);
+const struct metric_summary *cell_summary_metric(const struct cell_summary *s, const char *step,
+                                                 const char *metric);
+/* Split "step.metric" at the first dot. Returns false when there is none. */
+bool results_split_ref(const char *ref, char *step, size_t steplen, const char **metric);
+/* Every warning text (outliers, cold first run) of a cell, one per call of
+ * fn; returns how many. */
+size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, const char *msg), void *arg);
+
+#endif
