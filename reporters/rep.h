@@ -12,10 +12,6 @@
 #include "diag.h"
 #include "rep_ops.h"
 #include "results.h"
-/* For the tests that reach the `report:` check and the value helpers
- * through rep.h alone. */
-#include "rep_config.h"
-#include "rep_group.h"
 
 /* NULL-terminated table of all reporters. */
 const struct reporter_ops *const *rep_all(void);

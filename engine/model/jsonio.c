@@ -95,6 +95,45 @@ json_t *jsonio_number_text(const char *text)
 	return json_real(x);
 }
 
+bool jsonio_is_number_text(const char *s)
+{
+	const char *p = s;
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	else
+		return false;
+	if (*p == '.') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0' && p - s < 40;
+}
+
+void jsonio_number_canonical(const json_t *num, char *buf, size_t len)
+{
+	if (json_is_integer(num))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(num));
+	else
+		jsonio_format_real(json_number_value(num), buf, len);
+}
+
 void jsonio_set(json_t *obj, const char *key, json_t *value)
 {
 	json_object_set_new(obj, key, value ? value : json_null());

@@ -34,6 +34,11 @@ json_t *jsonio_num(double v);
  * integer when it is one and fits 64 bits, else a real. NULL when the text is
  * not a number strtod reads whole. */
 json_t *jsonio_number_text(const char *text);
+/* Is s exactly a JSON number (RFC 8259's grammar, under 40 characters)? */
+bool jsonio_is_number_text(const char *s);
+/* The text a number reads back as from results.json: integers as "%lld",
+ * reals in their shortest round-trip form (see jsonio_format_real). */
+void jsonio_number_canonical(const json_t *num, char *buf, size_t len);
 /* Add value to obj under key (the reference is taken; NULL values are null). */
 void jsonio_set(json_t *obj, const char *key, json_t *value);
 /* Append value to arr (the reference is taken; NULL values are null). */

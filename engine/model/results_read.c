@@ -30,11 +30,7 @@ static struct node *scalar_node(const json_t *v, const struct src_pos *pos)
 	case JSON_TRUE: return node_new_scalar("true", pos);
 	case JSON_FALSE: return node_new_scalar("false", pos);
 	case JSON_INTEGER:
-		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return node_new_scalar(buf, pos);
-	case JSON_REAL:
-		jsonio_format_real(json_real_value(v), buf, sizeof(buf));
-		return node_new_scalar(buf, pos);
+	case JSON_REAL: jsonio_number_canonical(v, buf, sizeof(buf)); return node_new_scalar(buf, pos);
 	case JSON_STRING: {
 		struct node *n = node_new_scalar(json_string_value(v), pos);
 		if (n)

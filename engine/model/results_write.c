@@ -15,42 +15,10 @@
 #define BENCHGRID_VERSION "0"
 #endif
 
-/* Is s exactly a JSON number (so it may be written as a number)? */
-static bool is_json_number(const char *s)
-{
-	const char *p = s;
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (*p >= '1' && *p <= '9')
-		while (*p >= '0' && *p <= '9')
-			p++;
-	else
-		return false;
-	if (*p == '.') {
-		p++;
-		if (!(*p >= '0' && *p <= '9'))
-			return false;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!(*p >= '0' && *p <= '9'))
-			return false;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	return *p == '\0' && p - s < 40;
-}
-
 static json_t *scalar_json(const struct node *n)
 {
 	const char *t = n->text ? n->text : "";
-	json_t *num = !n->quoted && is_json_number(t) ? jsonio_number_text(t) : NULL;
+	json_t *num = !n->quoted && jsonio_is_number_text(t) ? jsonio_number_text(t) : NULL;
 	if (num)
 		return num;
 	if (!n->quoted && (strcmp(t, "true") == 0 || strcmp(t, "false") == 0))

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonio.h"
+
 static char *xstrdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -73,6 +75,35 @@ static struct run_cell *grow_cells(struct run *r)
 	return &r->cells[r->ncells++];
 }
 
+/* Unquoted numbers in the text results.json gives back (1e-3 -> 0.001,
+ * 4.50 -> 4.5): reports written during the run and those rebuilt from
+ * results.json, or completed by --resume, then show the same text. */
+static void canonical_numbers(struct node *n)
+{
+	if (!n)
+		return;
+	if (n->kind != NODE_SCALAR) {
+		for (size_t i = 0; i < n->n; i++)
+			canonical_numbers(n->items[i]);
+		return;
+	}
+	if (n->quoted || !jsonio_is_number_text(n->text))
+		return;
+	json_t *num = jsonio_number_text(n->text);
+	char buf[48];
+	if (!num)
+		return;
+	jsonio_number_canonical(num, buf, sizeof(buf));
+	json_decref(num);
+	if (strcmp(buf, n->text) != 0) {
+		char *t = strdup(buf);
+		if (t) {
+			free(n->text);
+			n->text = t;
+		}
+	}
+}
+
 struct run_cell *run_add_cell(struct run *r, const struct cell *c)
 {
 	struct run_cell *rc = grow_cells(r);
@@ -83,6 +114,7 @@ struct run_cell *run_add_cell(struct run *r, const struct cell *c)
 	memcpy(rc->id, c->id, sizeof(rc->id));
 	rc->id[sizeof(rc->id) - 1] = '\0';
 	rc->params = c->params ? node_clone(c->params) : NULL;
+	canonical_numbers(rc->params);
 	return rc;
 }
 

@@ -15,7 +15,6 @@
 #include "spec_hooks.h"
 
 /* Defined in spec.c. */
-void spec_cell_refs(const struct spec *s, const struct node *params, char ***names, size_t *nn);
 
 static const struct node *var_lookup(void *ud, const char *name, bool *defer)
 {

@@ -19,6 +19,8 @@
 
 #include "jsonio.h"
 #include "rep.h"
+#include "rep_config.h"
+#include "rep_group.h"
 #include "report_fixture.h"
 
 static char tmpdir[256];
@@ -522,6 +524,44 @@ static bool file_has(const char *path, const char *needle)
 	return ok;
 }
 
+/* Unquoted numbers are kept in the text results.json gives back, so that a
+ * report written during the run and one rebuilt from results.json agree. */
+static void test_param_numbers_canonical(void **state)
+{
+	struct run r, back;
+	struct diag d;
+	char path[512];
+	static const char *const in[][2] = {
+	    {"ratio", "1e-3"}, {"half", "4.50"}, {"big", "-2e3"}, {"one", "1.0"}, {"n", "42"}, {"size", "4k"},
+	};
+	static const char *const want[] = {"0.001", "4.5", "-2000.0", "1.0", "42", "4k"};
+	diag_init(&d);
+	run_init(&r);
+	struct cell c = {.index = 1, .id = "0123456789ab"};
+	c.params = node_new(NODE_MAP, NULL);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		node_map_put(c.params, in[i][0], NULL, node_new_scalar(in[i][1], NULL));
+	struct node *quoted = node_new_scalar("1e-3", NULL);
+	quoted->quoted = true;
+	node_map_put(c.params, "label", NULL, quoted);
+	struct run_cell *rc = run_add_cell(&r, &c);
+	node_free(c.params);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_string_equal(node_get(rc->params, in[i][0])->text, want[i]);
+	assert_string_equal(node_get(rc->params, "label")->text, "1e-3");
+	run_cell_set_status(rc, RUN_OK, NULL);
+
+	snprintf(path, sizeof(path), "%s/canonical.json", tmpdir);
+	assert_int_equal(results_write_json(&r, path, &d), 0);
+	assert_int_equal(results_read_json(&back, path, &d), 0);
+	assert_int_equal(back.ncells, 1);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_string_equal(node_get(back.cells[0].params, in[i][0])->text, want[i]);
+	assert_string_equal(node_get(back.cells[0].params, "label")->text, "1e-3");
+	run_free(&r);
+	run_free(&back);
+}
+
 static void test_reports_edge_cases(void **state)
 {
 	struct run r;
@@ -606,10 +646,15 @@ static void test_reports_edge_cases(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_roundtrip),         cmocka_unit_test(test_journal_line),
-	    cmocka_unit_test(test_summary),           cmocka_unit_test(test_read_errors),
-	    cmocka_unit_test(test_node_json),         cmocka_unit_test(test_reports_edge_cases),
-	    cmocka_unit_test(test_kill_during_write), cmocka_unit_test(test_damaged_lines),
+	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_journal_line),
+	    cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_node_json),
+	    cmocka_unit_test(test_param_numbers_canonical),
+	    cmocka_unit_test(test_reports_edge_cases),
+	    cmocka_unit_test(test_kill_during_write),
+	    cmocka_unit_test(test_damaged_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
