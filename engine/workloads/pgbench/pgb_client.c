@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <libpq-fe.h>
+#include "pgb_eval.h"
 
 enum pgbc_state { CS_CHOOSE, CS_THROTTLE, CS_CMD, CS_SLEEP, CS_WAIT, CS_ROLLBACK, CS_DONE };
 
