@@ -38,10 +38,10 @@ struct io_shared {
 	uint64_t run_end;       /* measure_start + runtime, or UINT64_MAX */
 	uint64_t timeout_at;    /* from the step's timeout, or UINT64_MAX */
 	volatile sig_atomic_t *stop;
-	int abort;       /* a job failed: the others stop (atomic) */
-	int timed_out;   /* atomic */
-	int interrupted; /* atomic */
-	const struct io_engine_ops *engine;
+	int abort;                          /* a job failed: the others stop (atomic) */
+	int timed_out;                      /* atomic */
+	int interrupted;                    /* atomic */
+	const struct io_engine_ops *engine; /* in use: psync after a fallback */
 };
 
 struct io_job {
