@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <time.h>
 #include <libpq-fe.h>
+#include "clock.h"
 
 #define PGB_NBRANCHES 1
 #define PGB_NTELLERS  10
@@ -26,14 +27,6 @@
 /* pgbench switches aid to bigint from this scale on */
 #define PGB_SCALE_BIGINT 20000
 #define PGB_COPY_BUF     (1 << 20)
-
-static double pgbi_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int pgbi_exec(PGconn *c, const char *sql, struct step_result *res)
 {
@@ -309,20 +302,16 @@ static void *pgbi_watch_main(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
-		struct timespec ts;
+		double wake = clock_wall() + 0.05; /* the condition's clock is CLOCK_REALTIME */
+		struct timespec ts = {.tv_sec = (time_t)wake,
+		                      .tv_nsec = (long)((wake - (double)(time_t)wake) * 1e9)};
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
 		pthread_cond_timedwait(&w->cond, &w->lock, &ts);
 		if (w->done)
 			break;
 		if (!w->why && w->stop && *w->stop)
 			w->why = 1;
-		else if (!w->why && w->deadline > 0 && pgbi_now() >= w->deadline)
+		else if (!w->why && w->deadline > 0 && clock_mono() >= w->deadline)
 			w->why = 2;
 		/* again every turn: a cancel between two statements hits nothing */
 		if (w->why && cancel) {
@@ -361,7 +350,7 @@ int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volati
 		result_fail(res, "pgbench init: no PostgreSQL server (add a postgres: section)");
 		return -EINVAL;
 	}
-	double t0 = pgbi_now(), t;
+	double t0 = clock_mono(), t;
 	PGconn *c = PQconnectdb(conninfo);
 	char *tsq = NULL;
 	int rc = -EIO;
@@ -395,40 +384,40 @@ int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volati
 	}
 	int ff = o->fillfactor ? o->fillfactor : 100;
 
-	t = pgbi_now();
+	t = clock_mono();
 	if (pgbi_exec(
 	        c,
 	        "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
 	        res))
 		goto out;
-	result_metric(res, "init_drop_s", pgbi_now() - t, "s");
-	t = pgbi_now();
+	result_metric(res, "init_drop_s", clock_mono() - t, "s");
+	t = clock_mono();
 	if (pgbi_create(c, o, ff, tsq, res))
 		goto out;
-	result_metric(res, "init_create_s", pgbi_now() - t, "s");
-	t = pgbi_now();
+	result_metric(res, "init_create_s", clock_mono() - t, "s");
+	t = clock_mono();
 	if ((rc = pgbi_load(c, o, res)))
 		goto out;
 	rc = -EIO;
-	result_metric(res, "init_load_s", pgbi_now() - t, "s");
-	t = pgbi_now();
+	result_metric(res, "init_load_s", clock_mono() - t, "s");
+	t = clock_mono();
 	if (pgbi_exec(c, "vacuum analyze pgbench_branches", res) ||
 	    pgbi_exec(c, "vacuum analyze pgbench_tellers", res) ||
 	    pgbi_exec(c, "vacuum analyze pgbench_accounts", res) ||
 	    pgbi_exec(c, "vacuum analyze pgbench_history", res))
 		goto out;
-	result_metric(res, "init_vacuum_s", pgbi_now() - t, "s");
-	t = pgbi_now();
+	result_metric(res, "init_vacuum_s", clock_mono() - t, "s");
+	t = clock_mono();
 	if (pgbi_keys(c, tsq, false, res))
 		goto out;
-	result_metric(res, "init_pkeys_s", pgbi_now() - t, "s");
+	result_metric(res, "init_pkeys_s", clock_mono() - t, "s");
 	if (o->foreign_keys) {
-		t = pgbi_now();
+		t = clock_mono();
 		if (pgbi_keys(c, tsq, true, res))
 			goto out;
-		result_metric(res, "init_fkeys_s", pgbi_now() - t, "s");
+		result_metric(res, "init_fkeys_s", clock_mono() - t, "s");
 	}
-	result_metric(res, "init_s", pgbi_now() - t0, "s");
+	result_metric(res, "init_s", clock_mono() - t0, "s");
 	result_info(res, "pgbench.scale", "%d", o->scale);
 	rc = 0;
 out:

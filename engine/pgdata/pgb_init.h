@@ -15,21 +15,9 @@
 #define BENCHGRID_PGB_INIT_H
 
 #include <signal.h>
-#include <signal.h>
-#include <stdbool.h>
 #include "diag.h"
+#include "pgb_init_opts.h"
 #include "result.h"
-
-struct pgb_init_opts {
-	int scale;              /* >= 1 */
-	int fillfactor;         /* 10..100; 0 means pgbench's default 100 */
-	bool unlogged;          /* create unlogged tables */
-	const char *tablespace; /* tables and indexes go there; NULL = default */
-	int partitions;         /* > 0: pgbench_accounts partitioned in that many parts */
-	bool server_side;       /* generate rows in the server (generate_series) */
-	bool foreign_keys;      /* add pgbench's foreign keys after the primary keys */
-	bool partition_hash;    /* partitions by hash instead of range (pgbench --partition-method) */
-};
 
 /* Run the whole initialisation against `conninfo`. On failure: result_fail()
  * with the failing statement and the server's message, and a negative errno.

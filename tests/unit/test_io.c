@@ -28,6 +28,9 @@
 
 #include "result.h"
 #include "spec.h"
+#include "io_engine.h"
+#include "io_opts.h"
+#include "io_pattern.h"
 #include "wl_io.h"
 
 struct t {
@@ -651,7 +654,7 @@ static void test_options(void **state)
 	assert_int_equal(o.bs, 4096);
 	assert_int_equal(o.size, 1ull << 30);
 	assert_int_equal(o.io_size, 1ull << 30);
-	assert_int_equal(o.engine, IO_ENGINE_IO_URING);
+	assert_ptr_equal(o.engine, &io_engine_io_uring);
 	assert_int_equal(o.iodepth, 1);
 	assert_int_equal(o.jobs, 1);
 	assert_string_equal(o.file, "benchgrid-io.dat");

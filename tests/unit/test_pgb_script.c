@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "pgb_eval.h"
 #include "pgb_script.h"
 
 static const struct src_pos test_pos = {"test.sql", 1, 1};

@@ -418,6 +418,19 @@ static void test_bad_options(void **state)
 	expect_check_error("protocol: fast\n", "prepared", 1, 11);
 	expect_check_error("duration: 1s\ntransactions: 5\n", "not both", 2, 15);
 	expect_check_error("init: {scale: 0}\n", "pgbench.init.scale", 1, 15);
+	/* pgbench 15's own limits (pgbench -i -s/-F/--partitions/--partition-method) */
+	expect_check_error("init: {scale: 2147483648}\n", "pgbench.init.scale", 1, 15);
+	expect_check_error("init: {fillfactor: 9}\n", "pgbench.init.fillfactor", 1, 20);
+	expect_check_error("init: {partitions: -1}\n", "pgbench.init.partitions", 1, 20);
+	expect_check_error("init: {partition_method: hash}\n", "needs partitions greater than 0", 1, 26);
+	expect_check_error("init: {tablespace: ''}\n", "pgbench.init.tablespace: the name is empty", 1, 20);
+	struct diag dok;
+	diag_init(&dok);
+	struct node *big = spec_load_string(
+	    "t.yaml", "{init: {scale: 2147483647, partitions: 2000000, partition_method: hash}}", &dok);
+	assert_int_equal(wl_pgbench_ops.check(big, &dok), 0);
+	node_free(big);
+	diag_free(&dok);
 	expect_check_error("init: {scale: 1}\nclients: 4\n", "cannot be combined with init", 2, 1);
 	expect_check_error("script: |\n  SELECT 1;\n  \\set x random(1, 2\n", "expected ',' or ')'", 3,
 	                   19); /* a string source: indentation unknown */

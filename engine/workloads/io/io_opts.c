@@ -5,13 +5,15 @@
  * divides size, time_based needs runtime, direct needs 512-byte multiples)
  * are checked only when the options involved parsed cleanly, so one typo
  * does not produce a cascade of follow-up errors. */
-#include "wl_io.h"
+#include "io_opts.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "io_engine.h"
+#include "io_pattern.h"
 #include "units.h"
 
 static const char *const io_keys[] = {
@@ -22,7 +24,6 @@ static const char *const io_keys[] = {
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
-static const char *const engine_names[] = {"io_uring", "psync", NULL};
 static const char *const prepare_names[] = {"auto", "layout", "none", NULL};
 static const char *const data_names[] = {"random", "zero", NULL};
 
@@ -40,7 +41,7 @@ static void io_opts_defaults(struct io_opts *o)
 	o->size = 1ull << 30;
 	o->sync = IO_SYNC_NONE;
 	o->cache = IO_CACHE_KEEP;
-	o->engine = IO_ENGINE_IO_URING;
+	o->engine = io_engines[0];
 	o->iodepth = 1;
 	o->jobs = 1;
 	snprintf(o->file, sizeof(o->file), "%s", "benchgrid-io.dat");
@@ -88,39 +89,77 @@ static int parse_sync(const struct node *n, struct io_opts *o, struct diag *d)
 	return 0;
 }
 
-int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
+/* engine: a name from io_engines[] */
+static void parse_engine(const struct node *n, struct io_opts *o, struct diag *d)
 {
-	io_opts_defaults(o);
-	o->io_size = o->size;
-	if (!opts || opts->kind == NODE_NULL)
-		return 0;
-	if (opts->pos.line)
-		o->pos = opts->pos;
-	if (node_check_keys(opts, "io", io_keys, d))
-		return -EINVAL; /* also catches a non-map */
+	const char *names[16];
+	size_t k = 0;
+	for (; io_engines[k] && k + 1 < sizeof(names) / sizeof(names[0]); k++)
+		names[k] = io_engines[k]->name;
+	names[k] = NULL;
+	int e;
+	if (!node_as_enum(n, "io.engine", names, &e, d))
+		o->engine = io_engines[e];
+	o->engine_pos = n->pos;
+}
 
-	size_t before = d->nerrors;
+/* file: a name inside the target */
+static void parse_file(const struct node *n, struct io_opts *o, struct diag *d)
+{
+	const char *s;
+	o->file_pos = n->pos;
+	if (node_as_string(n, "io.file", &s, d))
+		return;
+	if (!*s)
+		diag_error(d, &n->pos, "io.file: the file name is empty");
+	else if (s[0] == '/')
+		diag_error(d, &n->pos, "io.file: '%s' must be a name within the target, not an absolute path",
+		           s);
+	else if (strstr(s, "..") && (strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
+	                             (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/.."))))
+		diag_error(d, &n->pos, "io.file: '%s' must stay within the target ('..' is not allowed)", s);
+	else if (strlen(s) >= sizeof(o->file) - 8)
+		diag_error(d, &n->pos, "io.file: name too long (at most %zu characters)",
+		           sizeof(o->file) - 9);
+	else
+		snprintf(o->file, sizeof(o->file), "%s", s);
+}
+
+/* Which values parsed cleanly: the rules between options need them. */
+struct io_parsed {
+	bool bs, size, io_size, runtime;
+};
+
+/* What the I/O is: rw, mix, sizes, time. */
+static void parse_shape(const struct node *opts, struct io_opts *o, struct io_parsed *ok, struct diag *d)
+{
 	const struct node *n;
 	int e;
 	int64_t i64;
-	bool ok_bs = true, ok_size = true, ok_io_size = true, ok_rt = true;
-
 	if ((n = node_get(opts, "rw")) && !node_as_enum(n, "io.rw", rw_names, &e, d))
 		o->rw = (enum io_rw)e;
 	if ((n = node_get(opts, "mix")) && !node_as_int(n, "io.mix", 0, 100, &i64, d))
 		o->mix = (unsigned)i64;
 	if ((n = node_get(opts, "bs")))
-		ok_bs = !node_as_size(n, "io.bs", false, &o->bs, d);
+		ok->bs = !node_as_size(n, "io.bs", false, &o->bs, d);
 	if ((n = node_get(opts, "size")))
-		ok_size = !node_as_size(n, "io.size", false, &o->size, d);
+		ok->size = !node_as_size(n, "io.size", false, &o->size, d);
 	if ((n = node_get(opts, "io_size")))
-		ok_io_size = !node_as_size(n, "io.io_size", false, &o->io_size, d);
+		ok->io_size = !node_as_size(n, "io.io_size", false, &o->io_size, d);
 	if ((n = node_get(opts, "runtime")))
-		ok_rt = !node_as_duration(n, "io.runtime", true, &o->runtime, d);
+		ok->runtime = !node_as_duration(n, "io.runtime", true, &o->runtime, d);
 	if ((n = node_get(opts, "time_based")))
 		node_as_bool(n, "io.time_based", &o->time_based, d);
 	if ((n = node_get(opts, "ramp")))
 		node_as_duration(n, "io.ramp", true, &o->ramp, d);
+}
+
+/* How the I/O is done and where: engine, flags, file, data, monitor. */
+static void parse_how(const struct node *opts, struct io_opts *o, struct diag *d)
+{
+	const struct node *n;
+	int e;
+	int64_t i64;
 	if ((n = node_get(opts, "direct"))) {
 		node_as_bool(n, "io.direct", &o->direct, d);
 		o->direct_pos = n->pos;
@@ -132,39 +171,14 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 			o->cache = (enum io_cache)e;
 		o->cache_pos = n->pos;
 	}
-	if ((n = node_get(opts, "engine"))) {
-		if (!node_as_enum(n, "io.engine", engine_names, &e, d))
-			o->engine = (enum io_engine)e;
-		o->engine_pos = n->pos;
-	}
+	if ((n = node_get(opts, "engine")))
+		parse_engine(n, o, d);
 	if ((n = node_get(opts, "iodepth")) && !node_as_int(n, "io.iodepth", 1, 4096, &i64, d))
 		o->iodepth = (unsigned)i64;
 	if ((n = node_get(opts, "jobs")) && !node_as_int(n, "io.jobs", 1, 256, &i64, d))
 		o->jobs = (unsigned)i64;
-	if ((n = node_get(opts, "file"))) {
-		const char *s;
-		o->file_pos = n->pos;
-		if (!node_as_string(n, "io.file", &s, d)) {
-			if (!*s)
-				diag_error(d, &n->pos, "io.file: the file name is empty");
-			else if (s[0] == '/')
-				diag_error(
-				    d, &n->pos,
-				    "io.file: '%s' must be a name within the target, not an absolute path",
-				    s);
-			else if (strstr(s, "..") &&
-			         (strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
-			          (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/.."))))
-				diag_error(d, &n->pos,
-				           "io.file: '%s' must stay within the target ('..' is not allowed)",
-				           s);
-			else if (strlen(s) >= sizeof(o->file) - 8)
-				diag_error(d, &n->pos, "io.file: name too long (at most %zu characters)",
-				           sizeof(o->file) - 9);
-			else
-				snprintf(o->file, sizeof(o->file), "%s", s);
-		}
-	}
+	if ((n = node_get(opts, "file")))
+		parse_file(n, o, d);
 	if ((n = node_get(opts, "keep")))
 		node_as_bool(n, "io.keep", &o->keep, d);
 	if ((n = node_get(opts, "prepare")) && !node_as_enum(n, "io.prepare", prepare_names, &e, d))
@@ -179,13 +193,18 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 		node_as_bool(n, "io.verify", &o->verify, d);
 	if ((n = node_get(opts, "seed")) && !node_as_int(n, "io.seed", 0, INT64_MAX, &i64, d))
 		o->seed = (uint64_t)i64;
+}
 
-	/* rules between options, each reported at the value that breaks it */
+/* The rules between options, each reported at the value that breaks it. */
+static void check_rules(const struct node *opts, struct io_opts *o, const struct io_parsed *ok,
+                        struct diag *d)
+{
+	const struct node *n;
 	const struct node *nbs = node_get(opts, "bs"), *nsize = node_get(opts, "size");
 	const struct src_pos *pbs = nbs ? &nbs->pos : &o->pos, *psize = nsize ? &nsize->pos : &o->pos;
 	if ((n = node_get(opts, "mix")) && o->rw != IO_RW_RANDRW)
 		diag_error(d, &n->pos, "io.mix: only applies to rw: randrw (rw is %s)", io_rw_name(o->rw));
-	if (ok_bs && ok_size) {
+	if (ok->bs && ok->size) {
 		if (o->bs > o->size)
 			diag_error(d, pbs, "io.bs: %llu bytes is larger than io.size (%llu bytes)",
 			           (unsigned long long)o->bs, (unsigned long long)o->size);
@@ -193,14 +212,14 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 			diag_error(d, psize, "io.size: %llu bytes is not a multiple of io.bs (%llu bytes)",
 			           (unsigned long long)o->size, (unsigned long long)o->bs);
 	}
-	if (ok_bs && o->bs > (1ull << 30))
+	if (ok->bs && o->bs > (1ull << 30))
 		diag_error(d, pbs, "io.bs: at most 1GiB");
-	if (ok_bs && o->direct && o->bs % 512)
+	if (ok->bs && o->direct && o->bs % 512)
 		diag_error(d, pbs, "io.bs: %llu bytes is not a multiple of 512, which direct: true needs",
 		           (unsigned long long)o->bs);
-	if (ok_bs && o->verify && o->bs < IO_PATTERN_MIN)
+	if (ok->bs && o->verify && o->bs < IO_PATTERN_MIN)
 		diag_error(d, pbs, "io.bs: verify needs blocks of at least %d bytes", IO_PATTERN_MIN);
-	if (ok_bs && (n = node_get(opts, "io_size")) && ok_io_size) {
+	if (ok->bs && (n = node_get(opts, "io_size")) && ok->io_size) {
 		if (o->io_size < o->bs)
 			diag_error(d, &n->pos, "io.io_size: %llu bytes is less than one block (io.bs = %llu)",
 			           (unsigned long long)o->io_size, (unsigned long long)o->bs);
@@ -208,14 +227,32 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	}
 	if (!node_get(opts, "io_size"))
 		o->io_size = o->size;
-	if (o->time_based && ok_rt && o->runtime <= 0) {
+	if (o->time_based && ok->runtime && o->runtime <= 0) {
 		n = node_get(opts, "time_based");
 		diag_error(d, &n->pos, "io.time_based: needs a runtime (e.g. runtime: 30s)");
 	}
-	if (o->iodepth > 1 && o->engine == IO_ENGINE_PSYNC) {
+	if (o->iodepth > 1 && !o->engine->queued) {
 		n = node_get(opts, "iodepth");
-		diag_warn(d, &n->pos, "io.iodepth: psync does one I/O at a time; iodepth %u is ignored",
-		          o->iodepth);
+		diag_warn(d, &n->pos, "io.iodepth: %s does one I/O at a time; iodepth %u is ignored",
+		          o->engine->name, o->iodepth);
 	}
+}
+
+int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
+{
+	io_opts_defaults(o);
+	o->io_size = o->size;
+	if (!opts || opts->kind == NODE_NULL)
+		return 0;
+	if (opts->pos.line)
+		o->pos = opts->pos;
+	if (node_check_keys(opts, "io", io_keys, d))
+		return -EINVAL; /* also catches a non-map */
+
+	size_t before = d->nerrors;
+	struct io_parsed ok = {true, true, true, true};
+	parse_shape(opts, o, &ok, d);
+	parse_how(opts, o, d);
+	check_rules(opts, o, &ok, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

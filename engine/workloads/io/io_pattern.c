@@ -1,10 +1,10 @@
-/* io_pattern: the verify pattern of the io step (see wl_io.h).
+/* io_pattern: the verify pattern of the io step (see io_pattern.h).
  *
  * Block layout: magic, offset, seed, checksum (4 x 8 bytes, little endian
  * as the machine writes it), then words derived from (seed, offset, index).
  * The checksum covers everything after the header, so a block that was torn,
  * stale, zeroed or written to the wrong place is caught. */
-#include "wl_io.h"
+#include "io_pattern.h"
 
 #include <errno.h>
 #include <string.h>

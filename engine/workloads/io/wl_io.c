@@ -13,16 +13,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
-#include "io_internal.h"
+#include "clock.h"
+#include "fstype.h"
+#include "io_engine.h"
+#include "io_job.h"
+#include "io_opts.h"
+#include "io_pattern.h"
 #include "result.h"
 
 #define IO_LAYOUT_CHUNK (1u << 20)
@@ -61,31 +64,6 @@ static const char *io_at(const struct src_pos *p, char *buf, size_t len)
 		snprintf(buf, len, "%s:%d:%d: ", p->file, p->line, p->col);
 	else
 		buf[0] = 0;
-	return buf;
-}
-
-static const char *io_fs_name(const char *path, char *buf, size_t len)
-{
-	static const struct {
-		unsigned long magic;
-		const char *name;
-	} fs[] = {
-	    {0xEF53, "ext4"},          {0x58465342, "xfs"},      {0x9123683E, "btrfs"}, {0x01021994, "tmpfs"},
-	    {0x794c7630, "overlayfs"}, {0x6969, "nfs"},          {0xF2F52010, "f2fs"},  {0x2fc12fc1, "zfs"},
-	    {0x65735546, "fuse"},      {0x858458f6, "ramfs"},    {0x4d44, "vfat"},      {0x5346544e, "ntfs"},
-	    {0xca451a4e, "bcachefs"},  {0x73717368, "squashfs"}, {0x62656572, "sysfs"}, {0x9fa0, "proc"},
-	};
-	struct statfs st;
-	if (statfs(path, &st) < 0) {
-		snprintf(buf, len, "unknown");
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
-		if ((unsigned long)st.f_type == fs[i].magic) {
-			snprintf(buf, len, "%s", fs[i].name);
-			return buf;
-		}
-	snprintf(buf, len, "type 0x%lx", (unsigned long)st.f_type);
 	return buf;
 }
 
@@ -206,7 +184,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 				return io_job_fail(j, -EINVAL,
 				                   "%sdirect: the %s filesystem of %s refuses O_DIRECT",
 				                   io_at(&o->direct_pos, at, sizeof(at)),
-				                   io_fs_name(run->cx->target_dir, fsn, sizeof(fsn)),
+				                   fstype_of_path(run->cx->target_dir, fsn, sizeof(fsn)),
 				                   run->cx->target_dir),
 				       -EINVAL;
 			}
@@ -225,7 +203,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 				return io_job_fail(j, -EINVAL,
 				                   "%sdirect: the %s filesystem of %s refuses O_DIRECT",
 				                   io_at(&o->direct_pos, at, sizeof(at)),
-				                   io_fs_name(run->cx->target_dir, fsn, sizeof(fsn)),
+				                   fstype_of_path(run->cx->target_dir, fsn, sizeof(fsn)),
 				                   run->cx->target_dir),
 				       -EINVAL;
 			if (o->bs % sx.stx_dio_offset_align)
@@ -379,30 +357,24 @@ static void io_monitor(struct io_run *run)
 
 static double io_unix_time(uint64_t mono)
 {
-	struct timespec rt;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	double now_rt = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
-	return now_rt - ((double)io_now_ns() - (double)mono) / 1e9;
+	return clock_wall() - ((double)io_now_ns() - (double)mono) / 1e9;
 }
 
-static int io_pick_engine(struct io_run *run)
+/* The engine asked for, or psync with a warning when this kernel cannot run
+ * it (io_uring missing, disabled, or refused by a seccomp filter). */
+static void io_pick_engine(struct io_run *run)
 {
-	if (run->o.engine != IO_ENGINE_IO_URING)
-		return 0;
-	struct io_uring ring;
-	int ret = io_uring_queue_init(2, &ring, 0);
-	if (ret == 0) {
-		io_uring_queue_exit(&ring);
-		run->sh.use_io_uring = true;
-		return 0;
-	}
+	const struct io_engine_ops *eng = run->o.engine;
+	int ret = eng->probe ? eng->probe() : 0;
+	run->sh.engine = ret == 0 ? eng : &io_engine_psync;
+	if (ret == 0)
+		return;
 	char at[PATH_MAX + 32];
 	const char *why = ret == -EPERM ? " (kernel.io_uring_disabled or a seccomp filter)" : "";
-	result_info(run->res, "warning", "io_uring is unavailable: %s%s; fell back to psync", strerror(-ret),
-	            why);
-	fprintf(stderr, "%swarning: io_uring is unavailable: %s%s; falling back to psync\n",
-	        io_at(&run->o.engine_pos, at, sizeof(at)), strerror(-ret), why);
-	return 0;
+	result_info(run->res, "warning", "%s is unavailable: %s%s; fell back to psync", eng->name,
+	            strerror(-ret), why);
+	fprintf(stderr, "%swarning: %s is unavailable: %s%s; falling back to psync\n",
+	        io_at(&run->o.engine_pos, at, sizeof(at)), eng->name, strerror(-ret), why);
 }
 
 static void io_metrics(struct io_run *run, uint64_t t_end)
@@ -474,7 +446,7 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	j->fd = -1;
 	j->fsize = o->size;
 	j->nblocks = o->size / o->bs;
-	j->nslots = run->sh.use_io_uring ? o->iodepth : 1;
+	j->nslots = run->sh.engine->queued ? o->iodepth : 1;
 	j->slot_sz = (o->bs + 4095) / 4096 * 4096;
 	j->rng = io_mix64_seed(o->seed, i);
 	j->perm_key = io_xorshift(&j->rng);
@@ -503,58 +475,28 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	return 0;
 }
 
-static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
-                     struct diag *d)
+/* Before the threads: every job's buffers and file (laid out or allocated,
+ * untimed), then the cache drop. 0, or a negative errno with res failed. */
+static int io_prepare_jobs(struct io_run *run, bool *created)
 {
-	struct io_run *run = calloc(1, sizeof(*run));
-	if (!run)
-		return -ENOMEM;
-	if (io_opts_parse(opts, &run->o, d)) {
-		free(run);
-		return -EINVAL;
-	}
 	const struct io_opts *o = &run->o;
-	uint64_t t_entry = io_now_ns();
 	int ret = 0;
-	run->cx = cx;
-	run->res = res;
-	run->sh.o = o;
-	run->sh.stop = cx->stop;
-
-	struct stat st;
-	if (!cx->target_dir || stat(cx->target_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		result_fail(res, "io: the target directory %s %s", cx->target_dir ? cx->target_dir : "(none)",
-		            cx->target_dir && stat(cx->target_dir, &st) == 0 ? "is not a directory"
-		                                                             : "does not exist");
-		free(run);
-		return -ENOENT;
-	}
-	io_pick_engine(run);
-	result_info(res, "engine", "%s", run->sh.use_io_uring ? "io_uring" : "psync");
-
-	run->jobs = calloc(o->jobs, sizeof(*run->jobs));
-	bool *created = calloc(o->jobs, sizeof(bool));
-	if (!run->jobs || !created) {
-		free(run->jobs);
-		free(created);
-		free(run);
-		return -ENOMEM;
-	}
 	for (unsigned i = 0; i < o->jobs; i++)
 		run->jobs[i].fd = -1;
 	for (unsigned i = 0; i < o->jobs && !ret; i++) {
 		ret = io_setup_job(run, &run->jobs[i], i);
 		if (ret == -ENOMEM)
-			result_fail(res, "io: out of memory setting up job %u", i);
+			result_fail(run->res, "io: out of memory setting up job %u", i);
 		if (!ret && (ret = io_open_job(run, &run->jobs[i], &created[i])))
-			result_fail(res, "%s", run->jobs[i].errmsg);
+			result_fail(run->res, "%s", run->jobs[i].errmsg);
 	}
 	if (!ret && o->cache == IO_CACHE_DROP)
 		ret = io_drop_caches(run);
-	if (ret)
-		goto out;
+	return ret;
+}
 
-	/* workers set up their rings, then wait at the gate for this thread */
+static void io_sync_init(struct io_run *run)
+{
 	pthread_mutex_init(&run->sh.gate_mu, NULL);
 	pthread_cond_init(&run->sh.gate_cv, NULL);
 	pthread_mutex_init(&run->mu, NULL);
@@ -563,6 +505,46 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&run->cv, &ca);
 	pthread_condattr_destroy(&ca);
+}
+
+static void io_sync_destroy(struct io_run *run)
+{
+	pthread_cond_destroy(&run->sh.gate_cv);
+	pthread_mutex_destroy(&run->sh.gate_mu);
+	pthread_cond_destroy(&run->cv);
+	pthread_mutex_destroy(&run->mu);
+}
+
+/* Wait until the `started` workers have set up (their rings), stamp t0, the
+ * ramp and the runtime, and release them together. */
+static void io_release(struct io_run *run, unsigned started)
+{
+	const struct io_opts *o = &run->o;
+	pthread_mutex_lock(&run->sh.gate_mu);
+	while (run->sh.ready < started)
+		pthread_cond_wait(&run->sh.gate_cv, &run->sh.gate_mu);
+	uint64_t t0 = io_now_ns();
+	run->sh.t0 = t0;
+	run->sh.measure_start = t0 + (uint64_t)(o->ramp * 1e9);
+	if (o->ramp <= 0) {
+		run->cpu_taken = true;
+		io_rusage(&run->usr0, &run->sys0);
+	}
+	if (o->runtime > 0)
+		run->sh.run_end = run->sh.measure_start + (uint64_t)(o->runtime * 1e9);
+	run->sh.go = true;
+	pthread_cond_broadcast(&run->sh.gate_cv);
+	pthread_mutex_unlock(&run->sh.gate_mu);
+}
+
+/* Start the workers, release them, sample them until they are done, join.
+ * 0, or -EAGAIN (res failed) when not every thread could be started. */
+static int io_run_threads(struct io_run *run, uint64_t t_entry)
+{
+	const struct io_opts *o = &run->o;
+	const struct step_ctx *cx = run->cx;
+	int ret = 0;
+	io_sync_init(run);
 	pthread_t *tid = calloc(o->jobs, sizeof(*tid));
 	struct io_thread_arg *args = calloc(o->jobs, sizeof(*args));
 	unsigned started = 0;
@@ -580,83 +562,127 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	if (started < o->jobs) {
 		/* let the started ones through the barrier and stop at once */
 		__atomic_store_n(&run->sh.abort, 1, __ATOMIC_RELAXED);
-		result_fail(res, "io: cannot start %u threads", o->jobs);
+		result_fail(run->res, "io: cannot start %u threads", o->jobs);
 		ret = -EAGAIN;
 	}
-	pthread_mutex_lock(&run->sh.gate_mu);
-	while (run->sh.ready < started)
-		pthread_cond_wait(&run->sh.gate_cv, &run->sh.gate_mu);
-	/* every ring is ready: stamp t0, ramp and runtime, then release */
-	uint64_t t0 = io_now_ns();
-	run->sh.t0 = t0;
-	run->sh.measure_start = t0 + (uint64_t)(o->ramp * 1e9);
-	if (o->ramp <= 0) {
-		run->cpu_taken = true;
-		io_rusage(&run->usr0, &run->sys0);
-	}
-	if (o->runtime > 0)
-		run->sh.run_end = run->sh.measure_start + (uint64_t)(o->runtime * 1e9);
-	run->sh.go = true;
-	pthread_cond_broadcast(&run->sh.gate_cv);
-	pthread_mutex_unlock(&run->sh.gate_mu);
+	io_release(run, started);
 	if (started == o->jobs)
 		io_monitor(run);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	free(tid);
 	free(args);
-	pthread_cond_destroy(&run->sh.gate_cv);
-	pthread_mutex_destroy(&run->sh.gate_mu);
-	pthread_cond_destroy(&run->cv);
-	pthread_mutex_destroy(&run->mu);
-	if (started < o->jobs)
-		goto out;
+	io_sync_destroy(run);
+	return ret;
+}
 
+/* The step's outcome after the metrics: the first job error, an interrupt,
+ * the timeout, or bad blocks found by verify. */
+static int io_outcome(struct io_run *run)
+{
+	const struct io_opts *o = &run->o;
+	struct step_result *res = run->res;
+	for (unsigned i = 0; i < o->jobs; i++)
+		if (run->jobs[i].err) {
+			result_fail(res, "%s", run->jobs[i].errmsg);
+			return run->jobs[i].err;
+		}
+	if (run->sh.interrupted) {
+		result_fail(res, "io: interrupted");
+		return -EINTR;
+	}
+	if (run->sh.timed_out) {
+		result_fail(res, "io: step timed out after %g s", run->cx->timeout);
+		return -ETIMEDOUT;
+	}
+	if (!o->verify)
+		return 0;
+	uint64_t verr = 0;
+	struct io_job *first = NULL;
+	for (unsigned i = 0; i < o->jobs; i++) {
+		verr += run->jobs[i].verify_errors;
+		if (!first && run->jobs[i].verify_errors)
+			first = &run->jobs[i];
+	}
+	if (!verr)
+		return 0;
+	result_fail(res, "io: verify found %llu bad block(s); the first in %s at offset %llu",
+	            (unsigned long long)verr, first->path, (unsigned long long)first->verify_first);
+	return -EILSEQ;
+}
+
+/* After the join: infos, the untimed verification of written blocks, the
+ * metrics, and the outcome. */
+static int io_results(struct io_run *run)
+{
+	const struct io_opts *o = &run->o;
+	struct step_result *res = run->res;
 	uint64_t t_end = 0;
 	for (unsigned i = 0; i < o->jobs; i++)
 		if (run->jobs[i].t_end > t_end)
 			t_end = run->jobs[i].t_end;
-	if (run->sh.use_io_uring && run->jobs[0].uring_setup[0])
-		result_info(res, "io_uring", "%s", run->jobs[0].uring_setup);
+	if (run->jobs[0].engine_setup[0])
+		result_info(res, run->sh.engine->name, "%s", run->jobs[0].engine_setup);
 	result_info(res, "file", "%s%s", run->jobs[0].path,
 	            o->jobs > 1 ? " (and one per job: .0, .1, ...)" : "");
-
 	for (unsigned i = 0; i < o->jobs; i++) {
 		struct io_job *j = &run->jobs[i];
 		if (o->verify && !j->err && io_rw_writes(o->rw))
 			io_verify_written(run, j);
 	}
 	io_metrics(run, t_end);
+	return io_outcome(run);
+}
 
-	for (unsigned i = 0; i < o->jobs && !ret; i++)
-		if (run->jobs[i].err) {
-			ret = run->jobs[i].err;
-			result_fail(res, "%s", run->jobs[i].errmsg);
-		}
-	if (!ret && run->sh.interrupted) {
-		ret = -EINTR;
-		result_fail(res, "io: interrupted");
+/* The target directory must exist; 0, or -ENOENT with res failed. */
+static int io_check_target(const struct step_ctx *cx, struct step_result *res)
+{
+	struct stat st;
+	if (cx->target_dir && stat(cx->target_dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	result_fail(res, "io: the target directory %s %s", cx->target_dir ? cx->target_dir : "(none)",
+	            cx->target_dir && stat(cx->target_dir, &st) == 0 ? "is not a directory"
+	                                                             : "does not exist");
+	return -ENOENT;
+}
+
+static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
+                     struct diag *d)
+{
+	struct io_run *run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	if (io_opts_parse(opts, &run->o, d)) {
+		free(run);
+		return -EINVAL;
 	}
-	if (!ret && run->sh.timed_out) {
-		ret = -ETIMEDOUT;
-		result_fail(res, "io: step timed out after %g s", cx->timeout);
+	const struct io_opts *o = &run->o;
+	uint64_t t_entry = io_now_ns();
+	run->cx = cx;
+	run->res = res;
+	run->sh.o = o;
+	run->sh.stop = cx->stop;
+	int ret = io_check_target(cx, res);
+	if (ret) {
+		free(run);
+		return ret;
 	}
-	if (!ret && o->verify) {
-		uint64_t verr = 0;
-		struct io_job *first = NULL;
-		for (unsigned i = 0; i < o->jobs; i++) {
-			verr += run->jobs[i].verify_errors;
-			if (!first && run->jobs[i].verify_errors)
-				first = &run->jobs[i];
-		}
-		if (verr) {
-			ret = -EILSEQ;
-			result_fail(res, "io: verify found %llu bad block(s); the first in %s at offset %llu",
-			            (unsigned long long)verr, first->path,
-			            (unsigned long long)first->verify_first);
-		}
+	io_pick_engine(run);
+	result_info(res, "engine", "%s", run->sh.engine->name);
+
+	run->jobs = calloc(o->jobs, sizeof(*run->jobs));
+	bool *created = calloc(o->jobs, sizeof(bool));
+	if (!run->jobs || !created) {
+		free(run->jobs);
+		free(created);
+		free(run);
+		return -ENOMEM;
 	}
-out:
+	ret = io_prepare_jobs(run, created);
+	if (!ret)
+		ret = io_run_threads(run, t_entry);
+	if (!ret)
+		ret = io_results(run);
 	io_cleanup(run, created);
 	free(created);
 	free(run);

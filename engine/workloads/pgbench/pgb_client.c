@@ -24,7 +24,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,80 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <libpq-fe.h>
-
-enum pgbc_state { CS_CHOOSE, CS_THROTTLE, CS_CMD, CS_SLEEP, CS_WAIT, CS_ROLLBACK, CS_DONE };
-
-struct pgbc_thread;
-
-struct pgbc_client {
-	struct pgbc_thread *th;
-	int id;
-	enum pgbc_state state;
-	PGconn *conn;
-	int sock;
-	struct pgb_rng rng;
-	int script, cmd;
-	int64_t ntx;
-	int64_t sched, txn_begin, cmd_begin, wake; /* ns */
-	bool *prepared;                            /* per script, on the current connection */
-	struct pgb_val *vars;
-	bool err_retry; /* the statement failed with a retryable error */
-	char *qbuf;     /* simple protocol: the statement with values */
-	size_t qcap;
-	char pval[PGB_MAX_PARAMS][32];
-	const char *pv[PGB_MAX_PARAMS];
-};
-
-struct pgbc_shared;
-
-struct pgbc_thread {
-	struct pgbc_shared *sh;
-	int idx;
-	pthread_t tid;
-	struct pgbc_client *cl;
-	int ncl, nactive;
-	int ep;
-	int64_t start, end_time, next_sched, finished_at;
-	double sched_mean_ns;
-	struct pgb_rng rng; /* schedule and script choice */
-	/* read by the progress sampler (relaxed atomics) */
-	int64_t ntx_pub, latsum_pub;
-	int64_t ntx, failed, latsum, connections, conn_ns;
-	struct hist lat;
-	double *cmd_ns;
-	int64_t *cmd_n;
-};
-
-struct pgbc_shared {
-	const struct pgb_run_cfg *cfg;
-	int *cmd_base; /* first flat command index of each script */
-	int ncmd;
-	/* start gate: threads count themselves in when connected, then wait for go */
-	pthread_cond_t cond;
-	int nready;
-	bool go;
-	int abort;     /* set once: stop every thread */
-	int nfinished; /* threads done */
-	pthread_mutex_t lock;
-	char error[4096];
-};
-
-static inline int64_t pgbc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static bool pgbc_aborted(const struct pgbc_shared *sh)
-{
-	return __atomic_load_n(&sh->abort, __ATOMIC_RELAXED) != 0;
-}
+#include "pgb_eval.h"
+#include "pgb_run_cfg.h"
 
 /* Record the first fatal error and stop everybody. */
-static void pgbc_fail(struct pgbc_shared *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pgbc_fail(struct pgbc_shared *sh, const char *fmt, ...)
+void pgbc_fail(struct pgbc_shared *sh, const char *fmt, ...)
 {
 	pthread_mutex_lock(&sh->lock);
 	if (!sh->error[0]) {
@@ -123,7 +53,7 @@ static void pgbc_fail(struct pgbc_shared *sh, const char *fmt, ...)
 	__atomic_store_n(&sh->abort, 1, __ATOMIC_RELAXED);
 }
 
-static void pgbc_disconnect(struct pgbc_client *c)
+void pgbc_disconnect(struct pgbc_client *c)
 {
 	if (!c->conn)
 		return;
@@ -533,7 +463,7 @@ static void pgbc_input(struct pgbc_client *c)
 	}
 }
 
-static void *pgbc_thread_main(void *arg)
+void *pgbc_thread_main(void *arg)
 {
 	struct pgbc_thread *t = arg;
 	struct pgbc_shared *sh = t->sh;
@@ -604,182 +534,4 @@ static void *pgbc_thread_main(void *arg)
 	t->finished_at = pgbc_now();
 	__atomic_add_fetch(&sh->nfinished, 1, __ATOMIC_RELEASE);
 	return NULL;
-}
-
-void pgb_run_out_free(struct pgb_run_out *out)
-{
-	free(out->cmd_ns);
-	free(out->cmd_n);
-	out->cmd_ns = NULL;
-	out->cmd_n = NULL;
-}
-
-static void pgbc_sleep_ns(int64_t ns)
-{
-	struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
-
-	nanosleep(&ts, NULL);
-}
-
-int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
-{
-	const struct pgb_prog *p = cfg->prog;
-	struct pgbc_shared sh = {.cfg = cfg};
-	int nth = cfg->threads < 1 ? 1 : cfg->threads > cfg->clients ? cfg->clients : cfg->threads;
-	struct pgbc_thread *th = calloc(nth, sizeof(*th));
-	struct pgbc_client *cl = calloc(cfg->clients, sizeof(*cl));
-	int rc = 0, started = 0;
-
-	memset(out, 0, sizeof(*out));
-	hist_init(&out->lat);
-	sh.cmd_base = calloc(p->nscripts + 1, sizeof(int));
-	for (int s = 0; s < p->nscripts && sh.cmd_base; s++)
-		sh.cmd_base[s + 1] = sh.cmd_base[s] + p->scripts[s].ncmd;
-	sh.ncmd = sh.cmd_base ? sh.cmd_base[p->nscripts] : 0;
-	out->ncmd = sh.ncmd;
-	out->cmd_ns = calloc(sh.ncmd + 1, sizeof(double));
-	out->cmd_n = calloc(sh.ncmd + 1, sizeof(int64_t));
-	if (!th || !cl || !sh.cmd_base || !out->cmd_ns || !out->cmd_n) {
-		free(th);
-		free(cl);
-		free(sh.cmd_base);
-		snprintf(out->error, sizeof(out->error), "out of memory");
-		return -ENOMEM;
-	}
-	pthread_mutex_init(&sh.lock, NULL);
-	pthread_cond_init(&sh.cond, NULL);
-	/* clients are dealt to threads in contiguous runs, as pgbench does */
-	for (int i = 0, ci = 0; i < nth; i++) {
-		struct pgbc_thread *t = &th[i];
-		int n = cfg->clients / nth + (i < cfg->clients % nth);
-
-		t->sh = &sh;
-		t->idx = i;
-		t->cl = &cl[ci];
-		t->ncl = t->nactive = n;
-		t->ep = epoll_create1(EPOLL_CLOEXEC);
-		hist_init(&t->lat);
-		t->cmd_ns = calloc(sh.ncmd + 1, sizeof(double));
-		t->cmd_n = calloc(sh.ncmd + 1, sizeof(int64_t));
-		pgb_rng_seed(&t->rng, cfg->seed ^ (0x51ed2701ull * (uint64_t)(i + 1)));
-		if (cfg->rate > 0)
-			t->sched_mean_ns = 1e9 * nth / cfg->rate;
-		if (t->ep < 0 || !t->cmd_ns || !t->cmd_n)
-			pgbc_fail(&sh, "cannot set up thread %d: %s", i,
-			          t->ep < 0 ? strerror(errno) : "out of memory");
-		for (int k = 0; k < n; k++, ci++) {
-			struct pgbc_client *c = &cl[ci];
-
-			c->th = t;
-			c->id = ci;
-			c->sock = -1;
-			pgb_rng_seed(&c->rng, cfg->seed + 0x9e3779b97f4a7c15ull * (uint64_t)(ci + 1));
-			c->vars = calloc(p->nvar, sizeof(*c->vars));
-			c->prepared = calloc(p->nscripts, sizeof(bool));
-			if (!c->vars || !c->prepared) {
-				pgbc_fail(&sh, "out of memory");
-				continue;
-			}
-			c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
-			c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = ci};
-		}
-	}
-	for (int i = 0; i < nth; i++) {
-		if (pthread_create(&th[i].tid, NULL, pgbc_thread_main, &th[i])) {
-			pgbc_fail(&sh, "cannot start thread %d", i);
-			break;
-		}
-		started++;
-	}
-	/* all threads connected: start them together */
-	pthread_mutex_lock(&sh.lock);
-	while (sh.nready < started)
-		pthread_cond_wait(&sh.cond, &sh.lock);
-	sh.go = true;
-	pthread_cond_broadcast(&sh.cond);
-	pthread_mutex_unlock(&sh.lock);
-	if (started == nth) {
-		int64_t start = pgbc_now(), next_prog = start + (int64_t)(cfg->progress * 1e9);
-		int64_t deadline = cfg->timeout > 0 ? start + (int64_t)(cfg->timeout * 1e9) : INT64_MAX;
-		int64_t prev_ntx = 0, prev_lat = 0, prev_t = start;
-
-		while (__atomic_load_n(&sh.nfinished, __ATOMIC_ACQUIRE) < nth) {
-			int64_t now = pgbc_now(), until = now + 50000000;
-
-			if (cfg->progress > 0 && next_prog < until)
-				until = next_prog;
-			if (until > now)
-				pgbc_sleep_ns(until - now);
-			now = pgbc_now();
-			if (cfg->stop && *cfg->stop && !pgbc_aborted(&sh)) {
-				out->stopped = true;
-				__atomic_store_n(&sh.abort, 1, __ATOMIC_RELAXED);
-			}
-			if (now >= deadline && !pgbc_aborted(&sh))
-				pgbc_fail(&sh, "timed out after %.3g s", cfg->timeout);
-			if (cfg->progress > 0 && now >= next_prog && !pgbc_aborted(&sh)) {
-				int64_t ntx = 0, lat = 0;
-
-				for (int i = 0; i < nth; i++) {
-					ntx += __atomic_load_n(&th[i].ntx_pub, __ATOMIC_RELAXED);
-					lat += __atomic_load_n(&th[i].latsum_pub, __ATOMIC_RELAXED);
-				}
-				double dt = (now - prev_t) / 1e9;
-				double tps = dt > 0 ? (ntx - prev_ntx) / dt : 0;
-				double lms =
-				    ntx > prev_ntx ? (lat - prev_lat) / 1e6 / (double)(ntx - prev_ntx) : 0;
-
-				if (cfg->on_progress)
-					cfg->on_progress(cfg->progress_arg, (now - start) / 1e9, tps, lms);
-				prev_ntx = ntx, prev_lat = lat, prev_t = now;
-				next_prog += (int64_t)(cfg->progress * 1e9);
-			}
-		}
-		int64_t last = start;
-
-		for (int i = 0; i < nth; i++) {
-			pthread_join(th[i].tid, NULL);
-			if (th[i].finished_at > last)
-				last = th[i].finished_at;
-		}
-		out->elapsed = (last - start) / 1e9;
-	} else {
-		/* a thread failed to start: the run is aborted, the others end at once */
-		for (int i = 0; i < started; i++)
-			pthread_join(th[i].tid, NULL);
-	}
-	for (int i = 0; i < nth; i++) {
-		struct pgbc_thread *t = &th[i];
-
-		hist_merge(&out->lat, &t->lat);
-		out->transactions += t->ntx;
-		out->failed += t->failed;
-		out->connections += t->connections;
-		if (cfg->connect_per_txn)
-			out->conn_time += t->conn_ns / 1e9;
-		for (int k = 0; k < sh.ncmd && t->cmd_ns; k++) {
-			out->cmd_ns[k] += t->cmd_ns[k];
-			out->cmd_n[k] += t->cmd_n[k];
-		}
-		free(t->cmd_ns);
-		free(t->cmd_n);
-		if (t->ep >= 0)
-			close(t->ep);
-	}
-	for (int i = 0; i < cfg->clients; i++) {
-		pgbc_disconnect(&cl[i]);
-		free(cl[i].vars);
-		free(cl[i].prepared);
-		free(cl[i].qbuf);
-	}
-	if (sh.error[0]) {
-		snprintf(out->error, sizeof(out->error), "%s", sh.error);
-		rc = -EIO;
-	}
-	pthread_cond_destroy(&sh.cond);
-	pthread_mutex_destroy(&sh.lock);
-	free(sh.cmd_base);
-	free(th);
-	free(cl);
-	return rc;
 }

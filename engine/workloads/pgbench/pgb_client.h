@@ -1,64 +1,98 @@
-/* pgb_client: the load-driving engine of the pgbench step.
+/* pgb_client: the clients and threads of a pgbench load (pgb_client.c),
+ * as pgb_run.c sets them up, starts, watches and collects them.
  *
- * `threads` worker threads each drive a share of `clients` connections. A
- * thread never blocks on one connection: every client is a small state
- * machine (see pgb_client.c) and the thread waits on all its sockets and the
- * earliest sleep/schedule deadline at once with epoll. Threads connect their
- * clients, meet at a barrier, run, and hand back per-thread statistics that
- * are merged after join: a latency histogram (struct hist), counters and
- * per-command latency sums. The calling thread watches the stop flag and the
- * timeout and samples per-thread counters for progress reports. */
+ * Each thread owns its clients and its figures; the calling thread reads
+ * only the published counters (ntx_pub, latsum_pub) while it runs. */
 #ifndef BENCHGRID_PGB_CLIENT_H
 #define BENCHGRID_PGB_CLIENT_H
 
-#include <signal.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <libpq-fe.h>
+#include "clock.h"
 #include "hist.h"
+#include "pgb_rand.h"
 #include "pgb_script.h"
 
-enum pgb_protocol { PGB_PROTO_SIMPLE, PGB_PROTO_EXTENDED, PGB_PROTO_PREPARED };
+struct pgb_run_cfg;
 
-struct pgb_run_cfg {
-	const char *conninfo;
-	const char *app_name;        /* application_name of every client connection */
-	const struct pgb_prog *prog; /* finished */
-	enum pgb_protocol protocol;
-	int clients;          /* >= 1 */
-	int threads;          /* 1..clients */
-	double duration;      /* seconds; 0: run `transactions` per client */
-	int64_t transactions; /* per client, when duration is 0 */
-	double rate;          /* transactions per second over all clients; 0 = as fast as possible */
-	bool connect_per_txn; /* a new connection for every transaction */
-	double progress;      /* seconds between progress samples; 0 = none */
-	int64_t scale;        /* value of :scale */
-	bool per_statement;   /* time every command */
-	uint64_t seed;
-	volatile sig_atomic_t *stop; /* ends the run early (not an error) */
-	double timeout;              /* seconds, 0 = none: ends the run with an error */
-	/* called from the calling thread every `progress` seconds */
-	void (*on_progress)(void *arg, double t, double tps, double lat_ms);
-	void *progress_arg;
+enum pgbc_state { CS_CHOOSE, CS_THROTTLE, CS_CMD, CS_SLEEP, CS_WAIT, CS_ROLLBACK, CS_DONE };
+
+struct pgbc_thread;
+
+struct pgbc_client {
+	struct pgbc_thread *th;
+	int id;
+	enum pgbc_state state;
+	PGconn *conn;
+	int sock;
+	struct pgb_rng rng;
+	int script, cmd;
+	int64_t ntx;
+	int64_t sched, txn_begin, cmd_begin, wake; /* ns */
+	bool *prepared;                            /* per script, on the current connection */
+	struct pgb_val *vars;
+	bool err_retry; /* the statement failed with a retryable error */
+	char *qbuf;     /* simple protocol: the statement with values */
+	size_t qcap;
+	char pval[PGB_MAX_PARAMS][32];
+	const char *pv[PGB_MAX_PARAMS];
 };
 
-struct pgb_run_out {
-	struct hist lat;      /* transaction latencies (ns) */
-	int64_t transactions; /* completed */
-	int64_t failed;       /* ended by a serialization failure or deadlock */
-	double elapsed;       /* seconds from the start barrier to the last client's end */
-	double conn_time;     /* seconds spent connecting, summed over clients (after the start) */
-	int64_t connections;  /* connections made in total */
-	int ncmd;             /* commands over all scripts, in script order */
-	double *cmd_ns;       /* per command: summed latency (ns) */
-	int64_t *cmd_n;       /* per command: executions */
-	bool stopped;         /* the stop flag ended the run */
-	char error[4096];     /* non-empty when the run failed */
+struct pgbc_shared;
+
+struct pgbc_thread {
+	struct pgbc_shared *sh;
+	int idx;
+	pthread_t tid;
+	struct pgbc_client *cl;
+	int ncl, nactive;
+	int ep;
+	int64_t start, end_time, next_sched, finished_at;
+	double sched_mean_ns;
+	struct pgb_rng rng; /* schedule and script choice */
+	/* read by the progress sampler (relaxed atomics) */
+	int64_t ntx_pub, latsum_pub;
+	int64_t ntx, failed, latsum, connections, conn_ns;
+	struct hist lat;
+	double *cmd_ns;
+	int64_t *cmd_n;
 };
 
-/* Run the load. Returns 0, or a negative errno with out->error set (a
- * statement error, a lost connection, a timeout). out->cmd_* are allocated:
- * release them with pgb_run_out_free. */
-int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out);
-void pgb_run_out_free(struct pgb_run_out *out);
+struct pgbc_shared {
+	const struct pgb_run_cfg *cfg;
+	int *cmd_base; /* first flat command index of each script */
+	int ncmd;
+	/* start gate: threads count themselves in when connected, then wait for go */
+	pthread_cond_t cond;
+	int nready;
+	bool go;
+	int abort;     /* set once: stop every thread */
+	int nfinished; /* threads done */
+	pthread_mutex_t lock;
+	char error[4096];
+};
+
+/* Monotonic nanoseconds (util/clock). */
+static inline int64_t pgbc_now(void)
+{
+	return (int64_t)(clock_mono() * 1e9);
+}
+
+static inline bool pgbc_aborted(const struct pgbc_shared *sh)
+{
+	return __atomic_load_n(&sh->abort, __ATOMIC_RELAXED) != 0;
+}
+
+/* Record the first fatal error and stop every thread. */
+void pgbc_fail(struct pgbc_shared *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Close the client's connection (if any). */
+void pgbc_disconnect(struct pgbc_client *c);
+
+/* A thread's body: connect its clients, meet at the start gate, run them. */
+void *pgbc_thread_main(void *arg);
 
 #endif

@@ -19,8 +19,8 @@
  *
  * The variables of all scripts of one run share one table of slots (struct
  * pgb_prog), resolved at parse time, so evaluation never looks names up.
- * Parse errors go to a diag with the script's position; evaluation errors
- * come back as text for the run's error message. */
+ * Parse errors go to a diag with the script's position. Expressions are
+ * pgb_expr.h's, evaluated by pgb_eval.h. */
 #ifndef BENCHGRID_PGB_SCRIPT_H
 #define BENCHGRID_PGB_SCRIPT_H
 
@@ -28,23 +28,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
-#include "pgb_rand.h"
+#include "pgb_expr.h"
 
 #define PGB_MAX_PARAMS    256
 #define PGB_VAR_SCALE     0
 #define PGB_VAR_CLIENT_ID 1
-
-enum pgb_vtype { PGB_V_UNSET, PGB_V_INT, PGB_V_DOUBLE };
-
-struct pgb_val {
-	enum pgb_vtype type;
-	union {
-		int64_t i;
-		double d;
-	};
-};
-
-struct pgb_expr;
 
 enum pgb_cmd_kind { PGB_CMD_SQL, PGB_CMD_SET, PGB_CMD_SLEEP };
 
@@ -97,14 +85,5 @@ int pgb_prog_finish(struct pgb_prog *p, struct diag *d);
 /* Text of a builtin script ("tpcb-like", "simple-update", "select-only"),
  * or NULL. */
 const char *pgb_builtin(const char *name);
-
-/* Evaluate e with the client's variables and generator. 0 on success;
- * -1 with a message in err on a run-time error (overflow, bad range). */
-int pgb_eval(const struct pgb_expr *e, const struct pgb_val *vars, struct pgb_rng *rng, struct pgb_val *out,
-             char *err, size_t errlen);
-
-/* Format a value as SQL text (integers exactly, doubles round-trip). Returns
- * the length written (< len). */
-size_t pgb_val_format(const struct pgb_val *v, char *buf, size_t len);
 
 #endif

@@ -12,20 +12,19 @@
 #include <time.h>
 #include <unistd.h>
 #include <libpq-fe.h>
-#include "pgb_client.h"
+#include "clock.h"
+#include "pgb_run.h"
 #include "pgb_init.h"
+#include "pgb_init_opts.h"
+#include "tail.h"
 
 static const char *const pgbw_keys[] = {
     "builtin", "script",  "scripts",  "protocol", "clients", "threads",           "duration", "transactions",
     "rate",    "connect", "progress", "scale",    "init",    "report_statements", "seed",     NULL};
-static const char *const pgbw_init_keys[] = {"scale",       "fillfactor",   "unlogged",
-                                             "tablespace",  "partitions",   "partition_method",
-                                             "server_side", "foreign_keys", NULL};
 static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
 static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
 static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
 static const char *const pgbw_connects[] = {"per_session", "per_transaction", NULL};
-static const char *const pgbw_pmethods[] = {"range", "hash", NULL};
 
 struct pgbw_opts {
 	bool is_init;
@@ -37,14 +36,6 @@ struct pgbw_opts {
 	double duration, rate, progress;
 	bool per_txn, report_statements, has_seed;
 };
-
-static double pgbw_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static char *pgbw_read_file(const char *path, int *err)
 {
@@ -214,38 +205,6 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 	return rc;
 }
 
-static int pgbw_parse_init(const struct node *n, struct pgb_init_opts *io, struct diag *d)
-{
-	const struct node *x;
-	int64_t v;
-	int e, rc = 0;
-
-	memset(io, 0, sizeof(*io));
-	io->scale = 1;
-	if (node_check_keys(n, "pgbench.init", pgbw_init_keys, d))
-		return -EINVAL;
-	if ((x = node_get(n, "scale")) && !(rc |= node_as_int(x, "pgbench.init.scale", 1, 1000000, &v, d)))
-		io->scale = (int)v;
-	if ((x = node_get(n, "fillfactor")) &&
-	    !(rc |= node_as_int(x, "pgbench.init.fillfactor", 10, 100, &v, d)))
-		io->fillfactor = (int)v;
-	if ((x = node_get(n, "partitions")) &&
-	    !(rc |= node_as_int(x, "pgbench.init.partitions", 0, 100000, &v, d)))
-		io->partitions = (int)v;
-	if ((x = node_get(n, "partition_method")) &&
-	    !(rc |= node_as_enum(x, "pgbench.init.partition_method", pgbw_pmethods, &e, d)))
-		io->partition_hash = e == 1;
-	if ((x = node_get(n, "unlogged")))
-		rc |= node_as_bool(x, "pgbench.init.unlogged", &io->unlogged, d);
-	if ((x = node_get(n, "server_side")))
-		rc |= node_as_bool(x, "pgbench.init.server_side", &io->server_side, d);
-	if ((x = node_get(n, "foreign_keys")))
-		rc |= node_as_bool(x, "pgbench.init.foreign_keys", &io->foreign_keys, d);
-	if ((x = node_get(n, "tablespace")))
-		rc |= node_as_string(x, "pgbench.init.tablespace", &io->tablespace, d);
-	return rc ? -EINVAL : 0;
-}
-
 /* Read and validate every option; files only when `files`. */
 static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
                       struct diag *d)
@@ -277,12 +236,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 				           opts->keys[i]);
 				rc = -EINVAL;
 			}
-		if (x->kind == NODE_NULL) {
-			memset(&o->init, 0, sizeof(o->init));
-			o->init.scale = 1;
-			return rc;
-		}
-		return pgbw_parse_init(x, &o->init, d) || rc ? -EINVAL : 0;
+		return pgb_init_opts_parse(x, "pgbench.init", &o->init, d) || rc ? -EINVAL : 0;
 	}
 	const struct node *b = node_get(opts, "builtin"), *s = node_get(opts, "script"),
 	                  *ss = node_get(opts, "scripts");
@@ -419,46 +373,15 @@ static void pgbw_wait_backends(PGconn *c, const char *app)
 	}
 }
 
-/* The last lines of the server log, for error messages ("" when none). */
-static void pgbw_log_tail(const char *path, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (!path)
-		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	off_t end = lseek(fd, 0, SEEK_END);
-	off_t from = end > (off_t)len - 1 ? end - (off_t)len + 1 : 0;
-	ssize_t n = pread(fd, buf, len - 1, from);
-
-	close(fd);
-	if (n <= 0) {
-		buf[0] = '\0';
-		return;
-	}
-	buf[n] = '\0';
-	/* keep the last 10 whole lines */
-	char *p = buf + n;
-	int lines = 0;
-
-	while (p > buf && lines <= 10)
-		if (*--p == '\n' && p != buf + n - 1)
-			lines++;
-	if (p > buf)
-		memmove(buf, p + 1, strlen(p + 1) + 1);
-}
-
 static void pgbw_fail(struct step_result *res, const struct step_ctx *cx, const char *msg)
 {
-	char tail[2048];
+	char *tail = cx->pg_log ? tail_file(cx->pg_log, 0, 10, 2047) : NULL;
 
-	pgbw_log_tail(cx->pg_log, tail, sizeof(tail));
-	if (tail[0])
+	if (tail && tail[0])
 		result_fail(res, "pgbench: %s\nserver log (%s, last lines):\n%s", msg, cx->pg_log, tail);
 	else
 		result_fail(res, "pgbench: %s", msg);
+	free(tail);
 }
 
 static void pgbw_progress(void *arg, double t, double tps, double lat_ms)
@@ -475,112 +398,51 @@ static void pgbw_progress(void *arg, double t, double tps, double lat_ms)
 		fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms\n", t, tps, lat_ms);
 }
 
-static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
-                    struct diag *d)
+/* An init: step: pgbench's data load. */
+static int pgbw_run_init(const struct pgbw_opts *o, const struct step_ctx *cx, struct step_result *res,
+                         struct diag *d)
 {
-	struct pgbw_opts o;
-	double t0 = pgbw_now();
-	int rc;
+	int rc = pgb_init_run_ctl(cx->pg_conninfo, &o->init, cx->stop, cx->timeout, res, d);
 
-	res->started = t0;
-	if ((rc = pgbw_parse(opts, cx->scenario_dir, true, &o, d))) {
-		pgb_prog_free(&o.prog);
-		return -EINVAL;
-	}
-	if (!cx->pg_conninfo) {
-		result_fail(res, "pgbench: no PostgreSQL server for this step (add a postgres: section)");
-		pgb_prog_free(&o.prog);
-		return -EINVAL;
-	}
-	if (o.is_init) {
-		pgb_prog_free(&o.prog);
-		rc = pgb_init_run_ctl(cx->pg_conninfo, &o.init, cx->stop, cx->timeout, res, d);
-		if (rc && rc != -EINVAL && res->error) {
-			char msg[4096];
+	if (rc && rc != -EINVAL && res->error) {
+		/* the same message, with the server log's last lines under it */
+		char msg[4096];
 
-			snprintf(msg, sizeof(msg), "%s", res->error);
-			free(res->error);
-			res->error = NULL;
-			res->failed = false;
-			pgbw_fail(res, cx, msg);
-		}
-		res->elapsed = pgbw_now() - t0;
-		return rc;
-	}
-	PGconn *mon = PQconnectdb(cx->pg_conninfo);
-	struct pgbw_stats before, after;
-	struct pgb_run_out *out = NULL;
-	char msg[4200];
-
-	rc = -EIO;
-	if (PQstatus(mon) != CONNECTION_OK) {
-		snprintf(msg, sizeof(msg), "cannot connect: %s", PQerrorMessage(mon));
+		snprintf(msg, sizeof(msg), "%s", res->error);
+		free(res->error);
+		res->error = NULL;
+		res->failed = false;
 		pgbw_fail(res, cx, msg);
-		goto out;
 	}
-	if (!o.scale) {
-		/* as pgbench: the scale is the number of branches */
-		PGresult *r = PQexec(mon, "select count(*) from pgbench_branches");
+	return rc;
+}
 
-		if (PQresultStatus(r) == PGRES_TUPLES_OK)
-			o.scale = atoll(PQgetvalue(r, 0, 0));
-		PQclear(r);
-		if (o.scale <= 0 && o.uses_builtin) {
-			pgbw_fail(res, cx,
-			          "cannot read the scale from pgbench_branches (no pgbench tables? run a "
-			          "step with init: first, or set scale:)");
-			goto out;
-		}
-		if (o.scale <= 0)
-			o.scale = 1;
+/* Without scale:, as pgbench: the number of branches. 0, or -EIO (res
+ * failed) when a builtin script needs it and the tables are not there. */
+static int pgbw_scale(PGconn *mon, struct pgbw_opts *o, const struct step_ctx *cx, struct step_result *res)
+{
+	if (o->scale)
+		return 0;
+	PGresult *r = PQexec(mon, "select count(*) from pgbench_branches");
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK)
+		o->scale = atoll(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	if (o->scale <= 0 && o->uses_builtin) {
+		pgbw_fail(res, cx,
+		          "cannot read the scale from pgbench_branches (no pgbench tables? run a "
+		          "step with init: first, or set scale:)");
+		return -EIO;
 	}
-	char app[64];
+	if (o->scale <= 0)
+		o->scale = 1;
+	return 0;
+}
 
-	snprintf(app, sizeof(app), "benchgrid-pgbench-%d", (int)getpid());
-	if (!o.has_seed)
-		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	result_info(res, "pgbench.seed", "%" PRId64, o.seed);
-	result_info(res, "pgbench.scale", "%" PRId64, o.scale);
-	result_info(res, "pgbench.protocol", "%s", pgbw_protocols[o.protocol]);
-	pgbw_read_stats(mon, &before);
-
-	void *parg[2] = {res, (void *)cx};
-	struct pgb_run_cfg cfg = {
-	    .conninfo = cx->pg_conninfo,
-	    .app_name = app,
-	    .prog = &o.prog,
-	    .protocol = o.protocol,
-	    .clients = (int)o.clients,
-	    .threads = (int)o.threads,
-	    .duration = o.duration,
-	    .transactions = o.transactions,
-	    .rate = o.rate,
-	    .connect_per_txn = o.per_txn,
-	    .progress = o.progress,
-	    .scale = o.scale,
-	    .per_statement = o.report_statements,
-	    .seed = (uint64_t)o.seed,
-	    .stop = cx->stop,
-	    .timeout = cx->timeout,
-	    .on_progress = pgbw_progress,
-	    .progress_arg = parg,
-	};
-
-	out = calloc(1, sizeof(*out));
-	if (!out) {
-		result_fail(res, "pgbench: out of memory");
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (pgb_run(&cfg, out)) {
-		snprintf(msg, sizeof(msg), "%s", out->error);
-		pgbw_fail(res, cx, msg);
-		/* a crashed server also ends the monitor connection: no stats */
-		goto out;
-	}
-	pgbw_wait_backends(mon, app);
-	pgbw_read_stats(mon, &after);
-
+static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *out,
+                         const struct pgbw_stats *before, const struct pgbw_stats *after,
+                         struct step_result *res)
+{
 	const struct hist *h = &out->lat;
 	double el = out->elapsed > 0 ? out->elapsed : 1e-9;
 
@@ -595,11 +457,11 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 	result_metric(res, "lat_p99_ms", hist_percentile(h, 99) / 1e6, "ms");
 	result_metric(res, "lat_max_ms", hist_max(h) / 1e6, "ms");
 	result_metric(res, "duration_s", out->elapsed, "s");
-	if (o.per_txn && out->connections)
+	if (o->per_txn && out->connections)
 		result_metric(res, "conn_mean_ms", out->conn_time * 1e3 / out->connections, "ms");
-	if (o.report_statements) {
+	if (o->report_statements) {
 		for (int k = 0, s = 0, c = 0; k < out->ncmd; k++, c++) {
-			while (c >= o.prog.scripts[s].ncmd)
+			while (c >= o->prog.scripts[s].ncmd)
 				s++, c = 0;
 			char name[32];
 
@@ -607,30 +469,121 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 			result_metric(res, name, out->cmd_n[k] ? out->cmd_ns[k] / out->cmd_n[k] / 1e6 : 0,
 			              "ms");
 			snprintf(name, sizeof(name), "stmt%d", k + 1);
-			result_info(res, name, "%s", o.prog.scripts[s].cmd[c].text);
+			result_info(res, name, "%s", o->prog.scripts[s].cmd[c].text);
 		}
 	}
-	if (before.ok && after.ok) {
-		double hit = after.blks_hit - before.blks_hit, rd = after.blks_read - before.blks_read;
+	if (before->ok && after->ok) {
+		double hit = after->blks_hit - before->blks_hit, rd = after->blks_read - before->blks_read;
 
 		result_metric(res, "cache_hit_ratio", hit + rd > 0 ? hit / (hit + rd) : 1.0, "");
 		result_metric(res, "blks_read", rd, "");
-		result_metric(res, "xact_commit", after.xact_commit - before.xact_commit, "");
-		result_metric(res, "deadlocks", after.deadlocks - before.deadlocks, "");
-		result_metric(res, "temp_bytes", after.temp_bytes - before.temp_bytes, "bytes");
+		result_metric(res, "xact_commit", after->xact_commit - before->xact_commit, "");
+		result_metric(res, "deadlocks", after->deadlocks - before->deadlocks, "");
+		result_metric(res, "temp_bytes", after->temp_bytes - before->temp_bytes, "bytes");
 	}
-	if (before.wal_ok && after.wal_ok)
-		result_metric(res, "wal_bytes", (double)(after.lsn - before.lsn), "bytes");
+	if (before->wal_ok && after->wal_ok)
+		result_metric(res, "wal_bytes", (double)(after->lsn - before->lsn), "bytes");
 	if (out->stopped)
 		result_info(res, "warning", "pgbench: stopped early by a signal");
-	rc = 0;
-out:
-	if (out)
-		pgb_run_out_free(out);
+}
+
+/* The load: the clients run the scripts while `mon` reads the server's
+ * statistics before and after. */
+static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx *cx, struct step_result *res)
+{
+	struct pgbw_stats before, after;
+	char app[64], msg[4200];
+
+	snprintf(app, sizeof(app), "benchgrid-pgbench-%d", (int)getpid());
+	if (!o->has_seed)
+		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	result_info(res, "pgbench.seed", "%" PRId64, o->seed);
+	result_info(res, "pgbench.scale", "%" PRId64, o->scale);
+	result_info(res, "pgbench.protocol", "%s", pgbw_protocols[o->protocol]);
+	pgbw_read_stats(mon, &before);
+
+	void *parg[2] = {res, (void *)cx};
+	struct pgb_run_cfg cfg = {
+	    .conninfo = cx->pg_conninfo,
+	    .app_name = app,
+	    .prog = &o->prog,
+	    .protocol = o->protocol,
+	    .clients = (int)o->clients,
+	    .threads = (int)o->threads,
+	    .duration = o->duration,
+	    .transactions = o->transactions,
+	    .rate = o->rate,
+	    .connect_per_txn = o->per_txn,
+	    .progress = o->progress,
+	    .scale = o->scale,
+	    .per_statement = o->report_statements,
+	    .seed = (uint64_t)o->seed,
+	    .stop = cx->stop,
+	    .timeout = cx->timeout,
+	    .on_progress = pgbw_progress,
+	    .progress_arg = parg,
+	};
+	struct pgb_run_out *out = calloc(1, sizeof(*out));
+	int rc = 0;
+
+	if (!out) {
+		result_fail(res, "pgbench: out of memory");
+		return -ENOMEM;
+	}
+	if (pgb_run(&cfg, out)) {
+		snprintf(msg, sizeof(msg), "%s", out->error);
+		pgbw_fail(res, cx, msg);
+		/* a crashed server also ends the monitor connection: no stats */
+		rc = -EIO;
+	} else {
+		pgbw_wait_backends(mon, app);
+		pgbw_read_stats(mon, &after);
+		pgbw_metrics(o, out, &before, &after, res);
+	}
+	pgb_run_out_free(out);
 	free(out);
+	return rc;
+}
+
+static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
+                    struct diag *d)
+{
+	struct pgbw_opts o;
+	double t0 = clock_mono();
+	int rc;
+
+	res->started = clock_wall();
+	if ((rc = pgbw_parse(opts, cx->scenario_dir, true, &o, d))) {
+		pgb_prog_free(&o.prog);
+		return -EINVAL;
+	}
+	if (!cx->pg_conninfo) {
+		result_fail(res, "pgbench: no PostgreSQL server for this step (add a postgres: section)");
+		pgb_prog_free(&o.prog);
+		return -EINVAL;
+	}
+	if (o.is_init) {
+		pgb_prog_free(&o.prog);
+		rc = pgbw_run_init(&o, cx, res, d);
+		res->elapsed = clock_mono() - t0;
+		return rc;
+	}
+	PGconn *mon = PQconnectdb(cx->pg_conninfo);
+
+	if (PQstatus(mon) != CONNECTION_OK) {
+		char msg[4200];
+
+		snprintf(msg, sizeof(msg), "cannot connect: %s", PQerrorMessage(mon));
+		pgbw_fail(res, cx, msg);
+		rc = -EIO;
+	} else {
+		rc = pgbw_scale(mon, &o, cx, res);
+		if (!rc)
+			rc = pgbw_run_load(mon, &o, cx, res);
+	}
 	PQfinish(mon);
 	pgb_prog_free(&o.prog);
-	res->elapsed = pgbw_now() - t0;
+	res->elapsed = clock_mono() - t0;
 	return rc;
 }
 

@@ -1,0 +1,35 @@
+/* pgb_init_opts: the options of pgbench's data load (pgbench -i), read from
+ * a YAML map. The one parser for both places that take them: the pgbench
+ * step's `init:` and the managed server's `postgres.init:`.
+ *
+ * The limits are pgbench 15's own (checked against `pgbench -i`): scale
+ * 1..2147483647 (-s), fillfactor 10..100 (-F), partitions 0..2147483647
+ * (--partitions), partition_method range|hash only with partitions > 0
+ * (--partition-method). */
+#ifndef BENCHGRID_PGB_INIT_OPTS_H
+#define BENCHGRID_PGB_INIT_OPTS_H
+
+#include <stdbool.h>
+#include "diag.h"
+#include "node.h"
+
+struct pgb_init_opts {
+	int scale;                     /* >= 1 */
+	int fillfactor;                /* 10..100; 0 means pgbench's default 100 */
+	bool unlogged;                 /* create unlogged tables */
+	const char *tablespace;        /* tables and indexes go there; NULL = default */
+	int partitions;                /* > 0: pgbench_accounts partitioned in that many parts */
+	bool server_side;              /* generate rows in the server (generate_series) */
+	bool foreign_keys;             /* add pgbench's foreign keys after the primary keys */
+	bool partition_hash;           /* partitions by hash instead of range (pgbench --partition-method) */
+	struct src_pos tablespace_pos; /* where tablespace was given, for later checks */
+};
+
+/* Fill o from map (keys scale, fillfactor, unlogged, tablespace, partitions,
+ * partition_method, server_side, foreign_keys); NULL or a null node gives
+ * the defaults (scale 1, the rest off). Errors name `what`.key
+ * ("pgbench.init.scale") at the value's position. o->tablespace points into
+ * the node. 0 or -EINVAL. */
+int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d);
+
+#endif

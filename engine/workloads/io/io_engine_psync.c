@@ -1,0 +1,63 @@
+/* io_engine_psync: one pread/pwrite at a time (iodepth is ignored).
+ *
+ * The clock is read after each call; that stamp also starts the next I/O,
+ * so one clock read per I/O. A short transfer is finished in place. */
+#include <errno.h>
+#include <unistd.h>
+
+#include "io_engine.h"
+#include "io_job.h"
+
+static void psync_run(struct io_job *j, void *ctx)
+{
+	(void)ctx;
+	const struct io_opts *o = j->sh->o;
+	uint64_t now = io_now_ns(), issued = 0, nw = 0, ms = j->sh->measure_start;
+	unsigned slot = 0;
+
+	for (;;) {
+		if (!io_may_issue(j, now, issued))
+			break;
+		uint64_t off, len = o->bs;
+		bool rd = io_next(j, &off);
+		unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
+		if (++slot == j->nslots)
+			slot = 0;
+		if (!rd && o->verify)
+			io_pattern_fill(buf, len, off, o->seed);
+		ssize_t r = rd ? pread(j->fd, buf, len, (off_t)off) : pwrite(j->fd, buf, len, (off_t)off);
+		int err = 0;
+		if (r < 0)
+			err = -errno;
+		else if ((uint64_t)r < len)
+			err = io_full(j, rd, buf, len, off, (uint64_t)r);
+		uint64_t t = io_now_ns();
+		if (err == -EINTR) {
+			now = t;
+			continue;
+		}
+		if (err) {
+			io_short(j, rd, err, off);
+			break;
+		}
+		if (now >= ms)
+			issued += len;
+		io_done(j, rd, buf, off, len, t - now, t);
+		if (!rd && o->sync == IO_SYNC_EVERY && ++nw >= o->sync_every) {
+			nw = 0;
+			if (io_sync_file(j))
+				break;
+			t = io_now_ns();
+		}
+		now = t;
+		io_publish(j);
+	}
+	io_finish(j);
+}
+
+const struct io_engine_ops io_engine_psync = {
+    .version = IO_ENGINE_OPS_VERSION,
+    .name = "psync",
+    .queued = false,
+    .run = psync_run,
+};

@@ -1,0 +1,220 @@
+/* io_job: what every worker of the io step shares, whatever its engine.
+ *
+ * Each job (thread) owns one struct io_job: its file, its buffers, its
+ * histogram and counters. Workers write only their own job; the monitor
+ * thread reads mon_bytes/mon_ios, which each worker publishes with relaxed
+ * atomic stores (single writer, so no read-modify-write and no lock).
+ *
+ * The per-I/O decisions (which operation, which offset, whether to go on)
+ * and the accounting of a completed I/O are inline here, so that every
+ * engine's loop makes them the same way at no call cost. Time is read once
+ * per loop iteration by the engine and passed in. */
+#ifndef BENCHGRID_IO_JOB_H
+#define BENCHGRID_IO_JOB_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "hist.h"
+#include "io_opts.h"
+#include "io_pattern.h"
+
+struct io_engine_ops;
+
+struct io_shared {
+	const struct io_opts *o;
+	/* start gate: workers set up their rings, count themselves ready and
+	 * wait for `go`, which is given once t0 is stamped */
+	pthread_mutex_t gate_mu;
+	pthread_cond_t gate_cv;
+	unsigned ready;
+	bool go;
+	uint64_t t0;            /* CLOCK_MONOTONIC ns when the workers start */
+	uint64_t measure_start; /* t0 + ramp */
+	uint64_t run_end;       /* measure_start + runtime, or UINT64_MAX */
+	uint64_t timeout_at;    /* from the step's timeout, or UINT64_MAX */
+	volatile sig_atomic_t *stop;
+	int abort;                          /* a job failed: the others stop (atomic) */
+	int timed_out;                      /* atomic */
+	int interrupted;                    /* atomic */
+	const struct io_engine_ops *engine; /* in use: psync after a fallback */
+};
+
+struct io_job {
+	unsigned idx;
+	struct io_shared *sh;
+	int fd;
+	char path[PATH_MAX];
+	uint64_t fsize;  /* the file (region) this job works on */
+	unsigned nslots; /* buffers: iodepth of them, bs each, 4 KiB aligned */
+	unsigned char *bufs;
+	uint64_t slot_sz;
+	uint64_t rng;       /* xorshift state for mix and permutation keys */
+	uint64_t perm_ctr;  /* random offsets: counter through a bijection */
+	uint64_t perm_mask; /* next power of two of nblocks, minus 1 */
+	uint64_t perm_key;
+	unsigned perm_shift;
+	uint64_t nblocks;
+	uint64_t seq_off;  /* next sequential offset */
+	uint64_t *written; /* verify: bitmap of blocks written, or NULL */
+
+	/* results, written by the worker, read after join */
+	struct hist *lat;
+	uint64_t bytes, ios;    /* measured (after the ramp) */
+	uint64_t written_total; /* all bytes written to the file, for errors */
+	uint64_t verify_errors, verify_first;
+	uint64_t t_end; /* when the job's last I/O (and sync) finished */
+	double sync_s;  /* time in the final fdatasync */
+	int err;        /* negative errno */
+	char errmsg[PATH_MAX + 256];
+	char engine_setup[96]; /* the engine's features in use (io_uring: its flags) */
+
+	uint64_t tot_bytes, tot_ios; /* everything, ramp included */
+	/* published for the monitor */
+	_Alignas(64) uint64_t mon_bytes;
+	uint64_t mon_ios;
+};
+
+/* Monotonic nanoseconds (util/clock). */
+static inline uint64_t io_now_ns(void)
+{
+	return (uint64_t)(clock_mono() * 1e9);
+}
+
+static inline uint64_t io_xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 2685821657736338717ull;
+}
+
+static inline uint64_t io_mix64_seed(uint64_t seed, uint64_t i)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ull + i * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	x *= 0xd6e8feb86659fd93ull;
+	x ^= x >> 32;
+	return x ? x : 1; /* xorshift must not start at 0 */
+}
+
+static inline uint64_t io_perm_next(struct io_job *j)
+{
+	for (;;) {
+		uint64_t c = j->perm_ctr++;
+		uint64_t x = (c ^ j->perm_key) & j->perm_mask;
+		x = (x * 0x9e3779b97f4a7c15ull) & j->perm_mask;
+		x ^= x >> j->perm_shift;
+		x = (x * 0xc2b2ae3d27d4eb4full) & j->perm_mask;
+		x ^= x >> j->perm_shift;
+		if (((c + 1) & j->perm_mask) == 0) /* a new pass: a new order */
+			j->perm_key = io_xorshift(&j->rng);
+		if (x < j->nblocks)
+			return x;
+	}
+}
+
+/* Pick the next operation; returns true for a read. */
+static inline bool io_next(struct io_job *j, uint64_t *off)
+{
+	const struct io_opts *o = j->sh->o;
+	bool rd;
+	switch (o->rw) {
+	case IO_RW_READ:
+	case IO_RW_WRITE:
+		*off = j->seq_off;
+		j->seq_off += o->bs;
+		if (j->seq_off >= j->fsize)
+			j->seq_off = 0;
+		return o->rw == IO_RW_READ;
+	case IO_RW_RANDREAD: rd = true; break;
+	case IO_RW_RANDWRITE: rd = false; break;
+	default: rd = io_xorshift(&j->rng) % 100 < o->mix; break;
+	}
+	*off = io_perm_next(j) * o->bs;
+	return rd;
+}
+
+/* May another I/O be issued at `now`, with `issued` measured bytes so far? */
+static inline bool io_may_issue(struct io_job *j, uint64_t now, uint64_t issued)
+{
+	struct io_shared *sh = j->sh;
+	if (__atomic_load_n(&sh->abort, __ATOMIC_RELAXED))
+		return false;
+	if (sh->stop && *sh->stop) {
+		__atomic_store_n(&sh->interrupted, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	if (now >= sh->timeout_at) {
+		__atomic_store_n(&sh->timed_out, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	if (now >= sh->run_end)
+		return false;
+	if (!sh->o->time_based && issued >= sh->o->io_size)
+		return false;
+	return true;
+}
+
+/* Accounting for one completed I/O. */
+static inline void io_done(struct io_job *j, bool rd, void *buf, uint64_t off, uint64_t len, uint64_t lat,
+                           uint64_t now)
+{
+	const struct io_opts *o = j->sh->o;
+	if (now >= j->sh->measure_start) {
+		hist_record(j->lat, lat);
+		j->bytes += len;
+		j->ios++;
+	}
+	j->tot_ios++;
+	j->tot_bytes += len; /* published by io_publish */
+	if (rd) {
+		if (o->verify && io_pattern_check(buf, len, off, o->seed)) {
+			if (!j->verify_errors)
+				j->verify_first = off;
+			j->verify_errors++;
+		}
+	} else {
+		j->written_total += len;
+		if (j->written) {
+			uint64_t b = off / o->bs;
+			j->written[b / 64] |= 1ull << (b % 64);
+		}
+	}
+}
+
+static inline void io_publish(struct io_job *j)
+{
+	__atomic_store_n(&j->mon_bytes, j->tot_bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&j->mon_ios, j->tot_ios, __ATOMIC_RELAXED);
+}
+
+/* The worker thread body: the engine's set-up, the start gate, the engine's
+ * timed run, its clean-up. */
+void *io_worker(void *arg);
+
+/* Set job->err and a message naming the file (first error wins); the other
+ * jobs stop at their next I/O. */
+void io_job_fail(struct io_job *j, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Finish a short transfer (done of len bytes moved) with pread/pwrite.
+ * Returns 0 or a negative errno; -ENODATA when a read hits the end of the file. */
+int io_full(struct io_job *j, bool rd, unsigned char *buf, uint64_t len, uint64_t off, uint64_t done);
+
+/* Fail the job for an I/O that io_full or the kernel could not complete. */
+void io_short(struct io_job *j, bool rd, int err, uint64_t off);
+
+/* fdatasync the job's file; 0, or a negative errno after io_job_fail. */
+int io_sync_file(struct io_job *j);
+
+/* The tail every engine runs: fdatasync for sync: end (timed), then the
+ * job's end time. */
+void io_finish(struct io_job *j);
+
+#endif

@@ -1,0 +1,67 @@
+/* io_opts: the options of the `io:` step (docs/steps/io.md is the manual),
+ * parsed and validated with the position of every value. */
+#ifndef BENCHGRID_IO_OPTS_H
+#define BENCHGRID_IO_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "node.h"
+
+struct io_engine_ops;
+
+enum io_rw { IO_RW_READ, IO_RW_WRITE, IO_RW_RANDREAD, IO_RW_RANDWRITE, IO_RW_RANDRW };
+enum io_sync { IO_SYNC_NONE, IO_SYNC_END, IO_SYNC_EVERY, IO_SYNC_DSYNC, IO_SYNC_SYNC };
+enum io_cache { IO_CACHE_KEEP, IO_CACHE_DROP, IO_CACHE_INVALIDATE };
+enum io_prepare { IO_PREPARE_AUTO, IO_PREPARE_LAYOUT, IO_PREPARE_NONE };
+enum io_data { IO_DATA_RANDOM, IO_DATA_ZERO };
+
+/* Every option of the io step, with defaults filled in. */
+struct io_opts {
+	enum io_rw rw;
+	unsigned mix;     /* % reads for randrw (default 50) */
+	uint64_t bs;      /* default 4 KiB */
+	uint64_t size;    /* per job file size, default 1 GiB */
+	uint64_t io_size; /* bytes per job, default size; multiple of bs */
+	double runtime;   /* seconds, 0 = bounded by io_size only */
+	bool time_based;  /* loop over the file until runtime is up */
+	double ramp;      /* seconds excluded from the figures */
+	bool direct;
+	enum io_sync sync;
+	uint64_t sync_every; /* IO_SYNC_EVERY: fdatasync after this many writes */
+	enum io_cache cache;
+	const struct io_engine_ops *engine; /* a row of io_engines[]; default the first */
+	unsigned iodepth;                   /* default 1 */
+	unsigned jobs;                      /* default 1 */
+	char file[256];                     /* default "benchgrid-io.dat" */
+	bool keep;
+	enum io_prepare prepare;
+	enum io_data data;
+	double interval; /* default 1 s */
+	bool verify;
+	uint64_t seed;
+	/* where things were written, for run-time errors */
+	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
+};
+
+/* Parse and validate `opts` (a map, or NULL/null for all defaults). Every
+ * problem is added to d with the position of the offending value; returns 0
+ * or -EINVAL. */
+int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d);
+
+const char *io_rw_name(enum io_rw rw);
+static inline bool io_rw_writes(enum io_rw rw)
+{
+	return rw == IO_RW_WRITE || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW;
+}
+static inline bool io_rw_reads(enum io_rw rw)
+{
+	return rw == IO_RW_READ || rw == IO_RW_RANDREAD || rw == IO_RW_RANDRW;
+}
+static inline bool io_rw_random(enum io_rw rw)
+{
+	return rw == IO_RW_RANDREAD || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW;
+}
+
+#endif

@@ -1,0 +1,233 @@
+/* pgb_run: a pgbench load from start to end (see pgb_run.h): the clients
+ * dealt to threads, the start gate, the watch over stop flag, timeout and
+ * progress, and the figures merged after the join. */
+#include "pgb_run.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+#include "pgb_client.h"
+
+void pgb_run_out_free(struct pgb_run_out *out)
+{
+	free(out->cmd_ns);
+	free(out->cmd_n);
+	out->cmd_ns = NULL;
+	out->cmd_n = NULL;
+}
+
+static void pgbc_sleep_ns(int64_t ns)
+{
+	struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
+
+	nanosleep(&ts, NULL);
+}
+
+/* A run's threads and clients, and what they share. */
+struct pgbc_run {
+	const struct pgb_run_cfg *cfg;
+	struct pgbc_shared sh;
+	struct pgbc_thread *th;
+	struct pgbc_client *cl;
+	int nth;
+};
+
+/* Deal the clients to threads in contiguous runs, as pgbench does, and set
+ * up each: epoll, counters, generators, variables. A failure is recorded
+ * with pgbc_fail (the threads then end at once). */
+static void pgbc_setup(struct pgbc_run *r)
+{
+	const struct pgb_run_cfg *cfg = r->cfg;
+	const struct pgb_prog *p = cfg->prog;
+	struct pgbc_shared *sh = &r->sh;
+
+	for (int i = 0, ci = 0; i < r->nth; i++) {
+		struct pgbc_thread *t = &r->th[i];
+		int n = cfg->clients / r->nth + (i < cfg->clients % r->nth);
+
+		t->sh = sh;
+		t->idx = i;
+		t->cl = &r->cl[ci];
+		t->ncl = t->nactive = n;
+		t->ep = epoll_create1(EPOLL_CLOEXEC);
+		hist_init(&t->lat);
+		t->cmd_ns = calloc(sh->ncmd + 1, sizeof(double));
+		t->cmd_n = calloc(sh->ncmd + 1, sizeof(int64_t));
+		pgb_rng_seed(&t->rng, cfg->seed ^ (0x51ed2701ull * (uint64_t)(i + 1)));
+		if (cfg->rate > 0)
+			t->sched_mean_ns = 1e9 * r->nth / cfg->rate;
+		if (t->ep < 0 || !t->cmd_ns || !t->cmd_n)
+			pgbc_fail(sh, "cannot set up thread %d: %s", i,
+			          t->ep < 0 ? strerror(errno) : "out of memory");
+		for (int k = 0; k < n; k++, ci++) {
+			struct pgbc_client *c = &r->cl[ci];
+
+			c->th = t;
+			c->id = ci;
+			c->sock = -1;
+			pgb_rng_seed(&c->rng, cfg->seed + 0x9e3779b97f4a7c15ull * (uint64_t)(ci + 1));
+			c->vars = calloc(p->nvar, sizeof(*c->vars));
+			c->prepared = calloc(p->nscripts, sizeof(bool));
+			if (!c->vars || !c->prepared) {
+				pgbc_fail(sh, "out of memory");
+				continue;
+			}
+			c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
+			c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = ci};
+		}
+	}
+}
+
+/* One progress sample: tps and mean latency since the previous one. */
+static void pgbc_progress(struct pgbc_run *r, int64_t now, int64_t start, int64_t *prev_ntx,
+                          int64_t *prev_lat, int64_t *prev_t)
+{
+	int64_t ntx = 0, lat = 0;
+
+	for (int i = 0; i < r->nth; i++) {
+		ntx += __atomic_load_n(&r->th[i].ntx_pub, __ATOMIC_RELAXED);
+		lat += __atomic_load_n(&r->th[i].latsum_pub, __ATOMIC_RELAXED);
+	}
+	double dt = (now - *prev_t) / 1e9;
+	double tps = dt > 0 ? (ntx - *prev_ntx) / dt : 0;
+	double lms = ntx > *prev_ntx ? (lat - *prev_lat) / 1e6 / (double)(ntx - *prev_ntx) : 0;
+
+	if (r->cfg->on_progress)
+		r->cfg->on_progress(r->cfg->progress_arg, (now - start) / 1e9, tps, lms);
+	*prev_ntx = ntx, *prev_lat = lat, *prev_t = now;
+}
+
+/* The calling thread while the clients run: the stop flag, the timeout and
+ * progress samples, until every thread has finished; then the join. */
+static void pgbc_watch(struct pgbc_run *r, struct pgb_run_out *out)
+{
+	const struct pgb_run_cfg *cfg = r->cfg;
+	struct pgbc_shared *sh = &r->sh;
+	int64_t start = pgbc_now(), next_prog = start + (int64_t)(cfg->progress * 1e9);
+	int64_t deadline = cfg->timeout > 0 ? start + (int64_t)(cfg->timeout * 1e9) : INT64_MAX;
+	int64_t prev_ntx = 0, prev_lat = 0, prev_t = start;
+
+	while (__atomic_load_n(&sh->nfinished, __ATOMIC_ACQUIRE) < r->nth) {
+		int64_t now = pgbc_now(), until = now + 50000000;
+
+		if (cfg->progress > 0 && next_prog < until)
+			until = next_prog;
+		if (until > now)
+			pgbc_sleep_ns(until - now);
+		now = pgbc_now();
+		if (cfg->stop && *cfg->stop && !pgbc_aborted(sh)) {
+			out->stopped = true;
+			__atomic_store_n(&sh->abort, 1, __ATOMIC_RELAXED);
+		}
+		if (now >= deadline && !pgbc_aborted(sh))
+			pgbc_fail(sh, "timed out after %.3g s", cfg->timeout);
+		if (cfg->progress > 0 && now >= next_prog && !pgbc_aborted(sh)) {
+			pgbc_progress(r, now, start, &prev_ntx, &prev_lat, &prev_t);
+			next_prog += (int64_t)(cfg->progress * 1e9);
+		}
+	}
+	int64_t last = start;
+
+	for (int i = 0; i < r->nth; i++) {
+		pthread_join(r->th[i].tid, NULL);
+		if (r->th[i].finished_at > last)
+			last = r->th[i].finished_at;
+	}
+	out->elapsed = (last - start) / 1e9;
+}
+
+/* Merge the threads' figures into out and release threads and clients. */
+static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
+{
+	for (int i = 0; i < r->nth; i++) {
+		struct pgbc_thread *t = &r->th[i];
+
+		hist_merge(&out->lat, &t->lat);
+		out->transactions += t->ntx;
+		out->failed += t->failed;
+		out->connections += t->connections;
+		if (r->cfg->connect_per_txn)
+			out->conn_time += t->conn_ns / 1e9;
+		for (int k = 0; k < r->sh.ncmd && t->cmd_ns; k++) {
+			out->cmd_ns[k] += t->cmd_ns[k];
+			out->cmd_n[k] += t->cmd_n[k];
+		}
+		free(t->cmd_ns);
+		free(t->cmd_n);
+		if (t->ep >= 0)
+			close(t->ep);
+	}
+	for (int i = 0; i < r->cfg->clients; i++) {
+		pgbc_disconnect(&r->cl[i]);
+		free(r->cl[i].vars);
+		free(r->cl[i].prepared);
+		free(r->cl[i].qbuf);
+	}
+}
+
+int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
+{
+	const struct pgb_prog *p = cfg->prog;
+	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg}};
+	int rc = 0, started = 0;
+
+	r.nth = cfg->threads < 1 ? 1 : cfg->threads > cfg->clients ? cfg->clients : cfg->threads;
+	r.th = calloc(r.nth, sizeof(*r.th));
+	r.cl = calloc(cfg->clients, sizeof(*r.cl));
+	memset(out, 0, sizeof(*out));
+	hist_init(&out->lat);
+	r.sh.cmd_base = calloc(p->nscripts + 1, sizeof(int));
+	for (int s = 0; s < p->nscripts && r.sh.cmd_base; s++)
+		r.sh.cmd_base[s + 1] = r.sh.cmd_base[s] + p->scripts[s].ncmd;
+	r.sh.ncmd = r.sh.cmd_base ? r.sh.cmd_base[p->nscripts] : 0;
+	out->ncmd = r.sh.ncmd;
+	out->cmd_ns = calloc(r.sh.ncmd + 1, sizeof(double));
+	out->cmd_n = calloc(r.sh.ncmd + 1, sizeof(int64_t));
+	if (!r.th || !r.cl || !r.sh.cmd_base || !out->cmd_ns || !out->cmd_n) {
+		free(r.th);
+		free(r.cl);
+		free(r.sh.cmd_base);
+		snprintf(out->error, sizeof(out->error), "out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&r.sh.lock, NULL);
+	pthread_cond_init(&r.sh.cond, NULL);
+	pgbc_setup(&r);
+	for (int i = 0; i < r.nth; i++) {
+		if (pthread_create(&r.th[i].tid, NULL, pgbc_thread_main, &r.th[i])) {
+			pgbc_fail(&r.sh, "cannot start thread %d", i);
+			break;
+		}
+		started++;
+	}
+	/* all threads connected: start them together */
+	pthread_mutex_lock(&r.sh.lock);
+	while (r.sh.nready < started)
+		pthread_cond_wait(&r.sh.cond, &r.sh.lock);
+	r.sh.go = true;
+	pthread_cond_broadcast(&r.sh.cond);
+	pthread_mutex_unlock(&r.sh.lock);
+	if (started == r.nth) {
+		pgbc_watch(&r, out);
+	} else {
+		/* a thread failed to start: the run is aborted, the others end at once */
+		for (int i = 0; i < started; i++)
+			pthread_join(r.th[i].tid, NULL);
+	}
+	pgbc_collect(&r, out);
+	if (r.sh.error[0]) {
+		snprintf(out->error, sizeof(out->error), "%s", r.sh.error);
+		rc = -EIO;
+	}
+	pthread_cond_destroy(&r.sh.cond);
+	pthread_mutex_destroy(&r.sh.lock);
+	free(r.sh.cmd_base);
+	free(r.th);
+	free(r.cl);
+	return rc;
+}

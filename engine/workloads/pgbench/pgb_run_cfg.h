@@ -1,0 +1,50 @@
+/* pgb_run_cfg: what a pgbench load is asked to do (struct pgb_run_cfg) and
+ * what it gives back (struct pgb_run_out); see pgb_run.h. */
+#ifndef BENCHGRID_PGB_RUN_CFG_H
+#define BENCHGRID_PGB_RUN_CFG_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "hist.h"
+#include "pgb_script.h"
+
+enum pgb_protocol { PGB_PROTO_SIMPLE, PGB_PROTO_EXTENDED, PGB_PROTO_PREPARED };
+
+struct pgb_run_cfg {
+	const char *conninfo;
+	const char *app_name;        /* application_name of every client connection */
+	const struct pgb_prog *prog; /* finished */
+	enum pgb_protocol protocol;
+	int clients;          /* >= 1 */
+	int threads;          /* 1..clients */
+	double duration;      /* seconds; 0: run `transactions` per client */
+	int64_t transactions; /* per client, when duration is 0 */
+	double rate;          /* transactions per second over all clients; 0 = as fast as possible */
+	bool connect_per_txn; /* a new connection for every transaction */
+	double progress;      /* seconds between progress samples; 0 = none */
+	int64_t scale;        /* value of :scale */
+	bool per_statement;   /* time every command */
+	uint64_t seed;
+	volatile sig_atomic_t *stop; /* ends the run early (not an error) */
+	double timeout;              /* seconds, 0 = none: ends the run with an error */
+	/* called from the calling thread every `progress` seconds */
+	void (*on_progress)(void *arg, double t, double tps, double lat_ms);
+	void *progress_arg;
+};
+
+struct pgb_run_out {
+	struct hist lat;      /* transaction latencies (ns) */
+	int64_t transactions; /* completed */
+	int64_t failed;       /* ended by a serialization failure or deadlock */
+	double elapsed;       /* seconds from the start barrier to the last client's end */
+	double conn_time;     /* seconds spent connecting, summed over clients (after the start) */
+	int64_t connections;  /* connections made in total */
+	int ncmd;             /* commands over all scripts, in script order */
+	double *cmd_ns;       /* per command: summed latency (ns) */
+	int64_t *cmd_n;       /* per command: executions */
+	bool stopped;         /* the stop flag ended the run */
+	char error[4096];     /* non-empty when the run failed */
+};
+
+#endif
