@@ -5,8 +5,13 @@
 #ifndef BENCHGRID_CLOCK_H
 #define BENCHGRID_CLOCK_H
 
+#include <stdint.h>
+
 /* Seconds since an arbitrary fixed point (CLOCK_MONOTONIC). */
 double clock_mono(void);
+/* Nanoseconds since the same point as clock_mono(), exact (a double loses
+ * nanoseconds after ~104 days of uptime): for per-I/O latencies. */
+int64_t clock_mono_ns(void);
 /* Seconds since the Unix epoch (CLOCK_REALTIME). */
 double clock_wall(void);
 

@@ -82,7 +82,7 @@ struct io_job {
 /* Monotonic nanoseconds (util/clock). */
 static inline uint64_t io_now_ns(void)
 {
-	return (uint64_t)(clock_mono() * 1e9);
+	return (uint64_t)clock_mono_ns();
 }
 
 static inline uint64_t io_xorshift(uint64_t *s)

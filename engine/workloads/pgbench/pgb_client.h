@@ -78,7 +78,7 @@ struct pgbc_shared {
 /* Monotonic nanoseconds (util/clock). */
 static inline int64_t pgbc_now(void)
 {
-	return (int64_t)(clock_mono() * 1e9);
+	return clock_mono_ns();
 }
 
 static inline bool pgbc_aborted(const struct pgbc_shared *sh)
