@@ -82,6 +82,20 @@ static void list_unshared(FILE *out, const char *name, const struct run *x, cons
 		fputc('\n', out);
 }
 
+/* "- A: `path` (name)" */
+static void compare_run_line(FILE *out, const char *label, const char *path, const char *name)
+{
+	fprintf(out, "- %s: `", label);
+	rep_md_cell(out, path);
+	fputs("`", out);
+	if (name) {
+		fputs(" (", out);
+		rep_md_cell(out, name);
+		fputs(")", out);
+	}
+	fputc('\n', out);
+}
+
 int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 {
 	struct run a, b;
@@ -106,23 +120,10 @@ int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 	for (size_t i = 0; i < b.ncells; i++)
 		only_b += run_find_cell(&a, b.cells[i].id) == NULL;
 
-	fputs("# Compare\n\n- A: `", out);
-	rep_md_cell(out, pa);
-	fputs("`", out);
-	if (a.name) {
-		fputs(" (", out);
-		rep_md_cell(out, a.name);
-		fputs(")", out);
-	}
-	fputs("\n- B: `", out);
-	rep_md_cell(out, pb);
-	fputs("`", out);
-	if (b.name) {
-		fputs(" (", out);
-		rep_md_cell(out, b.name);
-		fputs(")", out);
-	}
-	fprintf(out, "\n- Cells: %zu shared, %zu only in A, %zu only in B\n\n", shared, only_a, only_b);
+	fputs("# Compare\n\n", out);
+	compare_run_line(out, "A", pa, a.name);
+	compare_run_line(out, "B", pb, b.name);
+	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n\n", shared, only_a, only_b);
 
 	struct geo *geo = NULL;
 	size_t ngeo = 0;

@@ -27,6 +27,17 @@ local function parse_init(text, out)
 	return true
 end
 
+-- The summary's optional lines: metric, pattern, unit.
+local summary_lines = {
+	{"lat_mean_ms", "latency average = ([%d.]+) ms", "ms"},
+	{"lat_stddev_ms", "latency stddev = ([%d.]+) ms", "ms"},
+	{"conn_ms", "initial connection time = ([%d.]+) ms", "ms"},
+	{"clients", "number of clients: (%d+)", ""},
+	{"threads", "number of threads: (%d+)", ""},
+	{"scale", "scaling factor: (%d+)", ""},
+	{"duration_s", "\nduration: (%d+) s", "s"},
+}
+
 function M.parse(text, out)
 	local found = parse_init(text, out)
 	local tps = num(text, "tps = ([%d.]+) %(without initial connection time%)")
@@ -41,20 +52,10 @@ function M.parse(text, out)
 	if done then out:metric("transactions", tonumber(done), "") end
 	local failed = num(text, "number of failed transactions: (%d+)")
 	out:metric("failed", failed or 0, "")
-	local v = num(text, "latency average = ([%d.]+) ms")
-	if v then out:metric("lat_mean_ms", v, "ms") end
-	v = num(text, "latency stddev = ([%d.]+) ms")
-	if v then out:metric("lat_stddev_ms", v, "ms") end
-	v = num(text, "initial connection time = ([%d.]+) ms")
-	if v then out:metric("conn_ms", v, "ms") end
-	v = num(text, "number of clients: (%d+)")
-	if v then out:metric("clients", v, "") end
-	v = num(text, "number of threads: (%d+)")
-	if v then out:metric("threads", v, "") end
-	v = num(text, "scaling factor: (%d+)")
-	if v then out:metric("scale", v, "") end
-	v = num(text, "\nduration: (%d+) s")
-	if v then out:metric("duration_s", v, "s") end
+	for _, m in ipairs(summary_lines) do
+		local v = num(text, m[2])
+		if v then out:metric(m[1], v, m[3]) end
+	end
 	for t, tp, lat in text:gmatch("progress: ([%d.]+) s, ([%d.]+) tps, lat ([%d.]+) ms") do
 		out:sample("tps", "tps", tonumber(t), tonumber(tp))
 		out:sample("lat_mean_ms", "ms", tonumber(t), tonumber(lat))

@@ -133,10 +133,20 @@ static int io_layout(struct io_run *run, struct io_job *j)
 	return ret;
 }
 
+/* The target's file system refuses O_DIRECT for the job's file. */
+static int io_refuse_direct(struct io_run *run, struct io_job *j)
+{
+	char at[256], fsn[64];
+	io_job_fail(j, -EINVAL, "%sdirect: the %s filesystem of %s refuses O_DIRECT",
+	            io_at(&run->o.direct_pos, at, sizeof(at)),
+	            fstype_of_path(run->cx->target_dir, fsn, sizeof(fsn)), run->cx->target_dir);
+	return -EINVAL;
+}
+
 static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 {
 	const struct io_opts *o = &run->o;
-	char at[PATH_MAX + 32], fsn[32];
+	char at[PATH_MAX + 32];
 	struct stat st;
 	bool exists = stat(j->path, &st) == 0;
 	*created = !exists;
@@ -181,12 +191,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 				close(fd);
 				if (!exists)
 					unlink(j->path);
-				return io_job_fail(j, -EINVAL,
-				                   "%sdirect: the %s filesystem of %s refuses O_DIRECT",
-				                   io_at(&o->direct_pos, at, sizeof(at)),
-				                   fstype_of_path(run->cx->target_dir, fsn, sizeof(fsn)),
-				                   run->cx->target_dir),
-				       -EINVAL;
+				return io_refuse_direct(run, j);
 			}
 		}
 		if (e == EACCES || e == EPERM || e == EROFS)
@@ -200,12 +205,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 		if (statx(j->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
 		    (sx.stx_mask & STATX_DIOALIGN)) {
 			if (!sx.stx_dio_offset_align)
-				return io_job_fail(j, -EINVAL,
-				                   "%sdirect: the %s filesystem of %s refuses O_DIRECT",
-				                   io_at(&o->direct_pos, at, sizeof(at)),
-				                   fstype_of_path(run->cx->target_dir, fsn, sizeof(fsn)),
-				                   run->cx->target_dir),
-				       -EINVAL;
+				return io_refuse_direct(run, j);
 			if (o->bs % sx.stx_dio_offset_align)
 				return io_job_fail(j, -EINVAL,
 				                   "%sdirect: bs %llu is not a multiple of %u, the O_DIRECT "
