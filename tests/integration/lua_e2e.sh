@@ -121,4 +121,35 @@ done
 mk setup "function setup() bench.sh(\"id > $t/made\") end" 'true' '5s'
 "$bg" check "$t/setup.yaml" >"$t/log3" 2>&1 && [[ ! -e $t/made ]] && ok "check: setup() not called" || bad "check setup"
 "$bg" run -q -o "$t/out3" "$t/setup.yaml" >"$t/log3" 2>&1 && [[ -s $t/made ]] && ok "run: setup() runs bench.sh" || { bad "run setup"; cat "$t/log3"; cat "$t/setup.yaml"; }
+# description: with newlines, HTML and Markdown syntax stays text in report.md.
+cat >"$t/desc.yaml" <<YAML
+benchgrid: 1
+name: "desc \${fs}"
+vars: {fs: ext4}
+description: |
+  Plain words & more.
+  # Not a heading
+  <script>alert(1)</script>
+  | not | a table |
+  1. not a list
+      not code
+  [link](http://x) **bold**
+target: {kind: dir, path: $t/work}
+steps:
+  - name: x
+    exec: {command: "true"}
+YAML
+"$bg" run -q -o "$t/out4" "$t/desc.yaml" >"$t/log4" 2>&1 || { bad "run desc"; cat "$t/log4"; }
+python3 - "$t/out4/report.md" <<'PY' && ok "report.md: description escaped, name interpolated" || { bad "report.md description"; head -20 "$t/out4/report.md"; }
+import sys
+md = open(sys.argv[1]).read()
+head = md.split("- Scenario:")[0]
+assert head.startswith("# desc ext4\n\n"), head
+lines = head.splitlines()[2:]
+want = ["Plain words &amp; more.", "\\# Not a heading", "\\<script\\>alert(1)\\</script\\>",
+        "\\| not \\| a table \\|", "1\\. not a list", "not code", "\\[link\\](http://x) \\*\\*bold\\*\\*"]
+assert lines[:len(want)] == want, lines
+import re
+assert not re.search(r"(?<!\\)<script", md) and "\n# Not" not in md
+PY
 exit $fail
