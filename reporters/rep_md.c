@@ -38,6 +38,50 @@ static void fmt_time(double t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
+/* The scenario's description as plain Markdown text: neither HTML nor
+ * Markdown syntax (headings, lists, quotes, tables, links, emphasis, code)
+ * can start in it. Characters that open such syntax anywhere are backslash-
+ * escaped, and those that open it at a line's start (`-`, `+`, `=`, `1.`)
+ * there; `&` becomes an entity; leading blanks are dropped (no code
+ * blocks) and other control characters shown as '?'. Line breaks are kept,
+ * so a blank line still separates paragraphs. */
+static void md_description(FILE *f, const char *s)
+{
+	bool line_start = true;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n' || c == '\r') {
+			if (c == '\r' && s[1] == '\n')
+				continue;
+			fputc('\n', f);
+			line_start = true;
+			continue;
+		}
+		if (line_start && (c == ' ' || c == '\t'))
+			continue;
+		bool at_start = line_start;
+		line_start = false;
+		if (at_start && c >= '0' && c <= '9') { /* "1." or "1)" opens a list */
+			while (*s >= '0' && *s <= '9')
+				fputc(*s++, f);
+			c = (unsigned char)*s;
+			if (c == '.' || c == ')')
+				fputc('\\', f);
+			s--;
+			continue;
+		}
+		if (c == '&')
+			fputs("&amp;", f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc('?', f);
+		else if (strchr("\\`*_[]<>|~#!", c) || (at_start && strchr("-+=", c)))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(c, f);
+	}
+	fputs("\n\n", f);
+}
+
 /* ---- begin / cell ---- */
 
 static int md_begin(struct rep_ctx *cx)
@@ -58,7 +102,7 @@ static int md_begin(struct rep_ctx *cx)
 	rep_md_cell(f, r->name && *r->name ? r->name : "benchgrid run");
 	fputs("\n\n", f);
 	if (r->description && *r->description)
-		fprintf(f, "%s\n\n", r->description);
+		md_description(f, r->description);
 
 	size_t nok = 0, nfail = 0, nskip = 0;
 	for (size_t i = 0; i < r->ncells; i++) {

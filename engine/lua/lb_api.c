@@ -211,6 +211,7 @@ static int lb_run_write(lua_State *S)
 	const char *name = luaL_checkstring(S, 2);
 	size_t len;
 	const char *text = luaL_checklstring(S, 3, &len);
+	lb_need_effects(S, "run:write");
 	if (!*name || name[0] == '/' || strstr(name, "..") || strchr(name, '\\'))
 		return luaL_error(S, "run:write: '%s' must be a plain name inside the output folder", name);
 	lua_getfield(S, 1, "outdir");
@@ -288,6 +289,7 @@ static int lb_bench_sh(lua_State *S)
 {
 	struct lb *B = lb_of(S);
 	const char *cmd = luaL_checkstring(S, 1);
+	lb_need_effects(S, "bench.sh");
 	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	double left = B->running ? B->deadline - clock_mono() : B->budget;
 	if (left <= 0)

@@ -94,73 +94,118 @@ static void lb_fmt_number(lua_State *S, int idx, char *buf, size_t len)
 	}
 }
 
-struct node *lb_to_node(lua_State *S, int idx, const struct src_pos *pos, const char *what, struct diag *d)
+/* The walk of lb_to_node: the tables on the path from the root (for cycles)
+ * and the number of values made so far. */
+struct lb_walk {
+	const void *path[LB_MAX_DEPTH + 1];
+	int depth;
+	size_t values;
+	const struct src_pos *pos;
+	const char *what;
+	struct diag *d;
+};
+
+static struct node *lb_walk_value(lua_State *S, int idx, struct lb_walk *w);
+
+/* A table with only 1..n keys is a sequence, otherwise a map with string
+ * keys. */
+static struct node *lb_walk_table(lua_State *S, int idx, struct lb_walk *w)
+{
+	const void *self = lua_topointer(S, idx);
+	for (int i = 0; i < w->depth; i++) {
+		if (w->path[i] == self) {
+			diag_error(w->d, w->pos, "%s: gave a table that contains itself (a cycle)", w->what);
+			return NULL;
+		}
+	}
+	if (w->depth >= LB_MAX_DEPTH || !lua_checkstack(S, 4)) {
+		diag_error(w->d, w->pos, "%s: gave tables nested deeper than %d levels", w->what,
+		           LB_MAX_DEPTH);
+		return NULL;
+	}
+	w->path[w->depth++] = self;
+	lua_Integer len = (lua_Integer)lua_rawlen(S, idx);
+	size_t count = 0;
+	bool strkeys = true;
+	lua_pushnil(S);
+	while (lua_next(S, idx)) {
+		count++;
+		if (lua_type(S, -2) != LUA_TSTRING)
+			strkeys = false;
+		lua_pop(S, 1);
+	}
+	struct node *n = NULL;
+	bool seq = len > 0 && (size_t)len == count;
+	if (!seq && !strkeys) {
+		diag_error(w->d, w->pos, "%s: a table must be a list or have only string keys", w->what);
+		goto out;
+	}
+	n = node_new(seq ? NODE_SEQ : NODE_MAP, w->pos);
+	if (seq) {
+		for (lua_Integer i = 1; n && i <= len; i++) {
+			lua_rawgeti(S, idx, i);
+			struct node *it = lb_walk_value(S, -1, w);
+			lua_pop(S, 1);
+			if (!it)
+				goto fail;
+			node_seq_push(n, it);
+		}
+		goto out;
+	}
+	lua_pushnil(S);
+	while (n && lua_next(S, idx)) {
+		struct node *it = lb_walk_value(S, -1, w);
+		if (!it) {
+			lua_pop(S, 2);
+			goto fail;
+		}
+		node_map_put(n, lua_tostring(S, -2), w->pos, it);
+		lua_pop(S, 1);
+	}
+	goto out;
+fail:
+	node_free(n);
+	n = NULL;
+out:
+	w->depth--;
+	return n;
+}
+
+static struct node *lb_walk_value(lua_State *S, int idx, struct lb_walk *w)
 {
 	idx = lua_absindex(S, idx);
 	char buf[64];
 	struct node *n;
+	if (++w->values > LB_MAX_VALUES) {
+		if (w->values == LB_MAX_VALUES + 1)
+			diag_error(w->d, w->pos, "%s: gave more than %d values", w->what, LB_MAX_VALUES);
+		return NULL;
+	}
 	switch (lua_type(S, idx)) {
 	case LUA_TNUMBER:
 		if (!isfinite(lua_tonumber(S, idx))) {
-			diag_error(d, pos, "%s: gave %s, which is not a usable number", what,
+			diag_error(w->d, w->pos, "%s: gave %s, which is not a usable number", w->what,
 			           lua_tostring(S, idx));
 			return NULL;
 		}
 		lb_fmt_number(S, idx, buf, sizeof(buf));
-		return node_new_scalar(buf, pos);
-	case LUA_TBOOLEAN: return node_new_scalar(lua_toboolean(S, idx) ? "true" : "false", pos);
+		return node_new_scalar(buf, w->pos);
+	case LUA_TBOOLEAN: return node_new_scalar(lua_toboolean(S, idx) ? "true" : "false", w->pos);
 	case LUA_TSTRING:
-		n = node_new_scalar(lua_tostring(S, idx), pos);
+		n = node_new_scalar(lua_tostring(S, idx), w->pos);
 		if (n)
 			n->quoted = true;
 		return n;
-	case LUA_TTABLE: {
-		/* A table with only 1..n keys is a sequence, otherwise a map. */
-		lua_Integer len = (lua_Integer)lua_rawlen(S, idx);
-		size_t count = 0;
-		bool strkeys = true;
-		lua_pushnil(S);
-		while (lua_next(S, idx)) {
-			count++;
-			if (lua_type(S, -2) != LUA_TSTRING)
-				strkeys = false;
-			lua_pop(S, 1);
-		}
-		if (len > 0 && (size_t)len == count) {
-			n = node_new(NODE_SEQ, pos);
-			for (lua_Integer i = 1; n && i <= len; i++) {
-				lua_rawgeti(S, idx, i);
-				struct node *it = lb_to_node(S, -1, pos, what, d);
-				lua_pop(S, 1);
-				if (!it) {
-					node_free(n);
-					return NULL;
-				}
-				node_seq_push(n, it);
-			}
-			return n;
-		}
-		if (!strkeys) {
-			diag_error(d, pos, "%s: a table must be a list or have only string keys", what);
-			return NULL;
-		}
-		n = node_new(NODE_MAP, pos);
-		lua_pushnil(S);
-		while (n && lua_next(S, idx)) {
-			struct node *it = lb_to_node(S, -1, pos, what, d);
-			if (!it) {
-				lua_pop(S, 2);
-				node_free(n);
-				return NULL;
-			}
-			node_map_put(n, lua_tostring(S, -2), pos, it);
-			lua_pop(S, 1);
-		}
-		return n;
-	}
+	case LUA_TTABLE: return lb_walk_table(S, idx, w);
 	default:
-		diag_error(d, pos, "%s: gave %s; expected a number, a string or a boolean", what,
+		diag_error(w->d, w->pos, "%s: gave %s; expected a number, a string or a boolean", w->what,
 		           lua_isnoneornil(S, idx) ? "nil" : luaL_typename(S, idx));
 		return NULL;
 	}
+}
+
+struct node *lb_to_node(lua_State *S, int idx, const struct src_pos *pos, const char *what, struct diag *d)
+{
+	struct lb_walk w = {.pos = pos, .what = what, .d = d};
+	return lb_walk_value(S, idx, &w);
 }

@@ -14,7 +14,14 @@
 void lb_push_node(lua_State *S, const struct node *n);
 /* Push a table of a NODE_MAP's values, typed. */
 void lb_push_params(lua_State *S, const struct node *params);
-/* Convert the Lua value at idx into a node at pos; NULL with an error in d. */
+/* Limits of lb_to_node: tables nested at most LB_MAX_DEPTH deep, at most
+ * LB_MAX_VALUES values in all (a table shared many times counts each time). */
+#define LB_MAX_DEPTH  100
+#define LB_MAX_VALUES 100000
+
+/* Convert the Lua value at idx into a node at pos; NULL with an error in d:
+ * a table that contains itself, one nested deeper than LB_MAX_DEPTH or with
+ * more than LB_MAX_VALUES values in all is refused. */
 struct node *lb_to_node(lua_State *S, int idx, const struct src_pos *pos, const char *what, struct diag *d);
 
 #endif

@@ -50,7 +50,7 @@ int lb_setup(struct lb *B, const char *scenario_name, struct diag *d)
 	lua_setfield(S, -2, "file");
 	lua_pushstring(S, B->dir);
 	lua_setfield(S, -2, "dir");
-	return lb_pcall(B, 1, 0, "setup", &def, d);
+	return lb_pcall_hook(B, 1, 0, "setup", &def, d);
 }
 
 int lb_before_cell(struct lb *B, const struct cell *c, bool *skip, char **skip_reason, struct diag *d)
@@ -64,7 +64,7 @@ int lb_before_cell(struct lb *B, const struct cell *c, bool *skip, char **skip_r
 	lb_push_cell(B, c);
 	B->in_before_cell = true;
 	B->skip = false;
-	int rc = lb_pcall(B, 1, 0, "before_cell", &def, d);
+	int rc = lb_pcall_hook(B, 1, 0, "before_cell", &def, d);
 	B->in_before_cell = false;
 	if (rc == 0 && B->skip) {
 		*skip = true;
@@ -99,7 +99,7 @@ int lb_before_step(struct lb *B, const struct cell *c, const char *step_name, co
 	lua_State *S = B->S;
 	lb_push_step(B, step_name, step_opts);
 	lb_push_cell(B, c);
-	int rc = lb_pcall(B, 2, 1, "before_step", &def, d);
+	int rc = lb_pcall_hook(B, 2, 1, "before_step", &def, d);
 	if (rc < 0)
 		return rc;
 	if (lua_isnil(S, -1)) {
@@ -148,7 +148,7 @@ int lb_after_step(struct lb *B, const struct cell *c, const char *step_name, str
 	lb_push_step(B, step_name, NULL);
 	lb_push_result(B, res);
 	lb_push_cell(B, c);
-	return lb_pcall(B, 3, 0, "after_step", &def, d);
+	return lb_pcall_hook(B, 3, 0, "after_step", &def, d);
 }
 
 int lb_after_cell(struct lb *B, const struct cell *c, struct step_result *const *results, size_t n,
@@ -168,7 +168,7 @@ int lb_after_cell(struct lb *B, const struct cell *c, struct step_result *const 
 		}
 		lua_rawseti(S, -2, (lua_Integer)i + 1);
 	}
-	return lb_pcall(B, 2, 0, "after_cell", &def, d);
+	return lb_pcall_hook(B, 2, 0, "after_cell", &def, d);
 }
 
 int lb_finish(struct lb *B, const char *outdir, struct diag *d)
@@ -177,7 +177,7 @@ int lb_finish(struct lb *B, const char *outdir, struct diag *d)
 	if (!lb_hook_begin(B, "finish", &def))
 		return 0;
 	lb_push_run(B, outdir);
-	return lb_pcall(B, 1, 0, "finish", &def, d);
+	return lb_pcall_hook(B, 1, 0, "finish", &def, d);
 }
 
 int lb_on_error(struct lb *B, const struct cell *c, const char *err, struct diag *d)
@@ -187,5 +187,5 @@ int lb_on_error(struct lb *B, const struct cell *c, const char *err, struct diag
 		return 0;
 	lua_pushstring(B->S, err ? err : "");
 	lb_push_cell(B, c);
-	return lb_pcall(B, 2, 0, "on_error", &def, d);
+	return lb_pcall_hook(B, 2, 0, "on_error", &def, d);
 }

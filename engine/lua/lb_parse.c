@@ -63,7 +63,7 @@ int lb_parse_output(struct lb *B, const char *parser, const struct src_pos *at, 
 	}
 	lua_pushlstring(S, out ? out : "", out ? len : 0);
 	lb_push_result(B, res);
-	if (lb_pcall(B, 2, 1, what, at, d) < 0)
+	if (lb_pcall_hook(B, 2, 1, what, at, d) < 0)
 		return -EINVAL;
 	/* A returned table {name = value | {value, unit}} adds metrics too. */
 	if (lua_istable(S, -1)) {

@@ -44,8 +44,12 @@ static void lb_count_hook(lua_State *S, lua_Debug *ar)
 			return;
 		B->expired = true;
 	}
-	/* From now on, every instruction of every thread that runs raises. */
+	/* From now on, every instruction of every thread that runs raises: this
+	 * one, and the main thread, which a coroutine's error returns to (a
+	 * `pcall(coroutine.wrap(f))` there would otherwise carry on). */
 	lua_sethook(S, lb_count_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+	if (S != B->S)
+		lua_sethook(B->S, lb_count_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
 	lua_pushfstring(S, "stopped: the Lua time budget of %f s ran out", B->budget);
 	lua_error(S);
 }
@@ -172,6 +176,13 @@ int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct s
 		B->gen++; /* objects made for this call go stale */
 	}
 	lua_remove(S, base);
+	if (rc == LUA_OK && expired && outer) {
+		/* The stop was caught (pcall around a coroutine) and the call
+		 * returned: it still failed. */
+		lua_settop(S, base - 1);
+		lua_pushliteral(S, "stopped");
+		rc = LUA_ERRRUN;
+	}
 	if (rc == LUA_OK)
 		return 0;
 	const char *msg = lua_tostring(S, -1);
@@ -190,4 +201,25 @@ int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct s
 	lua_pop(S, 1);
 	B->err_pos.line = 0;
 	return expired ? -ETIME : -EINVAL;
+}
+
+int lb_pcall_hook(struct lb *B, int nargs, int nres, const char *what, const struct src_pos *fallback,
+                  struct diag *d)
+{
+	bool was = B->effects;
+	B->effects = true;
+	int rc = lb_pcall(B, nargs, nres, what, fallback, d);
+	B->effects = was;
+	return rc;
+}
+
+void lb_need_effects(lua_State *S, const char *call)
+{
+	if (lb_of(S)->effects)
+		return;
+	luaL_error(S,
+	           "%s is not allowed here: the top level of hooks, `!lua` values and `filter:` are "
+	           "evaluated by `check` and `plan` too, and must not run commands or write files; call "
+	           "it from a hook function (setup, before_cell, ...)",
+	           call);
 }

@@ -31,6 +31,11 @@ struct lb {
 	double deadline; /* monotonic seconds */
 	bool expired;    /* the running call passed its deadline */
 	bool running;    /* inside a top-level call */
+	/* The running call may have side effects (bench.sh, run:write): set
+	 * only by lb_pcall_hook, for the hook functions and parsers that `run`
+	 * calls. Loading hooks, `!lua` values and `filter:` run without it, so
+	 * that `check` and `plan` never start a process or write a file. */
+	bool effects;
 	size_t mem, mem_limit;
 	void (*log)(void *ud, const char *level, const char *msg); /* see lb_set_log */
 	void *log_ud;
@@ -59,6 +64,14 @@ struct lb *lb_of(lua_State *S);
  * -EINVAL (-ETIME when the budget ran out). On success nres results stay. */
 int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct src_pos *fallback,
              struct diag *d);
+
+/* lb_pcall for a hook function or a parser, called only by `run`: the call
+ * may use bench.sh and run:write. */
+int lb_pcall_hook(struct lb *B, int nargs, int nres, const char *what, const struct src_pos *fallback,
+                  struct diag *d);
+/* In a C function that has side effects: raise a Lua error naming `call`
+ * unless the running call allows them (see `effects`). */
+void lb_need_effects(lua_State *S, const char *call);
 
 /* Strip Lua's "chunk:line: " prefix from a message. */
 const char *lb_strip_where(const char *msg);

@@ -440,16 +440,25 @@ static void grid_check(const struct node *m, const struct matrix_opts *o, struct
  * excluded combinations are dropped at once. */
 static int grid_cross(const struct node *m, const struct grid *g, struct combos *c, struct diag *d)
 {
+	/* Refused from the axes' lengths alone, before any cell is made. */
 	size_t total = 1;
+	bool over = false;
+	char lens[256] = "";
+	size_t o = 0;
 	for (size_t a = 0; a < g->naxes; a++) {
-		if (g->axes[a].nvals && total > SIZE_MAX / g->axes[a].nvals) {
-			diag_error(d, &m->pos, "matrix: too many combinations");
-			return -EINVAL;
-		}
-		total *= g->axes[a].nvals;
+		size_t nv = g->axes[a].nvals;
+		if (nv && total > MATRIX_MAX_CELLS / nv)
+			over = true;
+		else
+			total *= nv;
+		if (o < sizeof(lens) - 32)
+			o += (size_t)snprintf(lens + o, sizeof(lens) - o, "%s%zu", a ? " x " : "", nv);
 	}
-	if (total > 50000000) {
-		diag_error(d, &m->pos, "matrix: %zu combinations is too many (at most 50,000,000)", total);
+	if (over) {
+		diag_error(d, &m->pos,
+		           "matrix: its axes (%s values) make more than %d combinations, the limit; split "
+		           "the scenario or zip axes that vary together",
+		           lens, MATRIX_MAX_CELLS);
 		return -EINVAL;
 	}
 	size_t *idx = calloc(g->naxes + 1, sizeof(*idx));

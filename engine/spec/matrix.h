@@ -20,6 +20,11 @@
 #include "interp.h"
 #include "node.h"
 
+/* A matrix may make at most this many combinations of its axes (counted
+ * before exclude, include and filter, from the axes' lengths, so a huge one
+ * is refused before any cell is made). */
+#define MATRIX_MAX_CELLS 100000
+
 /* Evaluate a filter expression for one cell's params; set *keep. */
 typedef int (*matrix_filter_fn)(void *ud, const struct node *expr, const struct node *params, bool *keep,
                                 struct diag *d);

@@ -116,6 +116,31 @@ static struct node *merge_vars(const struct node *root, const struct defines *D,
 	return out;
 }
 
+static const struct node *var_lookup(void *ud, const char *name, bool *defer)
+{
+	(void)defer;
+	return node_get(((const struct spec *)ud)->vars, name);
+}
+
+/* `${var}` in `name:` takes the variables (after profiles and -D); an
+ * undefined one is an error at its position. */
+static void interp_name(struct spec *s, struct diag *d)
+{
+	struct node *root = s->root;
+	for (size_t i = 0; i < root->n; i++) {
+		struct node *v = root->items[i];
+		if (strcmp(root->keys[i], "name") || v->kind != NODE_SCALAR || !interp_has_ref(v->text))
+			continue;
+		char *out = NULL;
+		const struct node *whole = NULL;
+		if (interp_text(v->text, &v->pos, v->quoted, var_lookup, s, &out, &whole, d) < 0)
+			return;
+		free(v->text);
+		v->text = out;
+		s->name = v->text;
+	}
+}
+
 struct spec *spec_open(const char *path, const struct defines *D, struct diag *d)
 {
 	struct node *root = spec_load_file(path, d);
@@ -158,6 +183,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 	if ((v = node_get(root, "timeout")))
 		node_as_duration(v, "timeout", false, &t, d);
 	s->vars = merge_vars(root, D, d);
+	interp_name(s, d);
 	spec_hooks_load_lua(s, d);
 	return s;
 }

@@ -3,7 +3,9 @@
  * Problems libyaml does not name well are checked first, with positions:
  * bytes that are not UTF-8, tabs in indentation, an empty file. Duplicate
  * keys are found while building maps. Anchors and aliases are supported by
- * cloning the anchored node. */
+ * cloning the anchored node, within limits (spec_load.h): the nesting depth,
+ * and the bytes all aliases may copy, so that a "billion laughs" file is
+ * refused at the alias that goes over instead of filling the memory. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +94,9 @@ static int check_tabs(const char *file, const char *text, size_t n, struct diag 
 
 struct anchor {
 	char *name;
-	struct node *node;
+	struct node *node; /* a copy, owned */
+	size_t bytes;      /* what copying it costs (node_cost) */
+	int depth;         /* levels of lists and maps in it */
 };
 
 struct loader {
@@ -102,6 +106,9 @@ struct loader {
 	struct anchor *anchors;
 	size_t nanchors;
 	int errors;
+	int depth;            /* lists and maps open around the current event */
+	size_t alias_bytes;   /* copied by aliases so far */
+	size_t alias_allowed; /* SPEC_ALIAS_FACTOR x the text, at least SPEC_ALIAS_MIN */
 };
 
 static struct src_pos mark_pos(const struct loader *L, yaml_mark_t m)
@@ -110,7 +117,24 @@ static struct src_pos mark_pos(const struct loader *L, yaml_mark_t m)
 	return p;
 }
 
-static void remember_anchor(struct loader *L, const yaml_char_t *name, struct node *n)
+/* What a copy of n costs: its text and keys, and SPEC_NODE_COST per value;
+ * *depth receives its levels of lists and maps. */
+static size_t node_cost(const struct node *n, int *depth)
+{
+	size_t c = SPEC_NODE_COST + (n->text ? strlen(n->text) : 0);
+	int deepest = 0;
+	for (size_t i = 0; i < n->n; i++) {
+		int d = 0;
+		c += node_cost(n->items[i], &d) + (n->keys && n->keys[i] ? strlen(n->keys[i]) : 0);
+		if (d > deepest)
+			deepest = d;
+	}
+	*depth = (n->kind == NODE_SEQ || n->kind == NODE_MAP) + deepest;
+	return c;
+}
+
+/* Remember a complete node under its anchor (a copy: the tree may drop n). */
+static void remember_anchor(struct loader *L, const yaml_char_t *name, const struct node *n)
 {
 	if (!name)
 		return;
@@ -118,9 +142,41 @@ static void remember_anchor(struct loader *L, const yaml_char_t *name, struct no
 	if (!v)
 		return;
 	L->anchors = v;
-	L->anchors[L->nanchors].name = strdup((const char *)name);
-	L->anchors[L->nanchors].node = n;
+	struct anchor *a = &L->anchors[L->nanchors];
+	a->name = strdup((const char *)name);
+	a->node = node_clone(n);
+	a->bytes = node_cost(n, &a->depth);
 	L->nanchors++;
+}
+
+static struct node *expand_alias(struct loader *L, yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	struct src_pos p = mark_pos(L, ev->start_mark);
+	for (size_t i = L->nanchors; i-- > 0;) {
+		const struct anchor *a = &L->anchors[i];
+		if (strcmp(a->name, name))
+			continue;
+		if (L->depth + a->depth > SPEC_MAX_DEPTH) {
+			diag_error(L->d, &p, "alias '*%s' nests the scenario deeper than %d levels", name,
+			           SPEC_MAX_DEPTH);
+			return NULL;
+		}
+		if (a->bytes > L->alias_allowed - L->alias_bytes) {
+			diag_error(
+			    L->d, &p,
+			    "alias '*%s' goes over the limit of what aliases may copy: %zu bytes in all "
+			    "(%d times the file's size, at least %d MiB); is it a \"billion laughs\"?",
+			    name, L->alias_allowed, SPEC_ALIAS_FACTOR, SPEC_ALIAS_MIN >> 20);
+			return NULL;
+		}
+		L->alias_bytes += a->bytes;
+		return node_clone(a->node);
+	}
+	diag_error(L->d, &p,
+	           "unknown alias '*%s' (an alias names an anchor defined before it, outside itself)", name);
+	L->errors++;
+	return node_new(NODE_NULL, &p);
 }
 
 static int next_event(struct loader *L, yaml_event_t *ev)
@@ -143,17 +199,25 @@ static struct node *parse_node(struct loader *L, yaml_event_t *ev);
 static struct node *parse_collection(struct loader *L, yaml_event_t *start, bool is_map)
 {
 	struct src_pos p = mark_pos(L, start->start_mark);
+	if (L->depth >= SPEC_MAX_DEPTH) {
+		diag_error(L->d, &p, "lists and maps are nested deeper than %d levels", SPEC_MAX_DEPTH);
+		return NULL;
+	}
 	struct node *n = node_new(is_map ? NODE_MAP : NODE_SEQ, &p);
 	const yaml_char_t *tag = is_map ? start->data.mapping_start.tag : start->data.sequence_start.tag;
 	if (tag)
 		n->tag = strdup((const char *)tag);
-	remember_anchor(L, is_map ? start->data.mapping_start.anchor : start->data.sequence_start.anchor, n);
+	L->depth++;
 	for (;;) {
 		yaml_event_t ev;
 		if (next_event(L, &ev) < 0)
 			goto fail;
 		if (ev.type == (is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT)) {
 			yaml_event_delete(&ev);
+			L->depth--;
+			remember_anchor(
+			    L, is_map ? start->data.mapping_start.anchor : start->data.sequence_start.anchor,
+			    n);
 			return n;
 		}
 		if (!is_map) {
@@ -202,6 +266,7 @@ static struct node *parse_collection(struct loader *L, yaml_event_t *start, bool
 		node_free(key);
 	}
 fail:
+	L->depth--;
 	node_free(n);
 	return NULL;
 }
@@ -230,19 +295,7 @@ static struct node *parse_node(struct loader *L, yaml_event_t *ev)
 	}
 	case YAML_SEQUENCE_START_EVENT: return parse_collection(L, ev, false);
 	case YAML_MAPPING_START_EVENT: return parse_collection(L, ev, true);
-	case YAML_ALIAS_EVENT: {
-		const char *name = (const char *)ev->data.alias.anchor;
-		for (size_t i = L->nanchors; i-- > 0;) {
-			if (strcmp(L->anchors[i].name, name) == 0) {
-				struct node *n = node_clone(L->anchors[i].node);
-				return n;
-			}
-		}
-		struct src_pos p = mark_pos(L, ev->start_mark);
-		diag_error(L->d, &p, "unknown alias '*%s'", name);
-		L->errors++;
-		return node_new(NODE_NULL, &p);
-	}
+	case YAML_ALIAS_EVENT: return expand_alias(L, ev);
 	default: {
 		struct src_pos p = mark_pos(L, ev->start_mark);
 		diag_error(L->d, &p, "unexpected YAML event");
@@ -282,6 +335,7 @@ struct node *spec_load_string(const char *name, const char *text, struct diag *d
 		return NULL;
 
 	struct loader L = {.file = file, .d = d};
+	L.alias_allowed = n > SPEC_ALIAS_MIN / SPEC_ALIAS_FACTOR ? n * SPEC_ALIAS_FACTOR : SPEC_ALIAS_MIN;
 	yaml_parser_initialize(&L.parser);
 	yaml_parser_set_input_string(&L.parser, (const unsigned char *)text, n);
 	struct node *root = NULL;
@@ -310,8 +364,10 @@ struct node *spec_load_string(const char *name, const char *text, struct diag *d
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&L.parser);
-	for (size_t i = 0; i < L.nanchors; i++)
+	for (size_t i = 0; i < L.nanchors; i++) {
 		free(L.anchors[i].name);
+		node_free(L.anchors[i].node);
+	}
 	free(L.anchors);
 	/* With duplicate keys (L.errors) the tree is kept: later checks can
 	 * still report more problems in one pass. */

@@ -87,4 +87,69 @@ d = json.load(open(sys.argv[1]))
 err = d["cells"][0]["error"]
 assert sys.argv[2] + ":10:5: error: before_cell: attempt to index a nil value" in err, err
 PY
+# check and plan never run a process or write a file: bench.sh in the hooks'
+# top level, a filter or a !lua value is refused with its position, and no
+# file appears; in a hook function during run it works.
+mk() { # mk NAME HOOKS FILTER VALUE
+	cat >"$t/$1.yaml" <<YAML
+benchgrid: 1
+name: no-effects
+matrix:
+  n: [1]
+  filter: $3
+target: {kind: dir, path: $t/work}
+hooks: '$2'
+steps:
+  - name: x
+    exec: {command: "true", timeout: $4}
+YAML
+}
+mk top "bench.sh(\"id > $t/made\")" 'true' '5s'
+mk filt 'function setup() end' '!lua "bench.sh(\"id > '"$t"'/made\") == 0"' '5s'
+mk val 'function setup() end' 'true' '!lua "bench.sh(\"id > '"$t"'/made\") and \"5s\""'
+for f in top:7 filt:5 val:10; do
+	for cmd in check plan; do
+		"$bg" $cmd "$t/${f%:*}.yaml" >"$t/log3" 2>&1
+		rc=$?
+		if [[ $rc -eq 2 && ! -e $t/made ]] && grep -q "${f%:*}.yaml:${f#*:}:[0-9]*: error: .*bench.sh is not allowed here" "$t/log3"; then
+			ok "$cmd ${f%:*}: no side effect"
+		else
+			bad "$cmd ${f%:*}: rc $rc"; cat "$t/log3"; ls -l "$t/made" 2>/dev/null; rm -f "$t/made"
+		fi
+	done
+done
+mk setup "function setup() bench.sh(\"id > $t/made\") end" 'true' '5s'
+"$bg" check "$t/setup.yaml" >"$t/log3" 2>&1 && [[ ! -e $t/made ]] && ok "check: setup() not called" || bad "check setup"
+"$bg" run -q -o "$t/out3" "$t/setup.yaml" >"$t/log3" 2>&1 && [[ -s $t/made ]] && ok "run: setup() runs bench.sh" || { bad "run setup"; cat "$t/log3"; cat "$t/setup.yaml"; }
+# description: with newlines, HTML and Markdown syntax stays text in report.md.
+cat >"$t/desc.yaml" <<YAML
+benchgrid: 1
+name: "desc \${fs}"
+vars: {fs: ext4}
+description: |
+  Plain words & more.
+  # Not a heading
+  <script>alert(1)</script>
+  | not | a table |
+  1. not a list
+      not code
+  [link](http://x) **bold**
+target: {kind: dir, path: $t/work}
+steps:
+  - name: x
+    exec: {command: "true"}
+YAML
+"$bg" run -q -o "$t/out4" "$t/desc.yaml" >"$t/log4" 2>&1 || { bad "run desc"; cat "$t/log4"; }
+python3 - "$t/out4/report.md" <<'PY' && ok "report.md: description escaped, name interpolated" || { bad "report.md description"; head -20 "$t/out4/report.md"; }
+import sys
+md = open(sys.argv[1]).read()
+head = md.split("- Scenario:")[0]
+assert head.startswith("# desc ext4\n\n"), head
+lines = head.splitlines()[2:]
+want = ["Plain words &amp; more.", "\\# Not a heading", "\\<script\\>alert(1)\\</script\\>",
+        "\\| not \\| a table \\|", "1\\. not a list", "not code", "\\[link\\](http://x) \\*\\*bold\\*\\*"]
+assert lines[:len(want)] == want, lines
+import re
+assert not re.search(r"(?<!\\)<script", md) and "\n# Not" not in md
+PY
 exit $fail

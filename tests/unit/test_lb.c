@@ -481,6 +481,147 @@ static void test_budget_shell(void **state)
 	diag_free(&d);
 }
 
+/* A caught stop still stops the call: pcall around a coroutine gets the
+ * error back in the main thread, and the call must not return normally. */
+static void test_budget_coroutine_caught(void **state)
+{
+	expect_stopped("function setup()\n"
+	               "  pcall(coroutine.wrap(function() while true do end end))\n"
+	               "  done = true\n"
+	               "end\n",
+	               0.5);
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("b.yaml", 0.5, &d);
+	struct node *e = node_new_scalar("pcall(coroutine.wrap(function() while true do end end)) and 1 or 2",
+	                                 NULL),
+	            *out = NULL;
+	assert_int_equal(lb_eval(L, e, NULL, &out, &d), -ETIME);
+	assert_null(out);
+	assert_non_null(strstr(diag_text(&d), "time budget of 0.5 s"));
+	node_free(e);
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* check and plan never run a process or write a file: bench.sh and
+ * run:write fail outside the hook calls of `run`, naming the call and the
+ * position; inside them they work. */
+static void test_no_effects_at_check(void **state)
+{
+	char dir[] = "/tmp/test_lb_fxXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char mark[300], yaml[1024];
+	snprintf(mark, sizeof(mark), "%s/mark", dir);
+	snprintf(yaml, sizeof(yaml),
+	         "name: t\n"
+	         "hooks: |\n"
+	         "  function sh() return (bench.sh('echo > %s')) end\n"
+	         "  function wr() saved:write('w.txt', 'x') end\n"
+	         "  function setup() sh() end\n"
+	         "  function finish(run) saved = run end\n"
+	         "  top = %s\n",
+	         mark, "1");
+	struct diag d;
+	diag_init(&d);
+	struct node *root;
+	struct lb *L = load_yaml(yaml, 0, &root, &d);
+	assert_int_equal(d.nerrors, 0);
+	/* a !lua value */
+	struct node *e = node_new_scalar("sh()", &(struct src_pos){"s.yaml", 9, 7}), *out = NULL;
+	assert_int_equal(lb_eval(L, e, NULL, &out, &d), -EINVAL);
+	const struct diag_entry *er = first_error(&d);
+	assert_non_null(strstr(er->msg, "bench.sh is not allowed here"));
+	assert_int_equal(er->pos.line, 3); /* in sh(), with a note at the expression */
+	assert_non_null(strstr(diag_text(&d), "9:7"));
+	assert_int_equal(access(mark, F_OK), -1);
+	node_free(e);
+	/* a filter */
+	diag_free(&d);
+	diag_init(&d);
+	bool keep;
+	e = node_new_scalar("sh() == 0", &(struct src_pos){"s.yaml", 10, 3});
+	assert_int_equal(lb_filter(L, e, NULL, &keep, &d), -EINVAL);
+	assert_non_null(strstr(diag_text(&d), "bench.sh is not allowed here"));
+	assert_int_equal(access(mark, F_OK), -1);
+	node_free(e);
+	/* the hooks' own top level */
+	diag_free(&d);
+	diag_init(&d);
+	assert_int_equal(lb_run_string(L, "top.lua", "bench.sh('echo > mark')", &d), -EINVAL);
+	assert_non_null(strstr(diag_text(&d), "top.lua:1:1: error: lua: bench.sh is not allowed here"));
+	/* a hook call of `run` may */
+	diag_free(&d);
+	diag_init(&d);
+	assert_int_equal(lb_setup(L, "t", &d), 0);
+	assert_int_equal(access(mark, F_OK), 0);
+	/* run:write, kept past finish and called from an expression */
+	assert_int_equal(lb_finish(L, dir, &d), 0);
+	e = node_new_scalar("wr()", NULL);
+	assert_int_equal(lb_eval(L, e, NULL, &out, &d), -EINVAL);
+	assert_non_null(strstr(diag_text(&d), "run:write is not allowed here"));
+	node_free(e);
+	char w[300];
+	snprintf(w, sizeof(w), "%s/w.txt", dir);
+	assert_int_equal(access(w, F_OK), -1);
+	unlink(mark);
+	rmdir(dir);
+	lb_free(L);
+	node_free(root);
+	diag_free(&d);
+}
+
+/* A table that contains itself or is nested too deep, from `!lua` or
+ * before_step, is an error, never a crash. */
+static void test_to_node_limits(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("t.yaml", 0, &d);
+	assert_int_equal(
+	    lb_run_string(L, "h.lua",
+	                  "function deep(n) local r = {} local t = r\n"
+	                  "  for i = 1, n do t.a = {} t = t.a end return r end\n"
+	                  "function cyc() local t = {1, 2} t[3] = {t} return t end\n"
+	                  "function wide() local t = {} for i = 1, 30 do t = {t, t} end return t end\n"
+	                  "function before_step(step, cell) return {opts = mode()} end\n",
+	                  &d),
+	    0);
+	static const struct {
+		const char *expr, *msg;
+	} cases[] = {
+	    {"deep(45)", NULL},
+	    {"deep(100000)", "nested deeper than 100 levels"},
+	    {"cyc()", "contains itself (a cycle)"},
+	    {"wide()", "more than 100000 values"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		diag_free(&d);
+		diag_init(&d);
+		struct node *e = node_new_scalar(cases[i].expr, NULL), *out = NULL;
+		assert_int_equal(lb_eval(L, e, NULL, &out, &d), -EINVAL);
+		const char *want = cases[i].msg ? cases[i].msg : "gave a table";
+		if (!strstr(diag_text(&d), want))
+			fail_msg("%s: %s", cases[i].expr, diag_text(&d));
+		node_free(e);
+		/* The same from before_step. */
+		char src[128];
+		snprintf(src, sizeof(src), "function mode() return %s end", cases[i].expr);
+		assert_int_equal(lb_run_string(L, "m.lua", src, &d), 0);
+		struct node *over = NULL;
+		int rc = lb_before_step(L, NULL, "s", NULL, &over, &d);
+		if (cases[i].msg) {
+			assert_int_equal(rc, -EINVAL);
+			assert_null(over);
+		} else {
+			assert_int_equal(rc, 0);
+			node_free(over);
+		}
+	}
+	lb_free(L);
+	diag_free(&d);
+}
+
 /* --- sandbox --- */
 
 static int dump_writer(lua_State *s, const void *p, size_t sz, void *ud)
@@ -884,6 +1025,9 @@ int main(void)
 	    cmocka_unit_test(test_budget_endless_loop),
 	    cmocka_unit_test(test_budget_loop_in_pcall),
 	    cmocka_unit_test(test_budget_shell),
+	    cmocka_unit_test(test_budget_coroutine_caught),
+	    cmocka_unit_test(test_no_effects_at_check),
+	    cmocka_unit_test(test_to_node_limits),
 	    cmocka_unit_test(test_sandbox),
 	    cmocka_unit_test(test_library),
 	    cmocka_unit_test(test_parsers),

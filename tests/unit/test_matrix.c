@@ -1,4 +1,5 @@
 /* Unit tests: matrix expansion, zip, exclude, include (GitHub's rules), ids. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,6 +194,34 @@ static void test_param_json(void **state)
 	diag_free(&d);
 }
 
+/* Too many combinations are refused from the axes' lengths, before any
+ * cell is made: 10^7 (once 15 GB before a refusal) fails at once; exactly
+ * the limit expands. */
+static void test_too_many_cells(void **state)
+{
+	(void)state;
+	char yaml[1024] = "matrix:\n";
+	for (int a = 0; a < 7; a++) {
+		size_t o = strlen(yaml);
+		snprintf(yaml + o, sizeof(yaml) - o, "  a%d: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n", a);
+	}
+	struct expanded e;
+	expand(&e, yaml);
+	assert_int_equal(e.rc, -EINVAL);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(e.d.nerrors, 1);
+	assert_int_equal(e.d.v[0].pos.line, 2);
+	assert_non_null(
+	    strstr(e.d.v[0].msg, "(10 x 10 x 10 x 10 x 10 x 10 x 10 values) make more than 100000"));
+	done(&e);
+	/* 10^5 is the limit itself. */
+	yaml[strlen("matrix:\n") + 5 * strlen("  a0: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n")] = 0;
+	expand(&e, yaml);
+	assert_int_equal(e.rc, 0);
+	assert_int_equal(e.n, MATRIX_MAX_CELLS);
+	done(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_ids_stable),
 	    cmocka_unit_test(test_no_matrix),
 	    cmocka_unit_test(test_param_json),
+	    cmocka_unit_test(test_too_many_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
