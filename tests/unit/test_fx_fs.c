@@ -169,7 +169,9 @@ static void test_mkfs_allow_list(void **state)
 	/* unknown flags, value forms, a flag without its value */
 	expect_mkfs_error("xfs", "-Z, bogus", "-Z",
 	                  "'-Z' is not an option of mkfs.xfs that benchgrid allows");
-	expect_mkfs_error("ext4", "-Lmylabel", "-L", "give each value as its own word");
+	expect_mkfs_error("ext4", "-Lmylabel", "-L",
+	                  "give each option and its value as separate words ([-L, mylabel])");
+	expect_mkfs_error("ext4", "-Fq", "-Fq", "'-Fq' is not an option of mke2fs that benchgrid allows");
 	expect_mkfs_error("ext4", "-I, x256", "x256", "'-I' of mke2fs expects an unsigned integer");
 	expect_mkfs_error("ext4", "-L", "-L", "'-L' needs a value");
 	expect_mkfs_error("ext4", "-L, -F", "-F", "expects a label");
