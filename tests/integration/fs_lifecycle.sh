@@ -56,12 +56,13 @@ expect_knobs_restored SIGTERM
 expect_eq "SIGTERM: queue restored" "$(queue_state "$dev")" "$(queue_before "$WORK/q.out")"
 expect_clean SIGTERM
 
-# 3. failing setups: a bad mkfs option, a mount option the fs refuses, a
-# mount option that is silently not applied. Each leaves nothing behind.
-write_yaml badmkfs xfs ", mkfs_options: [-Z, bogus]"
+# 3. failing setups: a mkfs option value mkfs refuses (the option itself is
+# allowed), a mount option the fs refuses, a mount option that is silently
+# not applied. Each leaves nothing behind.
+write_yaml badmkfs xfs ", mkfs_options: [-i, size=3]"
 "$DRIVER" setup "$WORK/badmkfs.yaml" "$WORK" >/dev/null 2>"$WORK/badmkfs.err"
 expect_eq "bad mkfs option: exit status" "$?" 1
-expect_grep "bad mkfs option: error names the command" "mkfs.xfs -f -q -Z bogus /dev/loop" "$WORK/badmkfs.err"
+expect_grep "bad mkfs option: error names the command" "mkfs.xfs -f -q -i size=3 /dev/loop" "$WORK/badmkfs.err"
 expect_grep "bad mkfs option: position" "badmkfs.yaml:1:[0-9]*: error" "$WORK/badmkfs.err"
 expect_knobs_restored "bad mkfs option"
 expect_clean "bad mkfs option"

@@ -73,6 +73,20 @@ expect_eq "without destroy: exit status" "$?" 1
 expect_grep "without destroy: message" "this needs \`destroy: true\` in the target" "$WORK/err"
 if blkid "$L2" >/dev/null 2>&1; then bad "refused device was formatted"; else ok "refused device untouched"; fi
 
+# mkfs_options of a loop target that name another device (issue #12): a
+# bare word (mkfs.btrfs would format it too), ext4's external journal,
+# xfs's external log. Each is refused before anything runs; $L2 stays blank.
+printf 'target: {kind: loop, size: 200MiB, fs: btrfs, mkfs_options: ["%s"]}\n' "$L2" >"$WORK/bare.yaml"
+printf 'target: {kind: loop, size: 64MiB, fs: ext4, mkfs_options: [-J, "device=%s"]}\n' "$L2" >"$WORK/jdev.yaml"
+printf 'target: {kind: loop, size: 300MiB, fs: xfs, mkfs_options: [-l, "logdev=%s"]}\n' "$L2" >"$WORK/logdev.yaml"
+for y in bare jdev logdev; do
+	"$DRIVER" setup "$WORK/$y.yaml" "$WORK" >/dev/null 2>"$WORK/err"
+	expect_eq "mkfs_options $y: exit status" "$?" 1
+	expect_grep "mkfs_options $y: refused at the word" "$y.yaml:1:[0-9]*: error: target.mkfs_options: '[^']*$L2[^']*' is not" "$WORK/err"
+	if blkid "$L2" >/dev/null 2>&1; then bad "mkfs_options $y: $L2 was formatted"; else ok "mkfs_options $y: $L2 untouched"; fi
+	expect_eq "mkfs_options $y: no loop device left" "$(own_loops | grep -v -x -e "$L1" -e "$L2" | wc -l)" 0
+done
+
 # both given, device unused: formatted, mounted, verified, unmounted
 "$DRIVER" setup "$WORK/dev.yaml" "$WORK" --yes >"$WORK/dev.out" 2>"$WORK/err"
 expect_eq "device target: exit status" "$?" 0

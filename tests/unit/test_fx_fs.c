@@ -108,6 +108,82 @@ static void test_check_errors(void **state)
 	expect_target_error("target: [loop]\n", 1, 9, "expected a map");
 }
 
+/* mkfs_options against the allow-list of fs's mkfs: one error at the word
+ * `at` (its first occurrence in the line) containing msg. */
+static void expect_mkfs_error(const char *fs, const char *opts, const char *at, const char *msg)
+{
+	char yaml[512];
+	snprintf(yaml, sizeof(yaml), "target: {kind: loop, size: 1GiB, fs: %s, mkfs_options: [%s]}\n", fs,
+	         opts);
+	const char *list = strstr(yaml, "mkfs_options: [") + 15;
+	const char *p = strstr(list, at);
+	assert_non_null(p);
+	expect_target_error(yaml, 1, (int)(p - yaml) + 1, msg);
+}
+
+static void expect_mkfs_ok(const char *fs, const char *opts)
+{
+	char yaml[512];
+	snprintf(yaml, sizeof(yaml), "target: {kind: loop, size: 1GiB, fs: %s, mkfs_options: [%s]}\n", fs,
+	         opts);
+	expect_target_ok(yaml);
+}
+
+static void test_mkfs_allow_list(void **state)
+{
+	(void)state;
+	/* what the docs and tests use */
+	expect_mkfs_ok("ext4", "-O, ^has_journal");
+	expect_mkfs_ok("ext4", "-E, lazy_itable_init=1");
+	expect_mkfs_ok("xfs", "-m, reflink=0");
+	expect_mkfs_ok("btrfs", "--mixed");
+	expect_mkfs_ok("ext4", "-E, 'stride=16,stripe_width=64,nodiscard', -I, 256, -m, 0.5, -L, my data");
+	expect_mkfs_ok("ext3", "-J, size=64, -e, remount-ro, -U, clear, -T, 'news,small'");
+	expect_mkfs_ok("xfs", "-d, 'agcount=4,su=64k,sw=2', -l, 'size=64m,lazy-count=1', -i, size=512, -K");
+	expect_mkfs_ok("btrfs", "-d, raid0, -m, DUP, -n, 32k, --csum, xxhash, '--label=x', -O, '^no-holes'");
+	expect_mkfs_ok("f2fs", "-O, 'extra_attr,compression', -o, 5");
+	expect_mkfs_ok("nilfs2", "-B, 4096, -L, n");
+	expect_mkfs_ok("jfs", "-L, j, -s, 32");
+	expect_mkfs_ok("ext4", "-L, '${label}'"); /* known at run time: checked before mkfs */
+	expect_target_ok("target: {kind: loop, size: 1GiB, fs: '${fs}', mkfs_options: [/dev/sda]}\n");
+
+	/* the reproducer: a bare word is one more device to format */
+	expect_mkfs_error("btrfs", "/dev/loop0", "/dev/loop0", "'/dev/loop0' is not an option");
+	expect_mkfs_error("ext4", "-F, /dev/sda", "/dev/sda", "a bare word would be one more device");
+	expect_mkfs_error("xfs", "-f, --, /dev/sda", "--", "'--' is not an option of mkfs.xfs");
+	/* option values that name devices */
+	expect_mkfs_error("ext4", "-J, device=/dev/sdb1", "device=", "'-J device=/dev/sdb1' is not allowed");
+	expect_mkfs_error("ext4", "-J, 'size=32,device=/dev/sdb1'", "'size=", "external journal device");
+	expect_mkfs_error("xfs", "-l, logdev=/dev/sdb", "logdev", "names an external log device");
+	expect_mkfs_error("xfs", "-r, 'extsize=4k,rtdev=/dev/sdb'", "'extsize", "names a realtime device");
+	expect_mkfs_error("xfs", "-d, name=/dev/sdb", "name", "names the data device");
+	expect_mkfs_error("f2fs", "-c, /dev/sdb", "-c", "adds another device to the file system");
+	expect_mkfs_error("jfs", "-j, /dev/sdb", "-j", "external journal device");
+	/* host files, dry runs, benchgrid's own */
+	expect_mkfs_error("ext4", "-d, /etc", "-d", "copies files from a host directory");
+	expect_mkfs_error("ext4", "-z, /tmp/undo", "-z", "writes an undo file");
+	expect_mkfs_error("btrfs", "--rootdir, /etc", "--rootdir", "copies files from a host directory");
+	expect_mkfs_error("btrfs", "-O, list-all", "list-all", "only lists the features");
+	expect_mkfs_error("xfs", "-N", "-N", "makes no file system");
+	expect_mkfs_error("ext4", "-t, ext2", "-t", "set by benchgrid from `fs:`");
+	/* unknown flags, value forms, a flag without its value */
+	expect_mkfs_error("xfs", "-Z, bogus", "-Z",
+	                  "'-Z' is not an option of mkfs.xfs that benchgrid allows");
+	expect_mkfs_error("ext4", "-Lmylabel", "-L",
+	                  "give each option and its value as separate words ([-L, mylabel])");
+	expect_mkfs_error("ext4", "-Fq", "-Fq", "'-Fq' is not an option of mke2fs that benchgrid allows");
+	expect_mkfs_error("ext4", "-I, x256", "x256", "'-I' of mke2fs expects an unsigned integer");
+	expect_mkfs_error("ext4", "-L", "-L", "'-L' needs a value");
+	expect_mkfs_error("ext4", "-L, -F", "-F", "expects a label");
+	expect_mkfs_error("btrfs", "-d, raid7", "raid7", "expects one of single, dup");
+	expect_mkfs_error("btrfs", "--mixed=1", "--mixed", "takes no value");
+	expect_mkfs_error("xfs", "-m, reflink=yes", "reflink",
+	                  "'reflink=' of mkfs.xfs -m expects an unsigned");
+	expect_mkfs_error("xfs", "-m, bogus=1", "bogus", "'bogus' is not an option of mkfs.xfs -m");
+	expect_mkfs_error("ext4", "-E, 'stride=1;reboot'", "'stride", "expects an unsigned integer");
+	expect_mkfs_error("ext4", "-O, 'has_journal,a b'", "'has_journal", "comma-separated list of feature");
+}
+
 static bool same(const char *a, const char *b)
 {
 	struct node *x = load(a), *y = load(b);
@@ -297,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_check_valid),
 	    cmocka_unit_test(test_check_errors),
+	    cmocka_unit_test(test_mkfs_allow_list),
 	    cmocka_unit_test(test_same),
 	    cmocka_unit_test_setup_teardown(test_dir_default, mkwork, rmwork),
 	    cmocka_unit_test_setup_teardown(test_dir_fs_mismatch, mkwork, rmwork),

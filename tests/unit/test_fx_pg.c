@@ -425,6 +425,73 @@ static void test_wal_dir_tablespace(void **state)
 	assert_null(t->pg[0]);
 }
 
+/* wal_dir and tablespace directories are benchgrid's own: a symbolic link
+ * planted where they go is refused (never chowned or chmodded through), and
+ * so is a directory that is not a leftover of benchgrid (issue #12). */
+static void test_wal_dir_symlink(void **state)
+{
+	struct t *t = *state;
+	char w[200], victim[200], link[300], y[512];
+	snprintf(w, sizeof(w), "%s/w", t->dir);
+	snprintf(victim, sizeof(victim), "%s/victim", t->dir);
+	mkdir(w, 0755);
+	mkdir(victim, 0755);
+	struct stat before, after;
+	assert_int_equal(stat(victim, &before), 0);
+
+	snprintf(link, sizeof(link), "%s/benchgrid-pg_wal", w);
+	assert_int_equal(symlink(victim, link), 0);
+	snprintf(y, sizeof(y), "postgres:\n  wal_dir: %s\n  settings: {shared_buffers: 16MB}\n", w);
+	assert_int_equal(prepare(t, 0, y), -ELOOP);
+	assert_null(t->pg[0]);
+	assert_int_equal(t->d.v[0].pos.line, 2);
+	assert_non_null(strstr(t->d.v[0].msg, "is a symbolic link"));
+	assert_non_null(strstr(t->d.v[0].msg, victim));
+	assert_int_equal(stat(victim, &after), 0);
+	assert_int_equal(after.st_uid, before.st_uid);
+	assert_int_equal(after.st_gid, before.st_gid);
+	assert_int_equal(after.st_mode, before.st_mode);
+	assert_int_equal(lstat(link, &after), 0);
+	assert_true(S_ISLNK(after.st_mode)); /* left as it was */
+	assert_int_equal(procs_under(t->dir), 0);
+	unlink(link);
+
+	snprintf(link, sizeof(link), "%s/benchgrid-ts-fast", t->other);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(prepare(t, 0, "postgres:\n  tablespaces: {fast: other}\n"), -ELOOP);
+	assert_null(t->pg[0]);
+	assert_int_equal(t->d.v[0].pos.line, 2);
+	assert_non_null(strstr(t->d.v[0].msg, "is a symbolic link"));
+	assert_int_equal(stat(victim, &after), 0);
+	assert_int_equal(after.st_uid, before.st_uid);
+	assert_int_equal(after.st_mode, before.st_mode);
+	unlink(link);
+
+	/* a directory someone else made there: refused, its files stay */
+	struct passwd *pw = getpwnam("postgres");
+	if (geteuid() != 0 || !pw)
+		return;
+	snprintf(link, sizeof(link), "%s/benchgrid-pg_wal", w);
+	mkdir(link, 0755);
+	char file[400];
+	snprintf(file, sizeof(file), "%s/keep", link);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(prepare(t, 0, y), -EEXIST);
+	assert_non_null(strstr(t->d.v[0].msg, "is not a leftover of benchgrid"));
+	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(stat(link, &after), 0);
+	assert_int_equal(after.st_uid, 0);
+	/* a leftover of a killed run (the server user's) is cleared and used */
+	assert_int_equal(chown(link, pw->pw_uid, pw->pw_gid), 0);
+	assert_int_equal(prepare(t, 0, y), 0);
+	assert_int_not_equal(access(file, F_OK), 0);
+	assert_int_equal(stat(link, &after), 0);
+	assert_int_equal(after.st_uid, pw->pw_uid);
+	assert_int_equal(after.st_mode & 07777, 0700);
+}
+
 static void test_bad_settings(void **state)
 {
 	struct t *t = *state;
@@ -635,6 +702,7 @@ int main(void)
 	    cmocka_unit_test(test_setting_matches),
 	    cmocka_unit_test_setup_teardown(test_start_show_reuse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wal_dir_tablespace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wal_dir_symlink, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_killed_postmaster, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_init_data, setup, teardown),
