@@ -13,3 +13,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/integration/report_driver.c)
   target_link_libraries(report_driver PRIVATE bgcore)
   bg_script_test(report_files tests/integration/report_files.sh LABELS "report" TIMEOUT 120)
 endif()
+
+# Output files stay valid UTF-8 text when a command prints invalid bytes,
+# NULs and control characters (strict parsers read every file).
+bg_script_test(valid_output tests/integration/valid_output.sh LABELS "report;integration" TIMEOUT 120)
