@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 void rep_fmt_exact(double v, char *buf, size_t len)
 {
 	if (!isfinite(v)) {
@@ -55,31 +57,40 @@ void rep_csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		return;
-	size_t n = strlen(s);
-	bool quote = n > 0 && (s[0] == ' ' || s[n - 1] == ' ');
+	size_t n;
+	char *clean = utf8_clean(s, strlen(s), UTF8_NO_CONTROLS, &n);
+	if (!clean) {
+		fputs(UTF8_REPLACEMENT, f); /* out of memory: still a valid field */
+		return;
+	}
+	bool quote = n > 0 && (clean[0] == ' ' || clean[n - 1] == ' ');
 	for (size_t i = 0; i < n && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+		quote = clean[i] == ',' || clean[i] == '"' || clean[i] == '\n' || clean[i] == '\r';
 	if (!quote) {
-		fputs(s, f);
+		fputs(clean, f);
+		free(clean);
 		return;
 	}
 	fputc('"', f);
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
+		if (clean[i] == '"')
 			fputc('"', f);
-		fputc(s[i], f);
+		fputc(clean[i], f);
 	}
 	fputc('"', f);
+	free(clean);
 }
 
 void rep_md_cell(FILE *f, const char *s)
 {
+	const char *start = s;
 	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+		if (*s != '|' && *s != '\n' && *s != '\r')
+			continue;
+		utf8_fput(f, start, (size_t)(s - start), UTF8_NO_CONTROLS | UTF8_NO_CR);
+		fputs(*s == '|' ? "\\|" : " ", f);
+		start = s + 1;
 	}
+	if (s)
+		utf8_fput(f, start, (size_t)(s - start), UTF8_NO_CONTROLS | UTF8_NO_CR);
 }

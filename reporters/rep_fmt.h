@@ -10,9 +10,12 @@
 void rep_fmt_exact(double v, char *buf, size_t len);
 /* A number for people: 4 significant digits, no exponent below 1e15. */
 void rep_fmt_human(double v, char *buf, size_t len);
-/* One CSV field, RFC 4180 (quoted when it holds , " CR LF or edge spaces). */
+/* One CSV field, RFC 4180 (quoted when it holds , " CR LF or edge spaces).
+ * Invalid UTF-8, NUL, DEL and the C0 controls other than TAB, CR and LF
+ * are written as U+FFFD. */
 void rep_csv_field(FILE *f, const char *s);
-/* Text for a Markdown table cell: | escaped, newlines as spaces. */
+/* Text for a Markdown table cell: | escaped, CR and LF as spaces; invalid
+ * UTF-8, NUL, DEL and the other C0 controls but TAB as U+FFFD. */
 void rep_md_cell(FILE *f, const char *s);
 
 #endif

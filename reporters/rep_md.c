@@ -26,6 +26,7 @@
 #include "rep_md_charts.h"
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
+#include "utf8.h"
 
 static void fmt_time(double t, char *buf, size_t len)
 {
@@ -96,6 +97,11 @@ static int md_begin(struct rep_ctx *cx)
 	int rc = rep_file_open(&m->rf, cx->outdir, "report.md", cx->d);
 	if (rc < 0)
 		return rc;
+	FILE *mem = open_memstream(&m->buf, &m->len);
+	if (!mem)
+		return -ENOMEM;
+	m->file = m->rf.f;
+	m->rf.f = mem;
 	FILE *f = m->rf.f;
 
 	fputs("# ", f);
@@ -457,15 +463,36 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 		rep_md_cell(f, label);
 		fputs("):\n\n  ```\n", f);
 		const char *e = c->error ? c->error : "(no error recorded)";
-		/* indent every line of the error into the fenced block */
+		/* indent every line of the error into the fenced block; CR LF
+		 * and a lone CR (progress lines) end a line too */
 		fputs("  ", f);
 		for (const char *p = e; *p; p++) {
-			fputc(*p, f);
-			if (*p == '\n' && p[1])
+			if (*p == '\r' && p[1] == '\n')
+				continue;
+			fputc(*p == '\r' ? '\n' : *p, f);
+			if ((*p == '\n' || *p == '\r') && p[1])
 				fputs("  ", f);
 		}
 		fputs("\n  ```\n\n", f);
 	}
+}
+
+/* report.md is written to memory, then to the file as valid UTF-8 text:
+ * whatever a scenario, a command's output or a parser put in the strings,
+ * invalid UTF-8, NUL and every control character but LF and TAB become
+ * U+FFFD. Without write, the memory is dropped. rf.f is the file again. */
+static int md_flush(struct md *m, bool write)
+{
+	if (!m->file)
+		return 0;
+	int rc = fclose(m->rf.f) == 0 ? 0 : -ENOMEM;
+	m->rf.f = m->file;
+	m->file = NULL;
+	if (rc == 0 && write)
+		utf8_fput(m->rf.f, m->buf, m->len, UTF8_NO_CONTROLS | UTF8_NO_CR);
+	free(m->buf);
+	m->buf = NULL;
+	return rc;
 }
 
 /* `benchgrid report` after editing report.charts may draw fewer charts than
@@ -503,6 +530,9 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		section_warnings(cx, m);
 		section_failed(cx, m);
 	}
+	int frc = md_flush(m, ok && rc == 0);
+	if (rc == 0)
+		rc = frc;
 	if (ok && rc == 0 && m->rf.f) {
 		rc = rep_file_commit(&m->rf, cx->d);
 		remove_stale_charts(cx->outdir, m->nchart + 1);

@@ -12,7 +12,10 @@
 #include "rep_ops.h"
 
 struct md {
-	struct rep_file rf;
+	struct rep_file rf; /* rf.f writes to memory (buf), see rep_md.c */
+	FILE *file;         /* report.md.tmp while rf.f is the memory stream */
+	char *buf;
+	size_t len;
 	struct rep_strs params;
 	int nchart;
 	bool bad_config;

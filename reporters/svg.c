@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
@@ -79,8 +81,19 @@ void svg_tick_label(double v, double step, char *buf, size_t len)
 
 void svg_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	size_t n = s ? strlen(s) : 0;
+	for (size_t i = 0, k; i < n; i += k) {
+		k = utf8_char_len(s + i, n - i, 0);
+		if (k == 0) { /* invalid UTF-8 */
+			fputs(UTF8_REPLACEMENT, f);
+			k = 1;
+			continue;
+		}
+		if (k > 1) {
+			fwrite(s + i, 1, k, f);
+			continue;
+		}
+		switch (s[i]) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
@@ -88,8 +101,8 @@ void svg_escape(FILE *f, const char *s)
 		case '\'': fputs("&apos;", f); break;
 		default:
 			/* XML 1.0 forbids most control characters. */
-			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
-				fputc(*s, f);
+			if ((unsigned char)s[i] >= 0x20 || s[i] == '\t' || s[i] == '\n')
+				fputc(s[i], f);
 		}
 	}
 }

@@ -51,7 +51,8 @@ void svg_nice_ticks(double lo, double hi, int target, struct svg_ticks *t);
 void svg_tick_label(double v, double step, char *buf, size_t len);
 
 int svg_write(FILE *f, const struct svg_chart *c);
-/* XML-escape s into f. */
+/* XML-escape s into f: & < > " ' as entities, control characters but TAB and
+ * LF dropped (XML 1.0 forbids them), invalid UTF-8 as U+FFFD. */
 void svg_escape(FILE *f, const char *s);
 
 #endif

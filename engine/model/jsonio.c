@@ -8,59 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s[0..n), 0 when it is not one
- * (overlong forms, surrogates and code points above U+10FFFF included). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp, min;
-	if (s[0] >= 0x01 && s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, cp = s[0] & 0x1f, min = 0x80;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, cp = s[0] & 0x0f, min = 0x800;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, cp = s[0] & 0x07, min = 0x10000;
-	else
-		return 0; /* NUL, a continuation byte or 0xf8..0xff */
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
+#include "utf8.h"
 
 json_t *jsonio_string(const char *s, size_t n)
 {
-	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
-	while (i < n && utf8_len(u + i, n - i) == 1)
-		i++;
-	if (i == n) /* plain ASCII: nothing to replace */
+	if (utf8_is_clean(s, n, 0))
 		return json_stringn_nocheck(s, n);
-	char *buf = malloc(n * 3 + 1); /* each bad byte grows to 3 */
+	size_t o;
+	char *buf = utf8_clean(s, n, 0, &o);
 	if (!buf)
 		return NULL;
-	size_t o = 0;
-	for (i = 0; i < n;) {
-		size_t k = utf8_len(u + i, n - i);
-		if (k) {
-			memcpy(buf + o, s + i, k);
-			o += k;
-			i += k;
-		} else {
-			memcpy(buf + o, replacement, 3);
-			o += 3;
-			i++;
-		}
-	}
 	json_t *v = json_stringn_nocheck(buf, o);
 	free(buf);
 	return v;
@@ -136,7 +93,23 @@ void jsonio_number_canonical(const json_t *num, char *buf, size_t len)
 
 void jsonio_set(json_t *obj, const char *key, json_t *value)
 {
-	json_object_set_new(obj, key, value ? value : json_null());
+	if (!value)
+		value = json_null();
+	if (!key) {
+		json_decref(value);
+		return;
+	}
+	size_t n = strlen(key);
+	if (utf8_is_clean(key, n, 0)) {
+		json_object_set_new_nocheck(obj, key, value);
+		return;
+	}
+	char *clean = utf8_clean(key, n, 0, NULL);
+	if (clean)
+		json_object_set_new_nocheck(obj, clean, value);
+	else
+		json_decref(value);
+	free(clean);
 }
 
 void jsonio_push(json_t *arr, json_t *value)

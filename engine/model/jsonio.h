@@ -3,7 +3,9 @@
  * Values are jansson's json_t; this module adds what jansson leaves to us:
  *  - strings from arbitrary C bytes: jansson refuses invalid UTF-8, so
  *    jsonio_string() replaces every invalid byte (and NUL) by U+FFFD instead
- *    of failing;
+ *    of failing (util/utf8.h), and jsonio_set() does the same for keys
+ *    (jansson would drop the member); control characters are kept, and
+ *    jansson's output escapes them (\n, \u001b);
  *  - numbers as our files write them: a double that is a whole number below
  *    9e15 is an integer, NaN and infinities are null, and every real prints in
  *    its shortest form that reads back equal (jansson would print 231.7 as
@@ -39,7 +41,8 @@ bool jsonio_is_number_text(const char *s);
 /* The text a number reads back as from results.json: integers as "%lld",
  * reals in their shortest round-trip form (see jsonio_format_real). */
 void jsonio_number_canonical(const json_t *num, char *buf, size_t len);
-/* Add value to obj under key (the reference is taken; NULL values are null). */
+/* Add value to obj under key (the reference is taken; NULL values are null).
+ * Invalid bytes of the key become U+FFFD; a NULL key drops the value. */
 void jsonio_set(json_t *obj, const char *key, json_t *value);
 /* Append value to arr (the reference is taken; NULL values are null). */
 void jsonio_push(json_t *arr, json_t *value);

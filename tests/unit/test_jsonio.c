@@ -288,11 +288,38 @@ static void test_mutations(void **state)
 	assert_true(ok > 0 && ok < 5000);
 }
 
+/* Keys are made valid too: jansson refuses a key that is not UTF-8, and
+ * json_object_set_new() would drop the member without a word. */
+static void test_keys(void **state)
+{
+	json_t *o = json_object();
+	jsonio_set(o, "m_\377\376x", jsonio_str("v"));
+	jsonio_set(o, "plain", jsonio_num(1));
+	jsonio_set(o, "ctl\x01\x1b[31m", jsonio_str("c"));
+	jsonio_set(o, NULL, jsonio_str("dropped")); /* no key: dropped, no leak */
+	assert_int_equal(json_object_size(o), 3);
+	assert_string_equal(jsonio_get_str(o, "m_\xef\xbf\xbd\xef\xbf\xbdx", ""), "v");
+	char *s = dump(o, true);
+	assert_non_null(strstr(s, "\"m_\xef\xbf\xbd\xef\xbf\xbdx\": \"v\""));
+	assert_non_null(strstr(s, "\"ctl\\u0001\\u001B[31m\": \"c\""));
+	struct diag d;
+	diag_init(&d);
+	json_t *back = jsonio_parse(s, strlen(s), "s", &d);
+	assert_non_null(back);
+	assert_int_equal(json_object_size(back), 3);
+	assert_string_equal(jsonio_get_str(back, "ctl\x01\x1b[31m", ""), "c");
+	json_decref(back);
+	diag_free(&d);
+	free(s);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_numbers), cmocka_unit_test(test_strings), cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_deep),    cmocka_unit_test(test_errors),  cmocka_unit_test(test_mutations),
+	    cmocka_unit_test(test_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

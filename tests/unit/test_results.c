@@ -22,6 +22,7 @@
 #include "rep_config.h"
 #include "rep_group.h"
 #include "report_fixture.h"
+#include "utf8.h"
 
 static char tmpdir[256];
 
@@ -643,6 +644,85 @@ static void test_reports_edge_cases(void **state)
 	diag_free(&d);
 }
 
+/* A file benchgrid writes is valid UTF-8 without control characters but
+ * those its format allows (LF; CR LF in the CSVs; TAB). */
+static void assert_file_clean(const char *name, unsigned flags)
+{
+	char path[512];
+	size_t len;
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	char *s = slurp(path, &len);
+	assert_non_null(s);
+	if (!utf8_is_clean(s, len, flags))
+		fail_msg("%s is not clean text", name);
+	free(s);
+}
+
+/* Strings with invalid UTF-8 and control characters everywhere a command's
+ * output or a parser can put them (metric and series names and units, info
+ * keys and values, errors, parameters): every file is valid, nothing is
+ * dropped, and the replaced bytes show as U+FFFD. */
+static void test_invalid_bytes(void **state)
+{
+	static const char bad[] = "x\377\376\x01\x1b[31m\r\n\xed\xa0\x80|,\"\xe2\x82";
+	struct run r;
+	struct diag d;
+	char path[512];
+
+	diag_init(&d);
+	fixture_build(&r);
+	run_set(&r.name, bad);
+	struct step_result *st = &r.cells[0].reps[0].steps[0];
+	result_metric(st, bad, 1, bad);
+	result_sample(st, bad, bad, 1, 2);
+	result_info(st, bad, "%s", bad);
+	node_map_put(r.cells[1].params, "fs", NULL, node_new_scalar(bad, NULL));
+	free(r.cells[3].error);
+	r.cells[3].error = strdup(bad);
+
+	snprintf(path, sizeof(path), "%s/results.json", tmpdir);
+	assert_int_equal(results_write_json(&r, path, &d), 0);
+	assert_file_clean("results.json", UTF8_NO_CONTROLS | UTF8_NO_CR);
+	json_t *v = jsonio_parse_file(path, &d);
+	assert_non_null(v);
+	const json_t *cell0 = json_array_get(json_object_get(v, "cells"), 0);
+	const json_t *step0 = json_array_get(json_array_get(json_object_get(cell0, "reps"), 0), 0);
+	const json_t *info = json_object_get(step0, "info");
+	const char *want =
+	    "x\xef\xbf\xbd\xef\xbf\xbd\x01\x1b[31m\r\n\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|,\"\xef\xbf\xbd"
+	    "\xef\xbf\xbd";
+	assert_string_equal(jsonio_get_str(info, want, ""), want); /* key and value kept */
+	json_decref(v);
+
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	assert_int_equal(results_cell_write_line(f, &r.cells[0]), 0);
+	fclose(f);
+	assert_true(utf8_is_clean(line, len, UTF8_NO_CONTROLS | UTF8_NO_CR));
+	assert_null(memchr(line, '\n', len - 1));
+	free(line);
+
+	assert_int_equal(rep_write_all(&r, tmpdir, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_file_clean("results.csv", UTF8_NO_CONTROLS);
+	assert_file_clean("timeseries.csv", UTF8_NO_CONTROLS);
+	assert_file_clean("report.md", UTF8_NO_CONTROLS | UTF8_NO_CR);
+	for (int i = 1; i <= 3; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "chart-%d.svg", i);
+		assert_file_clean(name, UTF8_NO_CONTROLS | UTF8_NO_CR);
+	}
+	snprintf(path, sizeof(path), "%s/report.md", tmpdir);
+	assert_true(file_has(path, "# x\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd[31m  "));
+	snprintf(path, sizeof(path), "%s/results.csv", tmpdir);
+	/* the CSV field is quoted (comma, quote, CR LF) with controls replaced */
+	assert_true(file_has(path, ",\"x\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd[31m\r\n"));
+	run_free(&r);
+	diag_free(&d);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +735,7 @@ int main(void)
 	    cmocka_unit_test(test_reports_edge_cases),
 	    cmocka_unit_test(test_kill_during_write),
 	    cmocka_unit_test(test_damaged_lines),
+	    cmocka_unit_test(test_invalid_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

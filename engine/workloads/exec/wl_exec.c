@@ -16,6 +16,7 @@
 #include "lb.h"
 #include "spawn.h"
 #include "tail.h"
+#include "utf8.h"
 
 extern char **environ;
 
@@ -286,6 +287,25 @@ static void wl_exec_save(const struct step_ctx *cx, const char *ext, const char 
 		result_info(res, ext[3] == 'o' ? "stdout_file" : "stderr_file", "%s", path);
 }
 
+/* The last `max` bytes of a captured stream (from a line start when there
+ * is one, else from a character start) as valid UTF-8: NUL and invalid
+ * bytes become U+FFFD, so the stored tail neither stops at a NUL nor breaks
+ * results.json. Control characters are kept (the writers escape them).
+ * malloc'd; NULL when out of memory. */
+static char *wl_exec_tail(const char *text, size_t len, size_t max)
+{
+	if (!text || !len)
+		return strdup("");
+	const char *t = tail_text(text, len, max);
+	size_t n = len - (size_t)(t - text);
+	if (t != text) {
+		size_t k = utf8_sync(t, n);
+		t += k;
+		n -= k;
+	}
+	return utf8_clean(t, n, 0, NULL);
+}
+
 /* "sh: 1: NAME: not found" (dash) or "sh: NAME: command not found" (bash). */
 static void wl_exec_sh_missing(const char *err, const char *cmd, char *name, size_t len)
 {
@@ -410,8 +430,9 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 		result_fail(res, "exec: cannot start '%s': %s", desc, strerror(-rc));
 		return rc;
 	}
-	size_t tail = o.tail;
-	const char *otail = tail_text(p.out, p.nout, tail), *etail = tail_text(p.err, p.nerr, tail);
+	char *otail_buf = wl_exec_tail(p.out, p.nout, o.tail);
+	char *etail_buf = wl_exec_tail(p.err, p.nerr, o.tail);
+	const char *otail = otail_buf ? otail_buf : "", *etail = etail_buf ? etail_buf : "";
 	result_metric(res, "exit_status", p.status, "");
 	result_metric(res, "elapsed_s", p.elapsed, "s");
 	res->elapsed = p.elapsed;
@@ -458,6 +479,8 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 	} else if (o.parse) {
 		rc = wl_exec_parse(&o, cx, &p, res);
 	}
+	free(otail_buf);
+	free(etail_buf);
 	spawn_run_free(&p);
 	return rc;
 }
