@@ -328,13 +328,7 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 		if (common.n)
 			fputs("Per cell:\n\n", f);
 		fputs("| # |", f);
-		for (size_t k = 0; k < differ.n; k++) {
-			fputc(' ', f);
-			rep_md_cell(f, differ.v[k]);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-		rep_md_row_sep(f, differ.n + 1);
+		rep_md_head_rest(f, differ.v, differ.n);
 		for (size_t i = 0; i < r->ncells; i++) {
 			fprintf(f, "| %zu |", r->cells[i].index);
 			for (size_t k = 0; k < differ.n; k++) {

@@ -24,6 +24,17 @@ void rep_md_row_sep(FILE *f, size_t ncols)
 	fputc('\n', f);
 }
 
+void rep_md_head_rest(FILE *f, char *const *cells, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		fputc(' ', f);
+		rep_md_cell(f, cells[k]);
+		fputs(" |", f);
+	}
+	fputc('\n', f);
+	rep_md_row_sep(f, n + 1);
+}
+
 bool rep_md_param_known(const struct md *m, const char *p)
 {
 	return p && rep_strs_find(&m->params, p) >= 0;

@@ -25,6 +25,9 @@ struct md {
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
 /* The |---|---| line under a table header of ncols columns. */
 void rep_md_row_sep(FILE *f, size_t ncols);
+/* The rest of a table's header row after its first cell (already written):
+ * " cell |" for each of cells, the line's end and the separator row. */
+void rep_md_head_rest(FILE *f, char *const *cells, size_t n);
 /* Is p a parameter of the run? */
 bool rep_md_param_known(const struct md *m, const char *p);
 /* report: names a parameter the run lacks: an error at cfg's key, and a

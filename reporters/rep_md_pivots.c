@@ -63,13 +63,7 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 				rep_md_cell(f, p.cols);
 			}
 			fputs(" |", f);
-			for (size_t c = 0; c < cols.n; c++) {
-				fputc(' ', f);
-				rep_md_cell(f, cols.v[c]);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-			rep_md_row_sep(f, cols.n + 1);
+			rep_md_head_rest(f, cols.v, cols.n);
 			for (size_t ri = 0; ri < rows.n; ri++) {
 				fputs("| ", f);
 				rep_md_cell(f, rows.v[ri]);
