@@ -12,7 +12,9 @@
 struct run_env {
 	const struct spec *s;
 	char *outdir;
-	char *work; /* temporary targets live here */
+	int outfd;   /* the output directory, opened once (outdir.h) */
+	int cellsfd; /* its cells/ folder */
+	char *work;  /* temporary targets live here */
 	bool allow_destroy;
 	int quiet;
 	int64_t repeat, warmup;
