@@ -326,7 +326,10 @@ int results_write_json_at(const struct run *r, int dirfd, const char *name, stru
 	int rc = results_file_open(&rf, dirfd, name);
 	if (rc == 0) {
 		json_t *v = results_run_json(r);
+		errno = 0;
 		rc = jsonio_dump(v, rf.f, true);
+		if (rc == -EIO && errno) /* the write's own error: ENOSPC, EFBIG... */
+			rc = -errno;
 		json_decref(v);
 		if (rc < 0) {
 			results_file_abort(&rf);

@@ -115,6 +115,7 @@ int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 		progress_note(&E->prog, "  FAILED: cell folder: %s", err);
 		return STEPS_FAILED;
 	}
+	E->cellfd = cellfd;
 	struct diag d;
 	diag_init(&d);
 	int status = STEPS_OK;
@@ -140,6 +141,7 @@ int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 	}
 	node_free(tree);
 	diag_free(&d);
+	E->cellfd = -1;
 	close(cellfd);
 	return status;
 }

@@ -14,6 +14,7 @@ struct run_env {
 	char *outdir;
 	int outfd;   /* the output directory, opened once (outdir.h) */
 	int cellsfd; /* its cells/ folder */
+	int cellfd;  /* the running cell's folder cells/ID, or -1 */
 	char *work;  /* temporary targets live here */
 	bool allow_destroy;
 	int quiet;

@@ -318,10 +318,14 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 
 int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner_opts *o, struct diag *d)
 {
-	struct runner R = {
-	    .E = {.s = s, .allow_destroy = o->yes, .quiet = o->quiet, .outfd = -1, .cellsfd = -1},
-	    .o = o,
-	    .journal = -1};
+	struct runner R = {.E = {.s = s,
+	                         .allow_destroy = o->yes,
+	                         .quiet = o->quiet,
+	                         .outfd = -1,
+	                         .cellsfd = -1,
+	                         .cellfd = -1},
+	                   .o = o,
+	                   .journal = -1};
 	read_settings(&R, s, d);
 	R.E.outdir = o->outdir ? strdup(o->outdir) : outdir_default(s->name);
 	if (o->dry_run) {
