@@ -1,6 +1,7 @@
 /* outdir: the run's output directory (see outdir.h). */
 #include "outdir.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -106,7 +107,19 @@ int outdir_subdir(int dirfd, const char *name, const char *path, char *err, size
 	return fd;
 }
 
-/* ".NAME.XXXXXX.tmp" files of a killed run (results_file's names). */
+/* ".NAME.XXXXXX.tmp": results_file's temporary names. */
+static bool is_temporary(const char *name)
+{
+	size_t n = strlen(name);
+	if (name[0] != '.' || n < 13 || strcmp(name + n - 4, ".tmp") != 0 || name[n - 11] != '.')
+		return false;
+	for (size_t i = n - 10; i < n - 4; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+/* The temporary files of a killed run. */
 static void remove_leftovers(int dirfd)
 {
 	int fd = dup(dirfd);
@@ -118,9 +131,8 @@ static void remove_leftovers(int dirfd)
 	}
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		size_t n = strlen(e->d_name);
 		struct stat st;
-		if (e->d_name[0] != '.' || n < 13 || strcmp(e->d_name + n - 4, ".tmp") != 0)
+		if (!is_temporary(e->d_name))
 			continue;
 		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
 			unlinkat(dirfd, e->d_name, 0);
