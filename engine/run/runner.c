@@ -190,6 +190,19 @@ static void report_repeat_warnings(struct runner *R, const struct run_cell *rc)
 	cell_summary_free(sum);
 }
 
+/* Rewrite results.json; a failure fails the run. */
+static void write_results(struct runner *R, struct diag *d)
+{
+	struct diag wd;
+	diag_init(&wd);
+	int rc = results_write_json_at(&R->run, R->E.outfd, "results.json", &wd);
+	if (rc < 0) {
+		diag_error(d, NULL, "cannot write %s/results.json: %s", R->E.outdir, strerror(-rc));
+		R->write_failed = true;
+	}
+	diag_free(&wd);
+}
+
 /* A finished cell: progress, warnings, journal and results.json. */
 static void cell_finished(struct runner *R, struct run_cell *rc, size_t k, size_t to_run, const char *label,
                           struct diag *d)
@@ -212,8 +225,7 @@ static void cell_finished(struct runner *R, struct run_cell *rc, size_t k, size_
 		           JOURNAL_NAME, strerror(-e));
 		R->write_failed = true;
 	}
-	if (results_write_json_at(&R->run, R->E.outfd, "results.json", d) < 0)
-		R->write_failed = true;
+	write_results(R, d);
 }
 
 /* Run the cells the journal lacks. Returns true when interrupted. */
@@ -282,8 +294,7 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	state_close();
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
-	if (results_write_json_at(&R->run, R->E.outfd, "results.json", d) < 0)
-		R->write_failed = true;
+	write_results(R, d);
 	if (R->E.lua && lb_has_hook(R->E.lua, "finish")) {
 		struct diag hd;
 		diag_init(&hd);
@@ -305,7 +316,7 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 		        R->run.ncells == 1 ? "" : "s", nf, R->E.outdir);
 	if (R->write_failed)
 		fprintf(stderr,
-		        "the results could not all be written into %s (see the errors above): the "
+		        "the results could not all be written into %s: the run failed (the errors "
 		        "run failed\n",
 		        R->E.outdir);
 	if (interrupted)
