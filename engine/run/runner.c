@@ -317,7 +317,7 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	if (R->write_failed)
 		fprintf(stderr,
 		        "the results could not all be written into %s: the run failed (the errors "
-		        "run failed\n",
+		        "follow)\n",
 		        R->E.outdir);
 	if (interrupted)
 		return 130;
