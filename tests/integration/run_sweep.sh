@@ -60,7 +60,9 @@ Y
 out="$t/k"
 first=1
 for i in $(seq 1 6); do
-	if ((first)); then
+	# A run killed before it created the directory has nothing to resume
+	# (--resume refuses a missing directory): start it again.
+	if ((first)) || [[ ! -d $out ]]; then
 		"$bg" run "${W[@]}" -q -o "$out" "$t/long.yaml" 2>/dev/null &
 		first=0
 	else
