@@ -27,8 +27,12 @@ static void run_usage(FILE *out)
 	             "  --yes              confirm destroying the block devices the scenario names\n"
 	             "  --work-dir DIR     where temporary targets are created (default /var/tmp)\n"
 	             "  -q, --quiet        no progress output\n\n"
-	             "Exit status: 0 all cells ok, 1 a cell failed, 2 bad scenario or arguments,\n"
-	             "130 interrupted (finished cells are kept; use --resume).\n");
+	             "DIR must be a new directory, or a directory (not a symbolic link) owned by\n"
+	             "you and not writable by group or others; --resume DIR must exist.\n\n"
+	             "Exit status: 0 all cells ok and all results written; 1 a cell failed or\n"
+	             "results could not be written (e.g. a full file system); 2 bad scenario,\n"
+	             "bad arguments or an unusable output directory (nothing ran); 130 interrupted\n"
+	             "(finished cells are kept; use --resume).\n");
 }
 
 /* Keep only cells matching every --only name=value. */

@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cell_summary.h"
@@ -206,50 +208,156 @@ json_t *results_run_json(const struct run *r)
 	return o;
 }
 
-static int fsync_dir_of(const char *path)
+/* ---- output files written whole, inside a directory fd ---- */
+
+/* ".NAME.XXXXXX.tmp" with XXXXXX random: hidden, and never a name a
+ * reader looks for. */
+static void tmp_name(char *buf, size_t len, const char *name)
 {
-	char *copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(copy);
-	if (fd < 0)
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[6];
+	if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+		uint64_t x = (uint64_t)clock() ^ ((uint64_t)getpid() << 20) ^ (uint64_t)(uintptr_t)buf;
+		for (size_t i = 0; i < sizeof(rnd); i++, x >>= 7)
+			rnd[i] = (unsigned char)(x ^ (uint64_t)rand());
+	}
+	char suffix[7];
+	for (size_t i = 0; i < 6; i++)
+		suffix[i] = abc[rnd[i] % (sizeof(abc) - 1)];
+	suffix[6] = 0;
+	snprintf(buf, len, ".%s.%s.tmp", name, suffix);
+}
+
+int results_file_open(struct results_file *rf, int dirfd, const char *name)
+{
+	memset(rf, 0, sizeof(*rf));
+	rf->fd = -1;
+	rf->dirfd = dirfd;
+	size_t n = strlen(name);
+	if (!n || strchr(name, '/') || n >= sizeof(rf->name))
+		return -EINVAL;
+	memcpy(rf->name, name, n + 1);
+	for (int tries = 0; tries < 100; tries++) {
+		tmp_name(rf->tmp, sizeof(rf->tmp), name);
+		rf->fd = openat(dirfd, rf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (rf->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (rf->fd < 0)
 		return -errno;
-	int rc = fsync(fd) < 0 ? -errno : 0;
-	close(fd);
+	rf->f = fdopen(rf->fd, "w");
+	if (!rf->f) {
+		int e = errno;
+		results_file_abort(rf);
+		return -e;
+	}
+	return 0;
+}
+
+int results_file_commit(struct results_file *rf)
+{
+	if (!rf->f)
+		return -EINVAL;
+	int rc = 0;
+	errno = 0;
+	if (fflush(rf->f) != 0 || ferror(rf->f))
+		rc = -(errno ? errno : EIO);
+	else if (fsync(rf->fd) != 0)
+		rc = -errno;
+	if (fclose(rf->f) != 0 && rc == 0)
+		rc = -(errno ? errno : EIO);
+	rf->f = NULL;
+	rf->fd = -1;
+	/* renameat replaces NAME itself, even when it is a symlink. */
+	if (rc == 0 && renameat(rf->dirfd, rf->tmp, rf->dirfd, rf->name) != 0)
+		rc = -errno;
+	if (rc == 0 && fsync(rf->dirfd) != 0 && errno != EINVAL)
+		rc = -errno;
+	if (rc < 0)
+		unlinkat(rf->dirfd, rf->tmp, 0);
+	rf->tmp[0] = 0;
+	return rc;
+}
+
+void results_file_abort(struct results_file *rf)
+{
+	if (rf->f)
+		fclose(rf->f);
+	else if (rf->fd >= 0)
+		close(rf->fd);
+	if (rf->tmp[0])
+		unlinkat(rf->dirfd, rf->tmp, 0);
+	rf->f = NULL;
+	rf->fd = -1;
+	rf->tmp[0] = 0;
+}
+
+int results_file_write(int dirfd, const char *name, const void *buf, size_t len)
+{
+	struct results_file rf;
+	int rc = results_file_open(&rf, dirfd, name);
+	if (rc < 0)
+		return rc;
+	if (len && fwrite(buf, 1, len, rf.f) != len) {
+		rc = -(errno ? errno : EIO);
+		results_file_abort(&rf);
+		return rc;
+	}
+	return results_file_commit(&rf);
+}
+
+int results_open_dir_of(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	*base = slash ? slash + 1 : path;
+	if (!slash)
+		return open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir)
+		return -1;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd;
+}
+
+int results_write_json_at(const struct run *r, int dirfd, const char *name, struct diag *d)
+{
+	struct results_file rf;
+	int rc = results_file_open(&rf, dirfd, name);
+	if (rc == 0) {
+		json_t *v = results_run_json(r);
+		errno = 0;
+		rc = jsonio_dump(v, rf.f, true);
+		if (rc == -EIO && errno) /* the write's own error: ENOSPC, EFBIG... */
+			rc = -errno;
+		json_decref(v);
+		if (rc < 0) {
+			results_file_abort(&rf);
+		} else {
+			rc = results_file_commit(&rf);
+		}
+	}
+	if (rc < 0)
+		diag_error(d, NULL, "cannot write %s: %s", name, strerror(-rc));
 	return rc;
 }
 
 int results_write_json(const struct run *r, const char *path, struct diag *d)
 {
-	char *tmp = NULL;
-	int rc = 0;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		rc = -errno;
-		diag_error(d, NULL, "%s: %s", tmp, strerror(errno));
-		free(tmp);
+	const char *base;
+	int dirfd = results_open_dir_of(path, &base);
+	if (dirfd < 0) {
+		int rc = -errno;
+		diag_error(d, NULL, "cannot write %s: %s", path, strerror(errno));
 		return rc;
 	}
-	json_t *v = results_run_json(r);
-	rc = jsonio_dump(v, f, true);
-	json_decref(v);
-	if (rc == 0 && (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0))
-		rc = -(errno ? errno : EIO);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc == 0)
-		rc = fsync_dir_of(path);
-	if (rc < 0) {
+	struct diag wd;
+	diag_init(&wd);
+	int rc = results_write_json_at(r, dirfd, base, &wd);
+	if (rc < 0)
 		diag_error(d, NULL, "cannot write %s: %s", path, strerror(-rc));
-		unlink(tmp);
-	}
-	free(tmp);
+	diag_free(&wd);
+	close(dirfd);
 	return rc;
 }
 

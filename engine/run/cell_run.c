@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "interrupt.h"
 #include "lb.h"
@@ -105,9 +106,16 @@ static int after_cell(struct run_env *E, const struct cell *c, struct run_cell *
 
 int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 {
-	char cell_dir[4096];
+	char cell_dir[4096], err[4600];
 	snprintf(cell_dir, sizeof(cell_dir), "%s/cells/%s", E->outdir, c->id);
-	outdir_mkdir_p(cell_dir, 0755);
+	/* Its logs and artefacts go there: a folder of ours, never a link. */
+	int cellfd = outdir_subdir(E->cellsfd, c->id, cell_dir, err, sizeof(err));
+	if (cellfd < 0) {
+		run_cell_set_status(rc, RUN_FAILED, "cell folder: %s", err);
+		progress_note(&E->prog, "  FAILED: cell folder: %s", err);
+		return STEPS_FAILED;
+	}
+	E->cellfd = cellfd;
 	struct diag d;
 	diag_init(&d);
 	int status = STEPS_OK;
@@ -133,5 +141,7 @@ int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 	}
 	node_free(tree);
 	diag_free(&d);
+	E->cellfd = -1;
+	close(cellfd);
 	return status;
 }

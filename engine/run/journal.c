@@ -2,12 +2,14 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cell_run.h"
-#include "outdir.h"
+#include "results_write.h"
 
 /* The fingerprint of a cell: everything that decides how it runs. */
 static uint64_t cell_fingerprint(const struct spec *s, const struct cell *c, int64_t repeat, int64_t warmup)
@@ -22,8 +24,8 @@ static uint64_t cell_fingerprint(const struct spec *s, const struct cell *c, int
 	return h;
 }
 
-int journal_write_plan(const char *outdir, const struct spec *s, const struct cell *cells, size_t n,
-                       int64_t repeat, int64_t warmup)
+int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells, size_t n, int64_t repeat,
+                       int64_t warmup)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -33,25 +35,52 @@ int journal_write_plan(const char *outdir, const struct spec *s, const struct ce
 		fprintf(f, "%s\t%016llx\t%zu\n", cells[i].id,
 		        (unsigned long long)cell_fingerprint(s, &cells[i], repeat, warmup), cells[i].index);
 	fclose(f);
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/plan.tsv", outdir);
-	int rc = outdir_write_atomic(path, buf, len);
+	int rc = results_file_write(dirfd, "plan.tsv", buf, len);
 	free(buf);
 	return rc;
 }
 
-int journal_check_plan(const char *outdir, const struct run *run, const struct spec *s,
+/* A file of the output directory that benchgrid wrote: a regular file of
+ * ours with one link, opened without following a link. fd or -errno. */
+static int open_own(int dirfd, const char *name, int flags)
+{
+	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	int rc = fstat(fd, &st) < 0 ? -errno : 0;
+	if (rc == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid()))
+		rc = -EPERM;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static const char *open_own_error(int rc)
+{
+	if (rc == -ELOOP)
+		return "a symbolic link: refusing to follow it";
+	if (rc == -EPERM)
+		return "not a regular file of this user with a single link: refusing it";
+	return strerror(-rc);
+}
+
+int journal_check_plan(int dirfd, const char *outdir, const struct run *run, const struct spec *s,
                        const struct cell *cells, size_t n, int64_t repeat, int64_t warmup, struct diag *d)
 {
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/plan.tsv", outdir);
-	FILE *f = fopen(path, "r");
-	if (!f && errno == ENOENT && run->ncells == 0)
+	int fd = open_own(dirfd, "plan.tsv", O_RDONLY);
+	if (fd == -ENOENT && run->ncells == 0)
 		return 0; /* killed before anything was written: start afresh */
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		diag_error(d, NULL, "--resume: %s: %s (not a benchgrid output directory?)", path,
-		           strerror(errno));
-		return -ENOENT;
+		diag_error(d, NULL, "--resume: %s/plan.tsv: %s%s", outdir,
+		           open_own_error(fd >= 0 ? -ENOMEM : fd),
+		           fd == -ENOENT ? " (not a benchgrid output directory?)" : "");
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
 	}
 	char line[256];
 	int bad = 0;
@@ -82,11 +111,19 @@ int journal_check_plan(const char *outdir, const struct run *run, const struct s
 	return bad;
 }
 
-int journal_load(struct run *run, const char *path, struct diag *d)
+int journal_load(struct run *run, int dirfd, const char *outdir, struct diag *d)
 {
-	FILE *f = fopen(path, "r+");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
+	int fd = open_own(dirfd, JOURNAL_NAME, O_RDWR);
+	if (fd == -ENOENT)
+		return 0;
+	FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+	if (!f) {
+		diag_error(d, NULL, "--resume: %s/%s: %s", outdir, JOURNAL_NAME,
+		           open_own_error(fd >= 0 ? -ENOMEM : fd));
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -116,18 +153,46 @@ int journal_load(struct run *run, const char *path, struct diag *d)
 		good_end = ftell(f);
 	}
 	free(line);
+	if (ftruncate(fileno(f), good_end) < 0)
+		diag_warn(d, NULL, "cannot truncate %s/%s: %s", outdir, JOURNAL_NAME, strerror(errno));
 	fclose(f);
-	if (truncate(path, good_end) < 0)
-		diag_warn(d, NULL, "cannot truncate %s: %s", path, strerror(errno));
 	return (int)loaded;
 }
 
-int journal_append(FILE *journal, const struct run_cell *rc)
+int journal_open(int dirfd, const char *outdir, bool resume, struct diag *d)
 {
-	if (results_cell_write_line(journal, rc) < 0)
-		return -EIO;
-	if (fflush(journal) != 0)
-		return -errno;
-	fsync(fileno(journal));
-	return 0;
+	int fd = open_own(dirfd, JOURNAL_NAME, O_WRONLY | O_APPEND | O_CREAT | (resume ? 0 : O_EXCL));
+	if (fd < 0)
+		diag_error(d, NULL, "cannot open %s/%s: %s", outdir, JOURNAL_NAME, open_own_error(fd));
+	return fd;
+}
+
+int journal_append(int fd, const struct run_cell *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return -ENOMEM;
+	int bad = results_cell_write_line(m, rc);
+	if (fclose(m) != 0 || bad < 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	struct stat st;
+	int err = fstat(fd, &st) < 0 ? errno : 0;
+	for (size_t off = 0; !err && off < len;) {
+		ssize_t w = write(fd, buf + off, len - off);
+		if (w < 0 && errno != EINTR)
+			err = errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	free(buf);
+	if (!err && fsync(fd) != 0)
+		err = errno;
+	/* Half a line would hide every later line from --resume: cut it. */
+	if (err && st.st_size >= 0 && ftruncate(fd, st.st_size) == 0)
+		fsync(fd);
+	return -err;
 }

@@ -9,6 +9,7 @@
 #ifndef BENCHGRID_JOURNAL_H
 #define BENCHGRID_JOURNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,19 +18,30 @@
 #include "results.h"
 #include "spec.h"
 
-/* Write OUTDIR/plan.tsv: 0 or a negative errno. */
-int journal_write_plan(const char *outdir, const struct spec *s, const struct cell *cells, size_t n,
-                       int64_t repeat, int64_t warmup);
+#define JOURNAL_NAME "journal.jsonl"
+
+/* All take the output directory's fd (outdir.h) and never follow a link in
+ * it; outdir is its path, for messages. */
+
+/* Write plan.tsv: 0 or a negative errno. */
+int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells, size_t n, int64_t repeat,
+                       int64_t warmup);
 /* On resume: every cell of run that is still planned must run the same way
- * now, or its old figures would be mixed with new ones. 0 or a negative
- * errno with errors in d. */
-int journal_check_plan(const char *outdir, const struct run *run, const struct spec *s,
+ * now, or its old figures would be mixed with new ones. 0 or -EINVAL with
+ * errors in d. */
+int journal_check_plan(int dirfd, const char *outdir, const struct run *run, const struct spec *s,
                        const struct cell *cells, size_t n, int64_t repeat, int64_t warmup, struct diag *d);
-/* Read the cells of journal path into run (a cell finished twice keeps the
+/* Read the cells of journal.jsonl into run (a cell finished twice keeps the
  * newest) and cut a torn last line. The number of cells read (0 when there
- * is no journal) or a negative errno. */
-int journal_load(struct run *run, const char *path, struct diag *d);
-/* Append a finished cell, flushed and fsync'd: 0 or a negative errno. */
-int journal_append(FILE *journal, const struct run_cell *rc);
+ * is no journal) or -EINVAL with the error in d (a link, a file that is not
+ * ours). */
+int journal_load(struct run *run, int dirfd, const char *outdir, struct diag *d);
+/* Open journal.jsonl for appending: created (it must not exist) for a new
+ * run, or the existing one of ours on resume. An fd, or a negative errno
+ * with the error in d. */
+int journal_open(int dirfd, const char *outdir, bool resume, struct diag *d);
+/* Append a finished cell as one line and fsync: 0 or a negative errno; on
+ * failure the journal is cut back to where it was (no torn line). */
+int journal_append(int fd, const struct run_cell *rc);
 
 #endif

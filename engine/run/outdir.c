@@ -1,6 +1,8 @@
 /* outdir: the run's output directory (see outdir.h). */
 #include "outdir.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +11,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "results_write.h"
 
 char *outdir_default(const char *scenario_name)
 {
@@ -29,63 +33,163 @@ char *outdir_default(const char *scenario_name)
 	return out;
 }
 
-int outdir_mkdir_p(const char *path, mode_t mode)
+/* mkdir -p of the parents of path: 0 or a negative errno. */
+static int mkdir_parents(const char *path)
 {
 	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	char *last = strrchr(tmp, '/');
+	for (char *p = tmp + 1; last && p < last; p++) {
 		if (*p != '/')
 			continue;
 		*p = 0;
-		if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-		return -errno;
 	return 0;
 }
 
-int outdir_write_atomic(const char *path, const char *text, size_t len)
+/* Ours and not writable by anyone else: 0, or -EPERM with the reason. */
+static int check_owner(int fd, const char *path, char *err, size_t errlen)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w < 0) {
-			int e = errno;
-			close(fd);
-			return -e;
-		}
-		off += (size_t)w;
 	}
-	fsync(fd);
-	close(fd);
-	if (rename(tmp, path) < 0)
-		return -errno;
+	if (st.st_uid != geteuid()) {
+		snprintf(err, errlen,
+		         "%s is owned by uid %u, not by the user running benchgrid (uid %u): "
+		         "refusing to write into it",
+		         path, (unsigned)st.st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen,
+		         "%s is writable by its group or by others (mode %04o): refusing to write into "
+		         "it; chmod go-w it or choose another directory",
+		         path, (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
 	return 0;
 }
 
-void outdir_copy_scenario(const char *outdir, const char *scenario_file)
+static void open_error(const char *path, int e, char *err, size_t errlen)
 {
-	char sp[4200];
-	snprintf(sp, sizeof(sp), "%s/scenario.yaml", outdir);
-	FILE *in = fopen(scenario_file, "rb");
-	if (!in)
+	if (e == ELOOP)
+		snprintf(err, errlen, "%s is a symbolic link: refusing to follow it", path);
+	else if (e == ENOTDIR)
+		snprintf(err, errlen, "%s is not a directory", path);
+	else
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+}
+
+int outdir_subdir(int dirfd, const char *name, const char *path, char *err, size_t errlen)
+{
+	if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+		return -e;
+	}
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		open_error(path, e, err, errlen);
+		return -e;
+	}
+	int rc = check_owner(fd, path, err, errlen);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* ".NAME.XXXXXX.tmp": results_file's temporary names. */
+static bool is_temporary(const char *name)
+{
+	size_t n = strlen(name);
+	if (name[0] != '.' || n < 13 || strcmp(name + n - 4, ".tmp") != 0 || name[n - 11] != '.')
+		return false;
+	for (size_t i = n - 10; i < n - 4; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+/* The temporary files of a killed run. */
+static void remove_leftovers(int dirfd)
+{
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		struct stat st;
+		if (!is_temporary(e->d_name))
+			continue;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+			unlinkat(dirfd, e->d_name, 0);
+	}
+	closedir(dir);
+}
+
+int outdir_open(const char *path, bool resume, struct diag *d)
+{
+	char err[4600];
+	int rc = 0;
+	if (!resume && (rc = mkdir_parents(path)) == 0 && mkdir(path, 0755) < 0 && errno != EEXIST)
+		rc = -errno;
+	if (rc < 0) {
+		diag_error(d, NULL, "cannot create output directory %s: %s", path, strerror(-rc));
+		return -EINVAL;
+	}
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (resume && errno == ENOENT)
+			snprintf(err, sizeof(err),
+			         "--resume %s: no such directory (nothing to resume; use -o to start a "
+			         "new run)",
+			         path);
+		else
+			open_error(path, errno, err, sizeof(err));
+		diag_error(d, NULL, "output directory: %s", err);
+		return -EINVAL;
+	}
+	if (check_owner(fd, path, err, sizeof(err)) < 0) {
+		diag_error(d, NULL, "output directory: %s", err);
+		close(fd);
+		return -EINVAL;
+	}
+	remove_leftovers(fd);
+	return fd;
+}
+
+int outdir_copy_scenario(int dirfd, const char *scenario_file)
+{
+	FILE *in = fopen(scenario_file, "rbe");
+	if (!in)
+		return -errno;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
+	if (!m) {
+		fclose(in);
+		return -ENOMEM;
+	}
 	char chunk[8192];
 	size_t r;
 	while ((r = fread(chunk, 1, sizeof(chunk), in)) > 0)
 		fwrite(chunk, 1, r, m);
 	fclose(m);
 	fclose(in);
-	outdir_write_atomic(sp, buf, len);
+	int rc = results_file_write(dirfd, "scenario.yaml", buf, len);
 	free(buf);
+	return rc;
 }

@@ -1,20 +1,37 @@
-/* outdir: the output directory of a run and the files written into it
- * whole: created with its parents, written as NAME.tmp then fsync'd and
- * renamed, so a killed run never leaves half a file. */
+/* outdir: the output directory of a run, opened once and written only
+ * through its directory fd (openat family), never through a link:
+ *
+ *  - a new directory is created (with its parents) mode 0755; an existing
+ *    one (and `--resume DIR`, which must exist) must be a real directory, not
+ *    a symbolic link, owned by the effective user and not writable by its
+ *    group or others, or the run is refused;
+ *  - cells/ and cells/ID are created with mkdirat and opened with
+ *    O_NOFOLLOW under the same rules;
+ *  - files are written whole (results_write.h's results_file: a fresh
+ *    O_EXCL|O_NOFOLLOW temporary name, fsync, renameat), so a killed run
+ *    never leaves half a file and a planted link is replaced, not followed. */
 #ifndef BENCHGRID_OUTDIR_H
 #define BENCHGRID_OUTDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "diag.h"
 
 /* benchgrid-out/NAME-YYYYmmdd-HHMMSS for the scenario's name (malloc'd),
  * or NULL. */
 char *outdir_default(const char *scenario_name);
-/* mkdir -p: 0 or a negative errno. */
-int outdir_mkdir_p(const char *path, mode_t mode);
-/* Replace path by text atomically: 0 or a negative errno. */
-int outdir_write_atomic(const char *path, const char *text, size_t len);
-/* A copy of the scenario file as OUTDIR/scenario.yaml, for the record. */
-void outdir_copy_scenario(const char *outdir, const char *scenario_file);
+/* Create (unless resume: then it must exist) and open path as above, and
+ * remove the temporary files a killed run left. A directory fd, or
+ * -EINVAL with the reason in d. */
+int outdir_open(const char *path, bool resume, struct diag *d);
+/* The sub-directory name of dirfd (created mode 0755 when missing), opened
+ * with O_NOFOLLOW and checked like the output directory. A directory fd, or
+ * a negative errno with the reason in err (shown as path). */
+int outdir_subdir(int dirfd, const char *name, const char *path, char *err, size_t errlen);
+/* A copy of the scenario file as scenario.yaml in dirfd: 0 or a negative
+ * errno. */
+int outdir_copy_scenario(int dirfd, const char *scenario_file);
 
 #endif

@@ -12,7 +12,10 @@
 struct run_env {
 	const struct spec *s;
 	char *outdir;
-	char *work; /* temporary targets live here */
+	int outfd;   /* the output directory, opened once (outdir.h) */
+	int cellsfd; /* its cells/ folder */
+	int cellfd;  /* the running cell's folder cells/ID, or -1 */
+	char *work;  /* temporary targets live here */
 	bool allow_destroy;
 	int quiet;
 	int64_t repeat, warmup;

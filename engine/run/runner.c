@@ -5,6 +5,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,9 @@ struct runner {
 	struct run_env E;
 	const struct runner_opts *o;
 	struct run run;
-	FILE *journal;
-	int work_token; /* the state journal's entry for the work directory */
+	int journal;       /* journal.jsonl, appended per finished cell */
+	int work_token;    /* the state journal's entry for the work directory */
+	bool write_failed; /* results could not be written: the run fails */
 };
 
 /* repeat, warmup and timeout of the scenario (spec_open checked them). */
@@ -49,20 +51,16 @@ static void read_settings(struct runner *R, const struct spec *s, struct diag *d
 }
 
 /* The journal of an earlier run (--resume), or none in a fresh directory. */
-static int load_earlier(struct runner *R, const char *journal, const struct cell *cells, size_t n,
-                        struct diag *d)
+static int load_earlier(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
 {
 	if (R->o->resume) {
-		int loaded = journal_load(&R->run, journal, d);
-		if (loaded < 0) {
-			diag_error(d, NULL, "--resume: cannot read %s: %s", journal, strerror(-loaded));
+		if (journal_load(&R->run, R->E.outfd, R->E.outdir, d) < 0)
 			return -EINVAL;
-		}
-		return journal_check_plan(R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat, R->E.warmup,
-		                          d);
+		return journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat,
+		                          R->E.warmup, d);
 	}
 	struct stat st;
-	if (stat(journal, &st) == 0) {
+	if (fstatat(R->E.outfd, JOURNAL_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		diag_error(d, NULL,
 		           "%s already holds a run; use --resume %s to complete it, or another -o directory",
 		           R->E.outdir, R->E.outdir);
@@ -89,28 +87,34 @@ static void describe_run(struct runner *R, const struct spec *s, size_t n)
 	facts_machine(&R->run.env);
 }
 
-/* The output directory with its journal, plan and scenario copy. */
+/* The output directory with its journal, plan and scenario copy. Every
+ * failure here is -EINVAL (exit status 2): nothing has run yet. */
 static int open_outdir(struct runner *R, const struct spec *s, const struct cell *cells, size_t n,
                        struct diag *d)
 {
-	int rc = outdir_mkdir_p(R->E.outdir, 0755);
-	if (rc < 0) {
-		diag_error(d, NULL, "cannot create output directory %s: %s", R->E.outdir, strerror(-rc));
-		return rc;
+	if ((R->E.outfd = outdir_open(R->E.outdir, R->o->resume, d)) < 0)
+		return -EINVAL;
+	char path[4200], err[4600];
+	snprintf(path, sizeof(path), "%s/cells", R->E.outdir);
+	if ((R->E.cellsfd = outdir_subdir(R->E.outfd, "cells", path, err, sizeof(err))) < 0) {
+		diag_error(d, NULL, "output directory: %s", err);
+		return -EINVAL;
 	}
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/journal.jsonl", R->E.outdir);
-	if (load_earlier(R, path, cells, n, d) < 0)
+	if (load_earlier(R, cells, n, d) < 0)
 		return -EINVAL;
 	describe_run(R, s, n);
-	if (journal_write_plan(R->E.outdir, s, cells, n, R->E.repeat, R->E.warmup) < 0)
-		diag_warn(d, NULL, "cannot write %s/plan.tsv", R->E.outdir);
-	R->journal = fopen(path, "ae");
-	if (!R->journal) {
-		diag_error(d, NULL, "cannot open %s: %s", path, strerror(errno));
+	int rc = journal_write_plan(R->E.outfd, s, cells, n, R->E.repeat, R->E.warmup);
+	const char *what = "plan.tsv";
+	if (rc == 0) {
+		rc = outdir_copy_scenario(R->E.outfd, s->file);
+		what = "scenario.yaml";
+	}
+	if (rc < 0) {
+		diag_error(d, NULL, "cannot write %s/%s: %s", R->E.outdir, what, strerror(-rc));
 		return -EINVAL;
 	}
-	outdir_copy_scenario(R->E.outdir, s->file);
+	if ((R->journal = journal_open(R->E.outfd, R->E.outdir, R->o->resume, d)) < 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -186,19 +190,42 @@ static void report_repeat_warnings(struct runner *R, const struct run_cell *rc)
 	cell_summary_free(sum);
 }
 
+/* Rewrite results.json; a failure fails the run. */
+static void write_results(struct runner *R, struct diag *d)
+{
+	struct diag wd;
+	diag_init(&wd);
+	int rc = results_write_json_at(&R->run, R->E.outfd, "results.json", &wd);
+	if (rc < 0) {
+		diag_error(d, NULL, "cannot write %s/results.json: %s", R->E.outdir, strerror(-rc));
+		R->write_failed = true;
+	}
+	diag_free(&wd);
+}
+
 /* A finished cell: progress, warnings, journal and results.json. */
-static void cell_finished(struct runner *R, const struct run_cell *rc, size_t k, size_t to_run,
-                          const char *label, struct diag *d)
+static void cell_finished(struct runner *R, struct run_cell *rc, size_t k, size_t to_run, const char *label,
+                          struct diag *d)
 {
 	if (R->E.prog.tty)
 		progress_note(&R->E.prog, "[%zu/%zu] %s: %s (%.1f s)", k, to_run, label,
 		              rc->status == RUN_OK ? "ok" : run_status_name(rc->status), rc->elapsed);
 	report_repeat_warnings(R, rc);
-	if (journal_append(R->journal, rc) < 0)
-		progress_note(&R->E.prog, "warning: cannot append to the journal: %s", strerror(errno));
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/results.json", R->E.outdir);
-	results_write_json(&R->run, path, d);
+	int e = journal_append(R->journal, rc);
+	if (e < 0) {
+		/* The cell says what was lost (in results.json, if that can be written). */
+		char *was = rc->error;
+		rc->error = NULL;
+		run_cell_set_status(rc, RUN_FAILED,
+		                    "not recorded: cannot append to %s/%s: %s; --resume will run this "
+		                    "cell again%s%s",
+		                    R->E.outdir, JOURNAL_NAME, strerror(-e), was ? "; " : "", was ? was : "");
+		free(was);
+		diag_error(d, NULL, "cell %s (%s) was not recorded in %s/%s: %s", rc->id, label, R->E.outdir,
+		           JOURNAL_NAME, strerror(-e));
+		R->write_failed = true;
+	}
+	write_results(R, d);
 }
 
 /* Run the cells the journal lacks. Returns true when interrupted. */
@@ -267,9 +294,7 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	state_close();
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/results.json", R->E.outdir);
-	results_write_json(&R->run, path, d);
+	write_results(R, d);
 	if (R->E.lua && lb_has_hook(R->E.lua, "finish")) {
 		struct diag hd;
 		diag_init(&hd);
@@ -277,7 +302,10 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 			diag_move(d, &hd);
 		diag_free(&hd);
 	}
-	rep_write_all(&R->run, R->E.outdir, d);
+	/* A configuration error (-EINVAL) is reported and does not fail the run. */
+	int rep = rep_write_all(&R->run, R->E.outdir, d);
+	if (rep < 0 && rep != -EINVAL)
+		R->write_failed = true;
 	/* `expect:` entries with strict: true make a FAIL fail the run. */
 	long strict_failures = expect_strict_failures(&R->run, d);
 	size_t nf = 0;
@@ -286,17 +314,29 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	if (!R->o->quiet)
 		fprintf(stderr, "%zu cell%s finished, %zu failed; results in %s\n", R->run.ncells,
 		        R->run.ncells == 1 ? "" : "s", nf, R->E.outdir);
+	if (R->write_failed)
+		fprintf(stderr,
+		        "the results could not all be written into %s: the run failed (the errors "
+		        "follow)\n",
+		        R->E.outdir);
 	if (interrupted)
 		return 130;
 	if (strict_failures > 0 && !R->o->quiet)
 		fprintf(stderr, "%ld strict expectation%s failed\n", strict_failures,
 		        strict_failures == 1 ? "" : "s");
-	return nf || strict_failures > 0 ? 1 : 0;
+	return nf || strict_failures > 0 || R->write_failed ? 1 : 0;
 }
 
 int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner_opts *o, struct diag *d)
 {
-	struct runner R = {.E = {.s = s, .allow_destroy = o->yes, .quiet = o->quiet}, .o = o};
+	struct runner R = {.E = {.s = s,
+	                         .allow_destroy = o->yes,
+	                         .quiet = o->quiet,
+	                         .outfd = -1,
+	                         .cellsfd = -1,
+	                         .cellfd = -1},
+	                   .o = o,
+	                   .journal = -1};
 	read_settings(&R, s, d);
 	R.E.outdir = o->outdir ? strdup(o->outdir) : outdir_default(s->name);
 	if (o->dry_run) {
@@ -311,8 +351,12 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		rc = start(&R, s, d);
 	if (rc == 0)
 		rc = finish(&R, sweep(&R, cells, n, d), d);
-	if (R.journal)
-		fclose(R.journal);
+	if (R.journal >= 0)
+		close(R.journal);
+	if (R.E.cellsfd >= 0)
+		close(R.E.cellsfd);
+	if (R.E.outfd >= 0)
+		close(R.E.outfd);
 	if (rc < 0 && R.E.work)
 		rmdir(R.E.work);
 	run_free(&R.run);

@@ -6,7 +6,8 @@
  * to OUTDIR/journal.jsonl (fsync'd) and rewrite OUTDIR/results.json
  * atomically. A failing cell is recorded and the sweep goes on. SIGINT and
  * SIGTERM end the running step early, tear every fixture down and keep what
- * finished; `--resume DIR` runs only the cells the journal lacks. */
+ * finished; `--resume DIR` runs only the cells the journal lacks. The output
+ * directory is written only through its directory fd (outdir.h). */
 #ifndef BENCHGRID_RUNNER_H
 #define BENCHGRID_RUNNER_H
 
@@ -24,9 +25,10 @@ struct runner_opts {
 	const char *work_dir; /* where temporary targets go (default /var/tmp) */
 };
 
-/* Returns 0 when every cell succeeded, 1 when a cell failed, 130 when
- * interrupted, or a negative errno for a failure before any cell ran (with
- * details in d). */
+/* Returns 0 when every cell succeeded and every result was written, 1 when
+ * a cell failed or results could not be written, 130 when interrupted, or
+ * -EINVAL for a failure before any cell ran (a bad output directory among
+ * them: see outdir.h), with details in d. */
 int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner_opts *o, struct diag *d);
 
 #endif

@@ -60,7 +60,9 @@ Y
 out="$t/k"
 first=1
 for i in $(seq 1 6); do
-	if ((first)); then
+	# A run killed before it created the directory has nothing to resume
+	# (--resume refuses a missing directory): start it again.
+	if ((first)) || [[ ! -d $out ]]; then
 		"$bg" run "${W[@]}" -q -o "$out" "$t/long.yaml" 2>/dev/null &
 		first=0
 	else
@@ -102,6 +104,9 @@ assert len(ids) == 16 and len(set(ids)) == 16, ids
 assert all(c["status"] == "ok" for c in r["cells"])
 assert [c["index"] for c in r["cells"]] == list(range(16))
 PY
+# The temporary files the kills left (.NAME.XXXXXX.tmp) are gone after the resume.
+left=$(find "$out" -maxdepth 1 -name '*.tmp*')
+[[ -z $left ]] && ok "no temporary files left after resume" || bad "temporary files left: $left"
 
 # ---- cleanup after the kills leaves no work directory behind ----
 "$bg" cleanup "$BENCHGRID_STATE" >/dev/null 2>&1

@@ -7,11 +7,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -484,6 +486,84 @@ static void test_kill_during_write(void **state)
 
 /* Damaged journal lines (valid JSON of the wrong shape, or not JSON):
  * an error or a cell, never a crash (ASan in CI). */
+/* Links planted where results.json and its old temporary name go are never
+ * written through; a failed write (a file-size limit: EFBIG, as ENOSPC
+ * would) leaves the old file whole and no temporary file behind. */
+static int count_tmp_files(const char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "test -z \"$(find '%s' -name '*.tmp*')\"", dir);
+	return system(cmd) == 0 ? 0 : 1;
+}
+
+static void test_write_no_follow(void **state)
+{
+	struct run a;
+	struct diag d;
+	char dir[300], victim[400], path[400], tmp[420];
+	diag_init(&d);
+	fixture_build(&a);
+	snprintf(dir, sizeof(dir), "%s/nofollow", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(victim, sizeof(victim), "%s/victim", tmpdir);
+	FILE *v = fopen(victim, "w");
+	fputs("precious\n", v);
+	fclose(v);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_equal(symlink(victim, tmp), 0);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(results_write_json(&a, path, &d), 0);
+	char *text = slurp(victim, NULL);
+	assert_string_equal(text, "precious\n");
+	free(text);
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode)); /* the link was replaced */
+	assert_int_equal(unlink(tmp), 0);
+	assert_int_equal(count_tmp_files(dir), 0);
+
+	/* The API: a plain name only; abort leaves nothing. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	struct results_file rf;
+	assert_int_equal(results_file_open(&rf, dfd, "../x"), -EINVAL);
+	assert_int_equal(results_file_open(&rf, dfd, "other.txt"), 0);
+	fputs("half", rf.f);
+	results_file_abort(&rf);
+	assert_int_equal(faccessat(dfd, "other.txt", F_OK, 0), -1);
+	assert_int_equal(count_tmp_files(dir), 0);
+
+	/* A write that fails: the error is returned, the old file stays. */
+	char *before = slurp(path, NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit rl = {.rlim_cur = 1024, .rlim_max = 1024};
+		setrlimit(RLIMIT_FSIZE, &rl);
+		struct diag cd;
+		diag_init(&cd);
+		int rc = results_write_json(&a, path, &cd);
+		int rc2 = results_file_write(dfd, "big.txt", before, strlen(before));
+		if (rc != -EFBIG || rc2 != -EFBIG || cd.nerrors == 0)
+			fprintf(stderr, "rc %d rc2 %d errors %zu\n", rc, rc2, (size_t)cd.nerrors);
+		_exit(rc == -EFBIG && rc2 == -EFBIG && cd.nerrors > 0 ? 0 : 1);
+	}
+	int wst;
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_true(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+	char *after = slurp(path, NULL);
+	assert_string_equal(before, after);
+	assert_int_equal(faccessat(dfd, "big.txt", F_OK, 0), -1);
+	assert_int_equal(count_tmp_files(dir), 0);
+	free(before);
+	free(after);
+	close(dfd);
+	run_free(&a);
+	diag_free(&d);
+}
+
 static void test_damaged_lines(void **state)
 {
 	struct run a;
@@ -736,6 +816,7 @@ int main(void)
 	    cmocka_unit_test(test_kill_during_write),
 	    cmocka_unit_test(test_damaged_lines),
 	    cmocka_unit_test(test_invalid_bytes),
+	    cmocka_unit_test(test_write_no_follow),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
