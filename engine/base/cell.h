@@ -21,8 +21,13 @@ struct cell {
 /* Everything a workload may use while it runs one step of one cell. */
 struct step_ctx {
 	const struct cell *cell;
-	const char *target_dir;  /* directory where the cell's files live */
-	const char *cell_dir;    /* OUTDIR/cells/<id>: logs and artefacts */
+	const char *target_dir; /* directory where the cell's files live */
+	const char *cell_dir;   /* OUTDIR/cells/<id>: logs and artefacts */
+	/* cell_dir opened by the run (never through a link, owner and mode
+	 * checked: run/outdir.h); write files into it with model's
+	 * results_file_write(cell_dirfd, NAME, ...). 0 or less: none (a workload
+	 * then opens cell_dir itself with O_DIRECTORY|O_NOFOLLOW). */
+	int cell_dirfd;
 	const char *pg_conninfo; /* managed or external server, NULL if none */
 	const char *pg_log;      /* server log file (for error tails), or NULL */
 	const char *step_name;

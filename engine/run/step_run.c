@@ -98,6 +98,7 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	    .cell = c,
 	    .target_dir = fixture_set_dir(&E->fx, E->work),
 	    .cell_dir = cell_dir,
+	    .cell_dirfd = E->cellfd,
 	    .pg_conninfo = fixture_set_pg_conninfo(&E->fx),
 	    .pg_log = fixture_set_pg_log(&E->fx),
 	    .step_name = S->name,

@@ -57,6 +57,30 @@ assert st[1]["status"] == "failed", st[1]
 assert "not recorded" in st[1]["error"] and "No space left" in st[1]["error"], st[1]["error"]
 PY
 
+# An exec step whose saved stdout does not fit: that step fails and says
+# what was lost (cell 2 frees the space so that results.json can say it).
+rm -rf "$full/o" "$full/filler"
+dd if=/dev/zero of="$full/filler" bs=1k count=120 2>/dev/null
+cat >"$t/big.yaml" <<Y
+name: full-stdout
+matrix:
+  x: [1, 2]
+steps:
+  - name: big
+    exec: {command: "if [ \${x} = 1 ]; then head -c 100000 /dev/zero | tr '\\\\0' a; else rm -f $full/filler; fi"}
+Y
+"$bg" run "${W[@]}" -q -o "$full/o" "$t/big.yaml" >"$t/out" 2>&1
+rc=$?
+[[ $rc -eq 1 ]] && no_tmp "$full/o" && python3 - "$full/o" <<'PY' && ok "a saved stdout that does not fit fails its cell, which says what was lost" ||
+import json, sys
+r = json.load(open(sys.argv[1] + "/results.json"))
+st = {c["params"]["x"]: c for c in r["cells"]}
+assert st[1]["status"] == "failed", st[1]["status"]
+assert "stdout" in st[1]["error"] and "lost" in st[1]["error"] and "No space left" in st[1]["error"], st[1]["error"]
+assert st[2]["status"] == "ok", st[2]
+PY
+	{ bad "saved stdout on a full file system: exit $rc"; cat "$t/out"; ls -la "$full/o"; }
+
 # Full from the start: the run is refused before anything runs.
 rm -rf "$full/o" "$full/filler"
 dd if=/dev/zero of="$full/filler" bs=1k 2>/dev/null

@@ -92,6 +92,15 @@ assert [x["status"] for x in c.values() if x["id"] != sys.argv[2]] == ["ok"]
 PY
 	{ bad "planted cells/ID link: exit $rc, elsewhere: $(ls "$t/elsewhere")"; cat "$t/out"; }
 
+# cells/ID/probe.stdout -> the victim (an exec step's saved output): replaced,
+# never written through.
+plant "cells/${ids[0]}/probe.stdout"
+"$bg" run "${W[@]}" -q -o "$t/o" "$t/s.yaml" >"$t/out" 2>&1
+rc=$?
+victim_same && [[ $rc -eq 0 ]] && [[ -f "$t/o/cells/${ids[0]}/probe.stdout" && ! -L "$t/o/cells/${ids[0]}/probe.stdout" ]] &&
+	ok "planted cells/ID/probe.stdout: replaced, target untouched" ||
+	{ bad "planted cells/ID/probe.stdout: exit $rc, victim now: $(head -c 80 "$t/victim")"; cat "$t/out"; printf 'precious\n' >"$t/victim"; }
+
 # An existing output directory writable by others, or owned by another user.
 rm -rf "$t/o" && mkdir -m 0777 "$t/o"
 "$bg" run "${W[@]}" -q -o "$t/o" "$t/s.yaml" >"$t/out" 2>&1

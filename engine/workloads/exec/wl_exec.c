@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "lb.h"
+#include "results_write.h"
 #include "spawn.h"
 #include "tail.h"
 #include "utf8.h"
@@ -266,25 +267,33 @@ static void wl_exec_build_env(struct wl_exec_env *e, const struct wl_exec_opts *
 
 /* --- running the step --- */
 
-/* Keep a full copy of a stream in the cell folder. */
-static void wl_exec_save(const struct step_ctx *cx, const char *ext, const char *text, size_t len,
-                         struct step_result *res)
+/* Keep a full copy of a stream in the cell folder, written whole and never
+ * through a link. 0, or a negative errno with what was lost in lost. */
+static int wl_exec_save(const struct step_ctx *cx, const char *ext, const char *text, size_t len,
+                        struct step_result *res, char *lost, size_t lostlen)
 {
 	if (!cx->cell_dir || !len)
-		return;
-	char name[128];
+		return 0;
+	char name[160];
 	snprintf(name, sizeof(name), "%s", cx->step_name ? cx->step_name : "exec");
 	for (char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
 			*p = '_';
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s.%s", cx->cell_dir, name, ext);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return;
-	fwrite(text, 1, len, f);
-	if (fclose(f) == 0)
-		result_info(res, ext[3] == 'o' ? "stdout_file" : "stderr_file", "%s", path);
+	size_t n = strlen(name);
+	snprintf(name + n, sizeof(name) - n, ".%s", ext);
+	int dfd = cx->cell_dirfd > 0 ? cx->cell_dirfd
+	                             : open(cx->cell_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = dfd < 0 ? -errno : results_file_write(dfd, name, text, len);
+	if (dfd >= 0 && dfd != cx->cell_dirfd)
+		close(dfd);
+	if (rc < 0) {
+		snprintf(lost, lostlen,
+		         "exec: cannot save its %s (%zu bytes) as %s/%s: %s; that copy is lost", ext, len,
+		         cx->cell_dir, name, strerror(-rc));
+		return rc;
+	}
+	result_info(res, ext[3] == 'o' ? "stdout_file" : "stderr_file", "%s/%s", cx->cell_dir, name);
+	return 0;
 }
 
 /* The last `max` bytes of a captured stream (from a line start when there
@@ -441,8 +450,10 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 	if (p.out_truncated || p.err_truncated)
 		result_info(res, "warning", "exec: output beyond %zu MiB per stream was dropped",
 		            WL_EXEC_DEFAULT_CAPTURE >> 20);
-	wl_exec_save(cx, "stdout", p.out, p.nout, res);
-	wl_exec_save(cx, "stderr", p.err, p.nerr, res);
+	char lost[4600] = "";
+	int lost_rc = wl_exec_save(cx, "stdout", p.out, p.nout, res, lost, sizeof(lost));
+	if (lost_rc == 0)
+		lost_rc = wl_exec_save(cx, "stderr", p.err, p.nerr, res, lost, sizeof(lost));
 	const char *why = *etail ? etail : otail;
 	const char *sep = *why ? "\n" : "";
 	char missing[256];
@@ -478,6 +489,13 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 		rc = -EIO;
 	} else if (o.parse) {
 		rc = wl_exec_parse(&o, cx, &p, res);
+	}
+	/* A step whose saved output is lost fails, and says what was lost. */
+	if (lost_rc < 0) {
+		result_info(res, "lost", "%s", lost);
+		result_fail(res, "%s", lost);
+		if (rc >= 0)
+			rc = lost_rc;
 	}
 	free(otail_buf);
 	free(etail_buf);
