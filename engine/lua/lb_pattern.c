@@ -37,7 +37,12 @@ static void lm_init(struct lm *m, lua_State *S, const char *s, size_t ls, const 
 	m->se = s + ls;
 	m->pe = p + lp;
 	m->depth = m->ncap = 0;
-	m->left = 1; /* a call made once the budget is spent stops at once */
+	m->left = LM_CHECK;
+	/* A call made once the budget is spent stops at once (the clock is
+	 * read only after LM_CHECK steps: short calls stay cheap). */
+	const struct lb *B = lb_of(S);
+	if (B->running && (B->expired || B->stopped || (B->stop && *B->stop)))
+		lb_budget_check(S);
 }
 
 static void lm_tick(struct lm *m, long cost)

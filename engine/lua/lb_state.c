@@ -181,7 +181,7 @@ int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct s
 		/* While the stop flag is set, no call runs: its first instruction
 		 * raises the stop. */
 		B->stopped = B->stop && *B->stop;
-		lua_sethook(S, lb_count_hook, LUA_MASKCOUNT, B->stopped ? 1 : LB_HOOK_COUNT);
+		lua_sethook(S, lb_count_hook, LUA_MASKCOUNT | LUA_MASKCALL, B->stopped ? 1 : LB_HOOK_COUNT);
 	}
 	int rc = lua_pcall(S, nargs, nres, base);
 	bool expired = B->expired, stopped = B->stopped;

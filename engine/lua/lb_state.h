@@ -7,9 +7,13 @@
  * switches itself to fire on every instruction and raises an error each
  * time, so an error handler or pcall in the user's code gets at most one
  * instruction before the stop is raised again; the stop reaches our
- * lua_pcall. The hook never fires inside a C function: the pattern
- * functions, which can backtrack for hours in one call, check the budget
- * themselves (lb_pattern.h, through lb_budget_check).
+ * lua_pcall. The same hook also runs at every function call (LUA_MASKCALL),
+ * so that a loop of long C calls (string.rep, s:upper() on 100 MiB) is
+ * checked before each of them rather than once per 1000 of them. The hook
+ * never fires inside a C function: the pattern functions, which can
+ * backtrack for hours in one call, check the budget themselves
+ * (lb_pattern.h, through lb_budget_check); other library functions are
+ * linear or n log n in data the memory limit bounds.
  *
  * Stop: the embedder's flag (lb_set_stop; the runner's SIGINT/SIGTERM flag)
  * is looked at in the same places as the clock; once set, the call is

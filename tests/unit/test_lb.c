@@ -526,6 +526,9 @@ static void test_budget_pattern(void **state)
 	expect_stopped("function setup() for w in "
 	               "(('a'):rep(40)):gmatch('(a-)(a-)(a-)(a-)(a-)(a-)(a-)(a-)b') do end end",
 	               0.5);
+	/* Other C functions run to their end, but the budget is checked
+	 * before each call: a loop of long calls (about 30 ms each) stops. */
+	expect_stopped("function setup() local s = ('x'):rep(1 << 26) while true do s:upper() end end", 0.5);
 	/* A plain search compares 10^12 bytes. */
 	expect_stopped("function setup() return ('a'):rep(1e7):find(('a'):rep(1e5) .. 'b', 1, true) end",
 	               0.5);
