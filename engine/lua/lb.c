@@ -63,6 +63,11 @@ void lb_set_budget(struct lb *B, double budget_s)
 		B->budget = budget_s;
 }
 
+void lb_set_stop(struct lb *B, volatile sig_atomic_t *flag)
+{
+	B->stop = flag;
+}
+
 void lb_set_log(struct lb *B, lb_log_fn fn, void *ud)
 {
 	B->log = fn;

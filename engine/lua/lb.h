@@ -3,8 +3,8 @@
  * One sandboxed lua_State per scenario (lb_sandbox.h says what it holds). Lua
  * runs only at scenario, cell and step boundaries, never per I/O or per
  * transaction. Every call goes through lua_pcall with a traceback handler;
- * a call that runs longer than the budget (default 10 s) is stopped
- * (lb_state.h says how).
+ * a call that runs longer than the budget (default 10 s), or that runs
+ * when the embedder's stop flag is set, is stopped (lb_state.h says how).
  *
  * Errors name the scenario's own line: the hooks block is compiled with the
  * YAML line of its first content line as its line 1, so Lua's line k is the
@@ -17,6 +17,7 @@
 #ifndef BENCHGRID_LB_H
 #define BENCHGRID_LB_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -37,6 +38,14 @@ void lb_free(struct lb *L);
 
 /* Change the per-call budget (seconds, > 0). */
 void lb_set_budget(struct lb *L, double budget_s);
+
+/* The flag a signal handler sets when benchgrid must stop (the runner's
+ * SIGINT/SIGTERM flag), or NULL. While it is non-zero, the running Lua call
+ * is stopped within milliseconds (also inside string.find and the other
+ * pattern functions, and a bench.sh command is killed), and every call made
+ * while it stays set fails at once; both return -EINTR with "stopped:
+ * benchgrid is stopping". The flag must outlive the state. */
+void lb_set_stop(struct lb *L, volatile sig_atomic_t *flag);
 
 /* Where bench.log() and print() go; default: stderr as "lua: LEVEL: msg".
  * level is "debug", "info", "warn" or "error". */

@@ -284,28 +284,35 @@ static int lb_bench_log(lua_State *S)
 }
 
 /* bench.sh(cmd) -> status, stdout, stderr. Runs /bin/sh -c cmd within the
- * rest of the call's budget; the process group is killed when it runs out. */
+ * rest of the call's budget; the process group is killed when it runs out or
+ * when the stop flag is set. */
 static int lb_bench_sh(lua_State *S)
 {
 	struct lb *B = lb_of(S);
 	const char *cmd = luaL_checkstring(S, 1);
 	lb_need_effects(S, "bench.sh");
+	lb_budget_check(S); /* nothing starts once the budget is spent */
 	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	double left = B->running ? B->deadline - clock_mono() : B->budget;
 	if (left <= 0)
 		left = 0.001;
-	struct spawn_run p = {
-	    .c = {.argv = argv, .out_fd = -1, .err_fd = -1}, .timeout = left, .max_capture = 16 << 20};
+	struct spawn_run p = {.c = {.argv = argv, .out_fd = -1, .err_fd = -1},
+	                      .timeout = left,
+	                      .stop = B->stop,
+	                      .max_capture = 16 << 20};
 	int rc = spawn_run(&p);
 	if (rc < 0) {
 		spawn_run_free(&p);
 		return luaL_error(S, "bench.sh: cannot run '%s': %s", cmd, strerror(-rc));
 	}
-	if (p.timed_out) {
+	if (p.stopped || p.timed_out) {
 		spawn_run_free(&p);
-		B->expired = true; /* the count hook raises the stop from here on */
-		return luaL_error(S, "bench.sh: '%s' was killed: the Lua time budget of %f s ran out", cmd,
-		                  B->budget);
+		/* Stop at once, so that a loop around pcall(bench.sh, ...) does
+		 * not start the command again. */
+		B->stopped |= p.stopped;
+		B->expired |= !p.stopped;
+		lb_budget_check(S);
+		return luaL_error(S, "bench.sh: '%s' was killed", cmd);
 	}
 	lua_pushinteger(S, p.status);
 	lua_pushlstring(S, p.out ? p.out : "", p.nout);

@@ -10,6 +10,7 @@
 #include "lb_api.h"
 #include "lb_embed.h"
 #include "lb_lib.h"
+#include "lb_pattern.h"
 
 /* __index of the global table: reading an undefined global is an error. */
 static int lb_strict_index(lua_State *S)
@@ -198,6 +199,7 @@ void lb_sandbox_open(struct lb *B)
 	lua_pushnil(S);
 	lua_setfield(S, -2, "dump");
 	lua_pop(S, 1);
+	lb_pattern_open(S); /* find, match, gmatch, gsub that obey the budget */
 	lua_register(S, "load", lb_load);
 	lua_register(S, "print", lb_print);
 	lua_register(S, "require", lb_require);

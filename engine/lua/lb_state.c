@@ -38,11 +38,21 @@ void *lb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 static void lb_count_hook(lua_State *S, lua_Debug *ar)
 {
 	(void)ar;
+	lb_budget_check(S);
+}
+
+void lb_budget_check(lua_State *S)
+{
 	struct lb *B = lb_of(S);
-	if (!B->expired) {
-		if (clock_mono() < B->deadline)
+	if (!B->running)
+		return;
+	if (!B->expired && !B->stopped) {
+		if (B->stop && *B->stop)
+			B->stopped = true;
+		else if (clock_mono() < B->deadline)
 			return;
-		B->expired = true;
+		else
+			B->expired = true;
 	}
 	/* From now on, every instruction of every thread that runs raises: this
 	 * one, and the main thread, which a coroutine's error returns to (a
@@ -50,7 +60,10 @@ static void lb_count_hook(lua_State *S, lua_Debug *ar)
 	lua_sethook(S, lb_count_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
 	if (S != B->S)
 		lua_sethook(B->S, lb_count_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
-	lua_pushfstring(S, "stopped: the Lua time budget of %f s ran out", B->budget);
+	if (B->stopped)
+		lua_pushliteral(S, "stopped: benchgrid is stopping");
+	else
+		lua_pushfstring(S, "stopped: the Lua time budget of %f s ran out", B->budget);
 	lua_error(S);
 }
 
@@ -165,18 +178,22 @@ int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct s
 		B->running = true;
 		B->expired = false;
 		B->deadline = clock_mono() + B->budget;
-		lua_sethook(S, lb_count_hook, LUA_MASKCOUNT, LB_HOOK_COUNT);
+		/* While the stop flag is set, no call runs: its first instruction
+		 * raises the stop. */
+		B->stopped = B->stop && *B->stop;
+		lua_sethook(S, lb_count_hook, LUA_MASKCOUNT | LUA_MASKCALL, B->stopped ? 1 : LB_HOOK_COUNT);
 	}
 	int rc = lua_pcall(S, nargs, nres, base);
-	bool expired = B->expired;
+	bool expired = B->expired, stopped = B->stopped;
 	if (outer) {
 		lua_sethook(S, NULL, 0, 0);
 		B->running = false;
 		B->expired = false;
+		B->stopped = false;
 		B->gen++; /* objects made for this call go stale */
 	}
 	lua_remove(S, base);
-	if (rc == LUA_OK && expired && outer) {
+	if (rc == LUA_OK && (expired || stopped) && outer) {
 		/* The stop was caught (pcall around a coroutine) and the call
 		 * returned: it still failed. */
 		lua_settop(S, base - 1);
@@ -189,7 +206,9 @@ int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct s
 	if (!msg)
 		msg = "(error object is not a string)";
 	const struct src_pos *at = B->err_pos.line > 0 ? &B->err_pos : fallback;
-	if (expired) {
+	if (stopped) {
+		diag_error(d, at, "%s: stopped: benchgrid is stopping (interrupted by a signal)", what);
+	} else if (expired) {
 		diag_error(d, at, "%s: stopped after the Lua time budget of %g s (an endless loop?)", what,
 		           B->budget);
 	} else if (rc == LUA_ERRMEM) {
@@ -200,7 +219,7 @@ int lb_pcall(struct lb *B, int nargs, int nres, const char *what, const struct s
 	}
 	lua_pop(S, 1);
 	B->err_pos.line = 0;
-	return expired ? -ETIME : -EINVAL;
+	return stopped ? -EINTR : expired ? -ETIME : -EINVAL;
 }
 
 int lb_pcall_hook(struct lb *B, int nargs, int nres, const char *what, const struct src_pos *fallback,

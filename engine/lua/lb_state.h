@@ -7,7 +7,17 @@
  * switches itself to fire on every instruction and raises an error each
  * time, so an error handler or pcall in the user's code gets at most one
  * instruction before the stop is raised again; the stop reaches our
- * lua_pcall.
+ * lua_pcall. The same hook also runs at every function call (LUA_MASKCALL),
+ * so that a loop of long C calls (string.rep, s:upper() on 100 MiB) is
+ * checked before each of them rather than once per 1000 of them. The hook
+ * never fires inside a C function: the pattern functions, which can
+ * backtrack for hours in one call, check the budget themselves
+ * (lb_pattern.h, through lb_budget_check); other library functions are
+ * linear or n log n in data the memory limit bounds.
+ *
+ * Stop: the embedder's flag (lb_set_stop; the runner's SIGINT/SIGTERM flag)
+ * is looked at in the same places as the clock; once set, the call is
+ * stopped the same way, and so is every call made while it stays set.
  *
  * Positions: the message handler walks the stack to the innermost frame of a
  * user chunk (chunk names starting with '@': the scenario or a hooks file;
@@ -17,6 +27,7 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,13 +35,15 @@
 
 struct lb {
 	lua_State *S;
-	char *file;      /* scenario file as given */
-	char *dir;       /* its folder ("." when none) */
-	char *name;      /* the scenario name (from lb_setup; until then the file base name) */
-	double budget;   /* seconds per top-level call */
-	double deadline; /* monotonic seconds */
-	bool expired;    /* the running call passed its deadline */
-	bool running;    /* inside a top-level call */
+	char *file;                  /* scenario file as given */
+	char *dir;                   /* its folder ("." when none) */
+	char *name;                  /* the scenario name (from lb_setup; until then the file base name) */
+	double budget;               /* seconds per top-level call */
+	double deadline;             /* monotonic seconds */
+	bool expired;                /* the running call passed its deadline */
+	bool stopped;                /* the running call saw the stop flag set */
+	volatile sig_atomic_t *stop; /* the embedder's stop flag, or NULL */
+	bool running;                /* inside a top-level call */
 	/* The running call may have side effects (bench.sh, run:write): set
 	 * only by lb_pcall_hook, for the hook functions and parsers that `run`
 	 * calls. Loading hooks, `!lua` values and `filter:` run without it, so
@@ -72,6 +85,12 @@ int lb_pcall_hook(struct lb *B, int nargs, int nres, const char *what, const str
 /* In a C function that has side effects: raise a Lua error naming `call`
  * unless the running call allows them (see `effects`). */
 void lb_need_effects(lua_State *S, const char *call);
+
+/* Inside a top-level call: when the deadline has passed or the stop flag
+ * is set, raise the stop (an error that every later instruction raises
+ * again, so it cannot be caught); otherwise return. For C functions that
+ * may run long; reads the clock, so call it every few thousand steps. */
+void lb_budget_check(lua_State *S);
 
 /* Strip Lua's "chunk:line: " prefix from a message. */
 const char *lb_strip_where(const char *msg);

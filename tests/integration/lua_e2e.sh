@@ -152,4 +152,70 @@ assert lines[:len(want)] == want, lines
 import re
 assert not re.search(r"(?<!\\)<script", md) and "\n# Not" not in md
 PY
+# The Lua time budget holds inside C functions: a backtracking pattern (hours
+# with Lua's own string.find) is stopped at the budget, in `check` (a !lua
+# value) and in `run` (a hook), with the budget and the position named.
+bt="(\"a\"):rep(40):find(\".-.-.-.-.-.-.-.-.-.-b\")"
+cat >"$t/bt.yaml" <<YAML
+benchgrid: 1
+name: backtrack
+lua_budget: 2s
+target: {kind: dir, path: $t/work}
+steps:
+  - name: x
+    exec: {command: "true", timeout: !lua '$bt and "5s" or "6s"'}
+YAML
+s0=$(date +%s.%N)
+"$bg" check "$t/bt.yaml" >"$t/log5" 2>&1
+rc=$?
+el=$(echo "$(date +%s.%N) - $s0" | bc)
+if [[ $rc -eq 2 ]] && (($(echo "$el < 3.5" | bc))) &&
+	grep -q "bt.yaml:7:38: error: .*stopped after the Lua time budget of 2 s" "$t/log5"; then
+	ok "check: a backtracking pattern stops at the budget (${el}s)"
+else
+	bad "check backtracking: rc $rc after ${el}s"; cat "$t/log5"
+fi
+cat >"$t/bt2.yaml" <<YAML
+benchgrid: 1
+name: backtrack-hook
+lua_budget: 2s
+target: {kind: dir, path: $t/work}
+steps:
+  - name: x
+    exec: {command: "true"}
+hooks: |
+  function after_step(step, result)
+    result:metric("found", $bt and 1 or 0)
+  end
+YAML
+s0=$(date +%s.%N)
+"$bg" run -q -o "$t/out5" "$t/bt2.yaml" >"$t/log5" 2>&1
+rc=$?
+el=$(echo "$(date +%s.%N) - $s0" | bc)
+if [[ $rc -eq 1 ]] && (($(echo "$el < 4" | bc))) &&
+	grep -q "bt2.yaml:10:5: error: after_step: stopped after the Lua time budget of 2 s" "$t/out5/results.json"; then
+	ok "run: a backtracking pattern in a hook stops at the budget (${el}s)"
+else
+	bad "run backtracking: rc $rc after ${el}s"; cat "$t/log5"; grep -o '"error": *"[^"]*"' "$t/out5/results.json"
+fi
+# SIGINT and SIGTERM end such a hook at once (the budget is 2 minutes): the
+# run tears down (its work directory is removed) and exits 130.
+for sig in INT TERM; do
+	sed 's/lua_budget: 2s/lua_budget: 120s/' "$t/bt2.yaml" >"$t/bt3.yaml"
+	rm -rf "$t/wd" && mkdir "$t/wd"
+	"$bg" run -o "$t/out6$sig" --work-dir "$t/wd" "$t/bt3.yaml" >"$t/log6" 2>&1 &
+	pid=$!
+	sleep 1.5
+	s0=$(date +%s.%N)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	el=$(echo "$(date +%s.%N) - $s0" | bc)
+	if [[ $rc -eq 130 ]] && (($(echo "$el < 2" | bc))) && grep -q "interrupted: tearing down" "$t/log6" &&
+		[[ -z $(ls -A "$t/wd") ]]; then
+		ok "SIG$sig ends a backtracking hook, teardown, exit 130 (${el}s)"
+	else
+		bad "SIG$sig: rc $rc after ${el}s"; cat "$t/log6"; ls -A "$t/wd"
+	fi
+done
 exit $fail

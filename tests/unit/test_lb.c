@@ -14,6 +14,9 @@
 #include <cmocka.h>
 #include <lua.h>
 #include <lauxlib.h>
+#include <lualib.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include "lb.h"
 #include "matrix.h"
@@ -425,7 +428,7 @@ static void expect_stopped(const char *hooks, double budget)
 	if (rc != -ETIME)
 		fail_msg("not stopped (rc %d): %s", rc, diag_text(&d));
 	assert_true(dt >= budget * 0.9);
-	if (dt > budget + 0.5)
+	if (dt > budget + 1.0)
 		fail_msg("stopped only after %.2f s", dt);
 	assert_non_null(strstr(diag_text(&d), "time budget of 0.5 s"));
 	/* The state stays usable, with a fresh budget. */
@@ -500,6 +503,218 @@ static void test_budget_coroutine_caught(void **state)
 	assert_null(out);
 	assert_non_null(strstr(diag_text(&d), "time budget of 0.5 s"));
 	node_free(e);
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* The count hook never fires inside a C function: the pattern functions
+ * check the budget themselves. Each of these backtracks for hours with
+ * Lua's own string library. */
+static void test_budget_pattern(void **state)
+{
+	expect_stopped("function setup()\n"
+	               "  return ('a'):rep(40):find('.-.-.-.-.-.-.-.-.-.-b')\n"
+	               "end\n",
+	               0.5);
+	expect_stopped("function setup()\n"
+	               "  while true do pcall(string.match, string.rep('a', 30), "
+	               "'(.-)(.-)(.-)(.-)(.-)(.-)(.-)(.-)(.-)b') end\n"
+	               "end\n",
+	               0.5);
+	expect_stopped("function setup() return (('a'):rep(40)):gsub('a*a*a*a*a*a*a*a*a*a*a*b', 'x') end",
+	               0.5);
+	expect_stopped("function setup() for w in "
+	               "(('a'):rep(40)):gmatch('(a-)(a-)(a-)(a-)(a-)(a-)(a-)(a-)b') do end end",
+	               0.5);
+	/* Other C functions run to their end, but the budget is checked
+	 * before each call: a loop of long calls (about 30 ms each) stops. */
+	expect_stopped("function setup() local s = ('x'):rep(1 << 26) while true do s:upper() end end", 0.5);
+	/* A plain search compares 10^12 bytes. */
+	expect_stopped("function setup() return ('a'):rep(1e7):find(('a'):rep(1e5) .. 'b', 1, true) end",
+	               0.5);
+
+	/* The error names the hook's line; for an expression, the expression. */
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("b.yaml", 0.5, &d);
+	assert_int_equal(lb_run_string(L, "b.lua",
+	                               "function setup()\n"
+	                               "  local s = ('a'):rep(40)\n"
+	                               "  return s:find('.-.-.-.-.-.-.-.-.-.-b')\n"
+	                               "end\n"
+	                               "kept = 7\n",
+	                               &d),
+	                 0);
+	double t0 = now();
+	assert_int_equal(lb_setup(L, "b", &d), -ETIME);
+	assert_true(now() - t0 < 1.5);
+	const struct diag_entry *e = first_error(&d);
+	assert_non_null(e);
+	assert_string_equal(e->pos.file, "b.lua");
+	assert_int_equal(e->pos.line, 3);
+	assert_non_null(strstr(e->msg, "setup: stopped after the Lua time budget of 0.5 s"));
+	diag_free(&d);
+	diag_init(&d);
+	struct src_pos at = {diag_intern("s.yaml"), 9, 11};
+	struct node *x = node_new_scalar("('a'):rep(40):find('.-.-.-.-.-.-.-.-.-.-b') and 1 or 2", &at),
+	            *out = NULL;
+	t0 = now();
+	assert_int_equal(lb_eval(L, x, NULL, &out, &d), -ETIME);
+	assert_true(now() - t0 < 1.5);
+	e = first_error(&d);
+	assert_non_null(e);
+	assert_string_equal(e->pos.file, "s.yaml");
+	assert_int_equal(e->pos.line, 9);
+	assert_non_null(strstr(e->msg, "!lua: stopped after the Lua time budget of 0.5 s"));
+	node_free(x);
+	/* The state goes on, globals kept. */
+	char *v = lua_str(L, "kept .. (('x'):rep(3):find('x+$'))");
+	assert_string_equal(v, "71");
+	free(v);
+	lb_free(L);
+	diag_free(&d);
+}
+
+/* The pattern functions give what Lua's own give: random patterns and
+ * subjects through find, match, gmatch and gsub, compared with a plain Lua
+ * state's string library, results and error messages alike. */
+static const char pattern_script[] =
+    "local function ser(...)\n"
+    "  local t, o = table.pack(...), {}\n"
+    "  for i = 1, t.n do o[#o + 1] = type(t[i]) .. ':' .. tostring(t[i]) end\n"
+    "  return table.concat(o, ',')\n"
+    "end\n"
+    "local toks = {'a', 'b', 'x', '.', '%a', '%d', '%A', '%%', '%.', '[ab]', '[^a]', '[a-c]', '[%a-]',\n"
+    "  '[]]', '[^]a]', '(', ')', '()', '*', '+', '-', '?', '^', '$', '%b()', '%bab', '%f[a]', '%f[%W]',\n"
+    "  '%1', '%2', '%0', '%', '[', '%b', '%f', '%z', '%s*', 'a-', 'b*', '.-', '(a*)', '(.)%1'}\n"
+    "local chars = 'ab()x%-.[]^$ 1'\n"
+    "local out = {}\n"
+    "math.randomseed(12)\n"
+    "local function gm(s, p, init)\n"
+    "  local r = {}\n"
+    "  local ok, err = pcall(function()\n"
+    "    for a, b in s:gmatch(p, init) do r[#r + 1] = ser(a, b) end\n"
+    "  end)\n"
+    "  if not ok then error(err:gsub('^.-:%d+: ', ''), 0) end\n"
+    "  return table.concat(r, ';')\n"
+    "end\n"
+    "local function fn(a, b) if a == '' then return false end return '<' .. tostring(a) .. tostring(b) .. "
+    "'>' end\n"
+    "for i = 1, 30000 do\n"
+    "  local p = {}\n"
+    "  for j = 1, math.random(1, 6) do p[#p + 1] = toks[math.random(#toks)] end\n"
+    "  p = table.concat(p)\n"
+    "  local s = {}\n"
+    "  for j = 1, math.random(0, 12) do local k = math.random(#chars); s[#s + 1] = chars:sub(k, k) end\n"
+    "  s = table.concat(s)\n"
+    "  local init = math.random(-4, 15)\n"
+    "  out[#out + 1] = table.concat({p, s, init, ser(pcall(string.find, s, p, init)),\n"
+    "    ser(pcall(string.find, s, p, init, true)), ser(pcall(string.match, s, p, init)),\n"
+    "    ser(pcall(gm, s, p, init)), ser(pcall(string.gsub, s, p, '<%0|%1>')),\n"
+    "    ser(pcall(string.gsub, s, p, fn, 2)), ser(pcall(string.gsub, s, p, {a = 'A', [3] = 1})),\n"
+    "    ser(pcall(string.gsub, s, p, '%2'))}, ' | ')\n"
+    "end\n"
+    "for _, c in ipairs({{'hello world', 'o', 5}, {'hello', 'l+', -3}, {'x', '', 3}, {'x', '', 2},\n"
+    "    {'abc', 'b', 'x'}, {'THE (quick) fox', '%f[%a]%a+', 1}, {'key = value', '(%w+)%s*=%s*(%w+)', 1},\n"
+    "    {'a.b', '.', 1, true}, {'f(a(b)c)d', '%b()', 1}, {string.rep('a', 300), string.rep('a?', 150), 1}}) "
+    "do\n"
+    "  out[#out + 1] = ser(pcall(string.find, table.unpack(c))) .. ser(pcall(string.gsub, c[1], c[2], "
+    "'%%%0'))\n"
+    "    .. ser(pcall(string.gsub, c[1], c[2], 1, 1)) .. ser(pcall(string.gsub, c[1], c[2], true))\n"
+    "end\n"
+    "return table.concat(out, '\\n')\n";
+
+static void test_pattern_like_lua(void **state)
+{
+	lua_State *R = luaL_newstate();
+	luaL_openlibs(R);
+	if (luaL_dostring(R, pattern_script))
+		fail_msg("reference: %s", lua_tostring(R, -1));
+	const char *want = lua_tostring(R, -1);
+
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("p.yaml", 30, &d);
+	char *src = malloc(sizeof(pattern_script) + 64);
+	snprintf(src, sizeof(pattern_script) + 64, "RESULT = (function()\n%s\nend)()", pattern_script);
+	if (lb_run_string(L, "p.lua", src, &d))
+		fail_msg("%s", diag_text(&d));
+	char *got = lua_str(L, "RESULT");
+	/* Report the first line that differs. */
+	const char *a = want, *b = got;
+	int line = 1;
+	while (*a && *a == *b) {
+		line += *a == '\n';
+		a++, b++;
+	}
+	if (*a || *b) {
+		while (a > want && a[-1] != '\n')
+			a--, b--;
+		fail_msg("line %d differs:\n lua:  %.*s\n ours: %.*s", line, (int)strcspn(a, "\n"), a,
+		         (int)strcspn(b, "\n"), b);
+	}
+	assert_true(strlen(got) > 100000);
+	free(got);
+	free(src);
+	lb_free(L);
+	diag_free(&d);
+	lua_close(R);
+}
+
+/* The runner's stop flag, set by a signal (here by another thread), ends a
+ * running call at once: in a pattern function, in Lua code, in bench.sh;
+ * while it stays set, calls fail at once; cleared, the state goes on. */
+static volatile sig_atomic_t stop_flag;
+
+static void *set_stop_later(void *arg)
+{
+	(void)arg;
+	usleep(300 * 1000);
+	stop_flag = 1;
+	return NULL;
+}
+
+static void expect_interrupted(struct lb *L, const char *hook_src)
+{
+	struct diag d;
+	diag_init(&d);
+	stop_flag = 0;
+	assert_int_equal(lb_run_string(L, "s.lua", hook_src, &d), 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, set_stop_later, NULL), 0);
+	double t0 = now();
+	int rc = lb_setup(L, "s", &d);
+	double dt = now() - t0;
+	pthread_join(t, NULL);
+	if (rc != -EINTR)
+		fail_msg("not stopped (rc %d): %s", rc, diag_text(&d));
+	if (dt > 1.5)
+		fail_msg("stopped only after %.2f s", dt);
+	assert_non_null(strstr(diag_text(&d), "setup: stopped: benchgrid is stopping"));
+	diag_free(&d);
+}
+
+static void test_stop_flag(void **state)
+{
+	struct diag d;
+	diag_init(&d);
+	struct lb *L = lb_new("s.yaml", 60, &d);
+	lb_set_stop(L, &stop_flag);
+	assert_int_equal(lb_run_string(L, "g.lua", "kept = 'k'", &d), 0);
+	expect_interrupted(L, "function setup() return ('a'):rep(40):find('.-.-.-.-.-.-.-.-.-.-b') end");
+	expect_interrupted(L, "function setup() while true do pcall(string.rep, 'x', 10) end end");
+	expect_interrupted(L, "function setup() while true do pcall(bench.sh, 'sleep 30') end end");
+	/* Still set: a call fails at once, without running. */
+	struct node *x = node_new_scalar("kept", NULL), *out = NULL;
+	assert_int_equal(lb_eval(L, x, NULL, &out, &d), -EINTR);
+	assert_int_equal(lb_finish(L, "/tmp", &d), 0); /* no finish hook: nothing runs */
+	assert_int_equal(lb_setup(L, "s", &d), -EINTR);
+	/* Cleared: the state and its globals are intact. */
+	stop_flag = 0;
+	assert_int_equal(lb_eval(L, x, NULL, &out, &d), 0);
+	assert_string_equal(out->text, "k");
+	node_free(out);
+	node_free(x);
 	lb_free(L);
 	diag_free(&d);
 }
@@ -1026,6 +1241,9 @@ int main(void)
 	    cmocka_unit_test(test_budget_loop_in_pcall),
 	    cmocka_unit_test(test_budget_shell),
 	    cmocka_unit_test(test_budget_coroutine_caught),
+	    cmocka_unit_test(test_budget_pattern),
+	    cmocka_unit_test(test_pattern_like_lua),
+	    cmocka_unit_test(test_stop_flag),
 	    cmocka_unit_test(test_no_effects_at_check),
 	    cmocka_unit_test(test_to_node_limits),
 	    cmocka_unit_test(test_sandbox),
