@@ -67,6 +67,11 @@ bool interrupt_step_timed_out(void)
 	return g_step_stop == 2 && !g_stop;
 }
 
+volatile sig_atomic_t *interrupt_stop_flag(void)
+{
+	return &g_stop;
+}
+
 volatile sig_atomic_t *interrupt_step_flag(void)
 {
 	return &g_step_stop;

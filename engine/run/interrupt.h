@@ -18,6 +18,9 @@ void interrupt_step_begin(double secs);
 void interrupt_step_end(void);
 /* Did the step's timeout (and not a signal) end it? */
 bool interrupt_step_timed_out(void);
+/* The flag a signal sets for the whole run (never cleared): non-zero when
+ * the sweep must stop. For the Lua bridge (lb_set_stop). */
+volatile sig_atomic_t *interrupt_stop_flag(void);
 /* The flag the running step polls: non-zero when it must end. */
 volatile sig_atomic_t *interrupt_step_flag(void);
 

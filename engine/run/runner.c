@@ -137,6 +137,8 @@ static int start(struct runner *R, struct spec *s, struct diag *d)
 	R->E.lua = s->lua;
 	wl_exec_set_lua(R->E.lua);
 	interrupt_install();
+	if (R->E.lua) /* a signal stops a running hook, even inside string.find */
+		lb_set_stop(R->E.lua, interrupt_stop_flag());
 	progress_init(&R->E.prog, R->o->quiet);
 	if (R->E.lua) { /* also without a setup hook: it gives `finish` the name */
 		struct diag hd;
@@ -295,7 +297,8 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
 	write_results(R, d);
-	if (R->E.lua && lb_has_hook(R->E.lua, "finish")) {
+	/* After a signal no Lua runs (the stop flag ends every call at once). */
+	if (R->E.lua && !interrupted && lb_has_hook(R->E.lua, "finish")) {
 		struct diag hd;
 		diag_init(&hd);
 		if (lb_finish(R->E.lua, R->E.outdir, &hd) < 0)
