@@ -12,3 +12,7 @@ bg_script_test(fs_lifecycle tests/integration/fs_lifecycle.sh LABELS "integratio
 bg_script_test(fs_safety tests/integration/fs_safety.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
 # fs_lib.sh exits 77 when not root or without /dev/loop-control.
 set_tests_properties(fs_targets fs_lifecycle fs_safety PROPERTIES SKIP_RETURN_CODE 77)
+
+# Knob locks: two concurrent runs and one sysctl or queue setting (issue #12).
+bg_script_test(knobs_lock tests/integration/knobs_lock.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
+set_tests_properties(knobs_lock PROPERTIES SKIP_RETURN_CODE 77)
