@@ -12,3 +12,15 @@ bg_script_test(fs_lifecycle tests/integration/fs_lifecycle.sh LABELS "integratio
 bg_script_test(fs_safety tests/integration/fs_safety.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
 # fs_lib.sh exits 77 when not root or without /dev/loop-control.
 set_tests_properties(fs_targets fs_lifecycle fs_safety PROPERTIES SKIP_RETURN_CODE 77)
+
+# Knob locks: two concurrent runs and one sysctl or queue setting (issue #12).
+bg_script_test(knobs_lock tests/integration/knobs_lock.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
+set_tests_properties(knobs_lock PROPERTIES SKIP_RETURN_CODE 77)
+
+# Device-safety rules: a fake sysfs for md, dm-crypt, LVM (test_blkdev), and
+# real loop devices for a loop device backed by another (test_blkdev_real).
+bg_unit_test(test_blkdev SOURCES tests/unit/test_blkdev.c LABELS fs)
+if(TARGET test_blkdev)
+  add_test(NAME test_blkdev_real COMMAND test_blkdev real)
+  set_tests_properties(test_blkdev_real PROPERTIES LABELS "unit;fs;root;loop" TIMEOUT 120 SKIP_RETURN_CODE 77)
+endif()

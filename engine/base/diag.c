@@ -118,32 +118,16 @@ void diag_register_source(const char *file, const char *text, size_t len)
 	s->loaded = true;
 }
 
+/* Only registered texts are quoted: the scenario loader registers each
+ * scenario it reads. A file named in a position but never registered (a
+ * hooks_file, a pgbench script, a file some option points at) is not read
+ * here: `hooks_file: /etc/shadow` must not print the file's first line. */
 static const struct source *source_get(const char *file)
 {
-	struct source *s = source_slot(file);
-	if (!s)
-		return NULL;
-	if (!s->loaded) {
-		s->loaded = true;
-		FILE *f = fopen(file, "rb");
-		if (f) {
-			char buf[65536];
-			size_t n;
-			size_t cap = 0;
-			while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-				char *t = realloc(s->text, cap + n + 1);
-				if (!t)
-					break;
-				s->text = t;
-				memcpy(s->text + cap, buf, n);
-				cap += n;
-				s->text[cap] = 0;
-			}
-			s->len = cap;
-			fclose(f);
-		}
-	}
-	return s->text ? s : NULL;
+	for (size_t i = 0; i < nsources; i++)
+		if (strcmp(sources[i].file, file) == 0)
+			return sources[i].text ? &sources[i] : NULL;
+	return NULL;
 }
 
 /* Copy line `line` (1-based) of the source into buf; false if absent. */

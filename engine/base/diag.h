@@ -49,8 +49,9 @@ void diag_vadd(struct diag *d, enum diag_level lvl, const struct src_pos *pos, c
 /* Move all entries of src to the end of dst (src is left empty). */
 void diag_move(struct diag *dst, struct diag *src);
 
-/* Print every entry with the source line and a caret. Source lines are read
- * from the file named in each position (and cached). */
+/* Print every entry with the source line and a caret. Source lines are
+ * quoted only from texts registered with diag_register_source (scenarios);
+ * a position in any other file prints no content of it. */
 void diag_print(const struct diag *d, FILE *out);
 
 /* Format one entry's message as "FILE:LINE:COL: error: MESSAGE" into buf. */
@@ -59,8 +60,10 @@ void diag_format_one(const struct diag_entry *e, char *buf, size_t len);
 /* Intern a file name for use in src_pos (lives until program exit). */
 const char *diag_intern(const char *file);
 
-/* Register the text of a file so carets can be printed even for files that
- * are not on disk (tests) or have changed since loading. */
+/* Register the text of a scenario file: its lines are quoted under
+ * diagnostics (the loader registers each scenario it reads). Register only
+ * scenarios, never another file a scenario names (hooks_file, scripts): a
+ * scenario run as root must not print, say, /etc/shadow's first line. */
 void diag_register_source(const char *file, const char *text, size_t len);
 
 #endif
