@@ -1,12 +1,17 @@
 # io: the native I/O workload (`io:` step) and the latency histogram.
 bg_unit_test(test_hist SOURCES tests/unit/test_hist.c LABELS io)
 if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_io.c)
-  bg_unit_test(test_io SOURCES tests/unit/test_io.c LABELS io)
+  # Each case that can skip (no cachestat, no root, no tmpfs) is its own test.
+  bg_unit_test(test_io SOURCES tests/unit/test_io.c LABELS io
+    SKIPPABLE test_sync_end test_sync_end_kpageflags test_enospc test_unwritable test_direct_refused
+              test_drop_needs_root)
 endif()
 
 # A small driver that runs one io step from key=value options, for bench/vs-fio.
 add_executable(io_driver bench/io_driver.c)
 target_link_libraries(io_driver PRIVATE bgcore)
 
-# The io step through the CLI (mounts a tmpfs when root, skips that part otherwise).
+# The io step through the CLI; its full-filesystem part mounts a tmpfs (root
+# only) and is its own test, shown as skipped where it cannot run.
 bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)
+bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integration;io;root TIMEOUT 60)

@@ -1,6 +1,7 @@
 # repro: the system monitor sampled around steps (engine/monitor.c), and the
 # published experiments of specs/ run in their small profiles (label repro).
-bg_unit_test(test_monitor SOURCES tests/unit/test_monitor.c LABELS "monitor;loop")
+bg_unit_test(test_monitor SOURCES tests/unit/test_monitor.c LABELS "monitor;loop"
+  SKIPPABLE test_direct_writes_and_reads test_idle_device)
 
 # Every published experiment in its small profile (about 1-1.5 min each on
 # loop devices); check.py verifies the report, the recorded file systems and

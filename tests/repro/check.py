@@ -13,7 +13,7 @@ specs/SPEC.yaml` and checks, with the standard library only:
   - the shape that holds on any machine: shared_buffers 2MB gives lower
     TPC-B tps than 4GB; reads after dropping the caches are slower than
     cached reads; writes with fdatasync are not faster than cached writes;
-  - the system monitor's figures, once the runner samples them.
+  - the system monitor's figures of every step (always checked).
 Prints one line per check and exits 1 when any failed."""
 import json
 import math
@@ -22,7 +22,6 @@ import re
 import sys
 
 spec, out = sys.argv[1], sys.argv[2]
-src = os.environ.get("BENCHGRID_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
 R = json.load(open(os.path.join(out, "results.json")))
 md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
 failures = 0

@@ -2,7 +2,8 @@
  * kernel: O_DIRECT writes and reads on a real loop device must show up in
  * its /proc/diskstats figures with the right volume, a spinning thread in
  * the CPU figures; CPU shares sum to 100; bad devices are refused. The loop
- * tests need root and /dev/loop-control and are skipped otherwise. */
+ * tests need root and /dev/loop-control and are skipped otherwise (each is
+ * its own CTest test, shown as skipped). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include "test_cases.h"
 
 #include "monitor.h"
 #include "result.h"
@@ -305,7 +308,7 @@ static void test_bad_arguments(void **state)
 	assert_null(monitor_start(NULL, NAN));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_direct_writes_and_reads),
@@ -314,5 +317,6 @@ int main(void)
 	    cmocka_unit_test(test_immediate_stop),
 	    cmocka_unit_test(test_bad_arguments),
 	};
-	return cmocka_run_group_tests(tests, setup_loop, teardown_loop);
+	return bg_run_cases("test_monitor", tests, sizeof(tests) / sizeof(tests[0]), setup_loop,
+	                    teardown_loop, argc, argv);
 }
