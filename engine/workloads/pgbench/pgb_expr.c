@@ -136,8 +136,10 @@ static struct pgb_expr *pgbs_paren(struct pgbs_parser *ps)
 	ps->p++;
 	struct pgb_expr *e = pgbs_or(ps);
 
+	if (!e)
+		return NULL; /* ps->p may be at the end: never step past it */
 	pgbs_ws(ps);
-	if (e && *ps->p != ')') {
+	if (*ps->p != ')') {
 		pgbs_err(ps, ps->p, "expected ')'");
 		pgb_expr_free(e);
 		return NULL;
