@@ -1,5 +1,6 @@
 # pg: the managed PostgreSQL server (`postgres:` section).
 # Starts real servers (initdb, postgres) as the postgres user when root.
-bg_unit_test(test_fx_pg SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_fx_pg.c LABELS pg root)
+bg_unit_test(test_fx_pg SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_fx_pg.c LABELS pg root
+  SKIPPABLE test_wal_dir_leftover)
 # The section end to end through the CLI: reuse decisions, kill -9 + cleanup.
 bg_script_test(pg_cluster tests/integration/pg_cluster.sh LABELS integration root pg TIMEOUT 300)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "test_cases.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -466,11 +467,24 @@ static void test_wal_dir_symlink(void **state)
 	assert_int_equal(after.st_uid, before.st_uid);
 	assert_int_equal(after.st_mode, before.st_mode);
 	unlink(link);
+}
 
-	/* a directory someone else made there: refused, its files stay */
+/* A directory already at wal_dir's place: refused unless it is a leftover of
+ * a killed run (owned by the server user). Needs root and a postgres user. */
+static void test_wal_dir_leftover(void **state)
+{
+	struct t *t = *state;
+	char w[200], link[300], y[512];
+	struct stat after;
 	struct passwd *pw = getpwnam("postgres");
-	if (geteuid() != 0 || !pw)
+	if (geteuid() != 0 || !pw) {
+		skip();
 		return;
+	}
+	snprintf(w, sizeof(w), "%s/w", t->dir);
+	mkdir(w, 0755);
+	snprintf(y, sizeof(y), "postgres:\n  wal_dir: %s\n  settings: {shared_buffers: 16MB}\n", w);
+	/* a directory someone else made there: refused, its files stay */
 	snprintf(link, sizeof(link), "%s/benchgrid-pg_wal", w);
 	mkdir(link, 0755);
 	char file[400];
@@ -695,7 +709,7 @@ static void test_init_data(void **state)
 	check_external(t);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_check, setup, teardown),
@@ -703,9 +717,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_start_show_reuse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wal_dir_tablespace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wal_dir_symlink, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wal_dir_leftover, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_killed_postmaster, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_init_data, setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return bg_run_cases("test_fx_pg", tests, sizeof(tests) / sizeof(tests[0]), NULL, NULL, argc, argv);
 }
