@@ -12,3 +12,8 @@ bg_script_test(fs_lifecycle tests/integration/fs_lifecycle.sh LABELS "integratio
 bg_script_test(fs_safety tests/integration/fs_safety.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
 # fs_lib.sh exits 77 when not root or without /dev/loop-control.
 set_tests_properties(fs_targets fs_lifecycle fs_safety PROPERTIES SKIP_RETURN_CODE 77)
+
+# cleanup: the undo journal against processes, cgroups and bind mounts
+# (issue #12, items 10 and 12).
+bg_script_test(cleanup_bind tests/integration/cleanup_bind.sh LABELS "integration;root;loop;fs" TIMEOUT 120)
+set_tests_properties(cleanup_bind PROPERTIES SKIP_RETURN_CODE 77)
