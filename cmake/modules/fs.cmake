@@ -17,3 +17,5 @@ set_tests_properties(fs_targets fs_lifecycle fs_safety PROPERTIES SKIP_RETURN_CO
 # (issue #12, items 10 and 12).
 bg_script_test(cleanup_bind tests/integration/cleanup_bind.sh LABELS "integration;root;loop;fs" TIMEOUT 120)
 set_tests_properties(cleanup_bind PROPERTIES SKIP_RETURN_CODE 77)
+bg_script_test(cleanup_procs tests/integration/cleanup_procs.sh LABELS "integration;root;loop;fs" TIMEOUT 180)
+set_tests_properties(cleanup_procs PROPERTIES SKIP_RETURN_CODE 77)

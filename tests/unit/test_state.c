@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,9 @@
 #include <cmocka.h>
 
 #include "diag.h"
+#include "spawn.h"
 #include "state.h"
+#include "undo_proc.h"
 
 static char tmp[256];
 static char journal[300];
@@ -64,6 +67,20 @@ static char *slurp(const char *path)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+static bool proc_is_zombie(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'Z';
 }
 
 static off_t fsize(const char *path)
@@ -256,6 +273,73 @@ static void test_kill_by_starttime(void **state)
 	diag_free(&d);
 }
 
+/* "kill" of a process-group leader ends the whole group, also after the
+ * leader itself has exited (what `cmd &` in an exec step leaves behind). */
+static void test_kill_group_after_leader(void **state)
+{
+	(void)state;
+	int pfd[2];
+	assert_int_equal(pipe(pfd), 0);
+	const char *argv[] = {"/bin/sh", "-c", "sleep 30 </dev/null >/dev/null 2>&1 & echo $!", NULL};
+	struct spawn_child c = {.argv = argv, .out_fd = pfd[1], .err_fd = -1};
+	struct spawn_failure why;
+	pid_t leader = spawn_start(&c, &why);
+	close(pfd[1]);
+	assert_true(leader > 0);
+	char buf[64] = "";
+	ssize_t n = read(pfd[0], buf, sizeof(buf) - 1);
+	close(pfd[0]);
+	assert_true(n > 0);
+	pid_t member = (pid_t)atol(buf);
+	assert_true(member > 0);
+	unsigned long long s = undo_proc_starttime(leader); /* a zombie at worst */
+	assert_true(s > 0);
+	assert_int_equal(spawn_wait(leader), 0);
+	assert_int_equal(kill(member, 0), 0);
+	char pidtext[32], st[32];
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)leader);
+	snprintf(st, sizeof(st), "%llu", s);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("kill", pidtext, st, &d), 0);
+	/* gone (or a zombie until its new parent reaps it) */
+	int i = 0;
+	while (i++ < 200 && kill(member, 0) == 0 && !proc_is_zombie(member))
+		usleep(10000);
+	assert_true(kill(member, 0) < 0 || proc_is_zombie(member));
+	diag_free(&d);
+}
+
+/* "cgroup" refuses a directory that is not in a cgroup-v2 file system; and
+ * cleanup ends processes before anything else, whatever their age in the
+ * journal: the older "cgroup" action is reported before the newer "rmdir". */
+static void test_cgroup_and_process_order(void **state)
+{
+	(void)state;
+	char dir[400], file[450];
+	snprintf(dir, sizeof(dir), "%s/notcg", tmp);
+	snprintf(file, sizeof(file), "%s/f", dir);
+	mkdir(dir, 0755);
+	touch(file, "x");
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("cgroup", dir, NULL, &d), -EINVAL);
+	assert_int_equal(access(file, F_OK), 0);
+	assert_non_null(strstr(d.v[0].msg, "not a cgroup-v2 directory"));
+	diag_free(&d);
+
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("cgroup", dir, NULL) > 0);
+	assert_true(state_push("rmdir", dir, NULL) > 0);
+	state_close();
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), -EIO); /* the cgroup action failed */
+	assert_int_equal(d.n, 2);
+	assert_non_null(strstr(d.v[0].msg, "not a cgroup-v2 directory"));
+	assert_non_null(strstr(d.v[1].msg, "not empty"));
+	diag_free(&d);
+}
+
 static void test_disabled_and_errors(void **state)
 {
 	(void)state;
@@ -360,6 +444,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_live_owner_skipped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tokens_across_processes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_by_starttime, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kill_group_after_leader, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cgroup_and_process_order, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disabled_and_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rmtree, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pg_stop, setup, teardown),
