@@ -340,6 +340,89 @@ static void test_cgroup_and_process_order(void **state)
 	diag_free(&d);
 }
 
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int n = 0, c;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* The journal does not grow without bound while some actions stay pending
+ * (a long run, or another live run's): finished records are dropped, the
+ * pending ones kept, also those of another process that holds the journal
+ * open across the compaction and appends afterwards (into the new file). */
+static void test_compaction(void **state)
+{
+	(void)state;
+	char fa[400], fb[400], fc[400], fd[400];
+	snprintf(fa, sizeof(fa), "%s/a", tmp);
+	snprintf(fb, sizeof(fb), "%s/b", tmp);
+	snprintf(fc, sizeof(fc), "%s/c", tmp);
+	snprintf(fd, sizeof(fd), "%s/d", tmp);
+	touch(fa, "a");
+	touch(fb, "b");
+	touch(fc, "c");
+	touch(fd, "d");
+	int ready[2], go[2];
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) { /* another run: one action before, one after the compaction */
+		char c = 0;
+		alarm(20); /* never outlive a failed test */
+		close(go[1]);
+		if (state_open(journal) < 0 || state_push("rm", fa, NULL) <= 0)
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
+		(void)!read(go[0], &c, 1);
+		_exit(state_push("rm", fb, NULL) > 0 ? 0 : 2); /* then "killed": no close */
+	}
+	char c;
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("rm", fc, NULL) > 0);
+	int most = 0;
+	for (int i = 0; i < 400; i++) {
+		int tok = state_push("rmdir", "/nonexistent/x", NULL);
+		assert_true(tok > 0);
+		assert_int_equal(state_done(tok), 0);
+		int n = count_lines(journal);
+		most = n > most ? n : most;
+	}
+	state_close();
+	int pending = count_lines(journal);
+	/* one more in the new file, before the other run writes again */
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("rm", fd, NULL) > 0);
+	state_close();
+	assert_int_equal(write(go[1], "g", 1), 1);
+	int wst;
+	assert_int_equal(waitpid(child, &wst, 0), child);
+	assert_true(most <= 2 * 64 + 8); /* 800 lines without compaction */
+	assert_int_equal(pending, 2);    /* the two pending actions */
+	assert_true(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+	assert_int_equal(count_lines(journal), 4);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 4);
+	diag_free(&d);
+	assert_int_equal(access(fa, F_OK), -1);
+	assert_int_equal(access(fb, F_OK), -1);
+	assert_int_equal(access(fc, F_OK), -1);
+	assert_int_equal(access(fd, F_OK), -1);
+	assert_int_equal(fsize(journal), 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
 static void test_disabled_and_errors(void **state)
 {
 	(void)state;
@@ -446,6 +529,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_kill_by_starttime, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_group_after_leader, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup_and_process_order, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_compaction, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disabled_and_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rmtree, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pg_stop, setup, teardown),
