@@ -1,6 +1,6 @@
 # fs: targets (dir, loop, device), file systems, system knobs, device facts
 # and the crash-safe state journal.
-bg_unit_test(test_state SOURCES tests/unit/test_state.c LABELS fs)
+bg_unit_test(test_state SOURCES tests/unit/test_state.c LABELS fs SKIPPABLE test_pg_stop)
 bg_unit_test(test_fx_fs SOURCES tests/unit/test_fx_fs.c LABELS fs)
 
 # A small driver for the integration tests: setup / hold / teardown / cleanup.
@@ -24,3 +24,10 @@ if(TARGET test_blkdev)
   add_test(NAME test_blkdev_real COMMAND test_blkdev real)
   set_tests_properties(test_blkdev_real PROPERTIES LABELS "unit;fs;root;loop" TIMEOUT 120 SKIP_RETURN_CODE 77)
 endif()
+
+# cleanup: the undo journal against processes, cgroups and bind mounts
+# (issue #12, items 10 and 12).
+bg_script_test(cleanup_bind tests/integration/cleanup_bind.sh LABELS "integration;root;loop;fs" TIMEOUT 120)
+set_tests_properties(cleanup_bind PROPERTIES SKIP_RETURN_CODE 77)
+bg_script_test(cleanup_procs tests/integration/cleanup_procs.sh LABELS "integration;root;loop;fs" TIMEOUT 180)
+set_tests_properties(cleanup_procs PROPERTIES SKIP_RETURN_CODE 77)

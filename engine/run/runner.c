@@ -14,6 +14,7 @@
 
 #include "cell_run.h"
 #include "clock.h"
+#include "contain.h"
 #include "expect.h"
 #include "facts.h"
 #include "interrupt.h"
@@ -134,6 +135,8 @@ static int start(struct runner *R, struct spec *s, struct diag *d)
 		          state_default_path());
 	/* After kill -9, cleanup removes the (then empty) work directory too. */
 	R->work_token = state_push("rmdir", R->E.work, NULL);
+	/* Every command from here on is journalled and runs in the run's cgroup. */
+	contain_start(d);
 	R->E.lua = s->lua;
 	wl_exec_set_lua(R->E.lua);
 	interrupt_install();
@@ -145,6 +148,7 @@ static int start(struct runner *R, struct spec *s, struct diag *d)
 		diag_init(&hd);
 		if (lb_setup(R->E.lua, s->name, &hd) < 0) {
 			diag_move(d, &hd);
+			contain_end(d);
 			progress_end(&R->E.prog);
 			return -EINVAL;
 		}
@@ -288,10 +292,12 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	if (interrupted && !R->o->quiet)
 		fprintf(stderr, "interrupted: tearing down; finished cells are kept in %s (--resume %s)\n",
 		        R->E.outdir, R->E.outdir);
+	/* What the steps left running may hold the mounts: end it first. */
+	contain_end(d);
 	fixture_set_down(&R->E.fx, d);
 	/* Never crosses a mount point nor follows a symlink. */
-	state_undo_action("rmtree", R->E.work, NULL, d);
-	if (R->work_token > 0)
+	/* A failed removal stays in the journal for `benchgrid cleanup`. */
+	if (state_undo_action("rmtree", R->E.work, NULL, d) == 0 && R->work_token > 0)
 		state_done(R->work_token);
 	state_close();
 	run_sort_cells(&R->run);

@@ -3,7 +3,14 @@
  * The exec status travels over a close-on-exec pipe: reading 0 bytes means
  * the exec succeeded. spawn_run() polls both output pipes with a short
  * timeout, so a deadline or the stop flag is noticed within 50 ms; a timeout
- * sends SIGTERM to the group, then SIGKILL one second later. */
+ * sends SIGTERM to the group, then SIGKILL one second later.
+ *
+ * With a cgroup set (spawn_set_cgroup), each spawn_run child first joins a
+ * cgroup of its own, "s<pid>-<n>" below the run's: the SIGKILL of a timeout
+ * or a stop goes to that cgroup too (cgroup.kill), so that what left the
+ * process group (setsid) ends with it. The cgroup is removed when it is
+ * empty; one with processes left in the background stays for the run's own
+ * cleanup. */
 #include "spawn.h"
 
 #include <errno.h>
@@ -13,9 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
+#include <dirent.h>
 #include <linux/close_range.h>
 
 #include "clock.h"
@@ -23,7 +33,14 @@
 #define SPAWN_DEFAULT_CAPTURE ((size_t)64 << 20)
 #define SPAWN_KILL_GRACE      1.0
 
-enum { SPAWN_FAIL_EXEC = 1, SPAWN_FAIL_CWD, SPAWN_FAIL_SETID };
+enum { SPAWN_FAIL_EXEC = 1, SPAWN_FAIL_CWD, SPAWN_FAIL_SETID, SPAWN_FAIL_CGROUP };
+
+static struct {
+	char cgroup[PATH_MAX]; /* "": none */
+	unsigned counter;
+	spawn_watch_fn watch;
+	void *watch_ud;
+} spawn_g;
 
 /* In the child: report why we cannot go on, and leave. Async-signal-safe. */
 static void spawn_child_fail(int status_fd, int kind, int err)
@@ -33,9 +50,24 @@ static void spawn_child_fail(int status_fd, int kind, int err)
 	_exit(kind == SPAWN_FAIL_EXEC ? 127 : 126);
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static void spawn_child(const struct spawn_child *c, int status_fd)
+/* In the child: move into the cgroup whose cgroup.procs is procs (first of
+ * all, before anything can fork). Async-signal-safe. 0 or an errno. */
+static int spawn_join(const char *procs)
 {
+	int fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	int e = write(fd, "0", 1) == 1 ? 0 : errno;
+	close(fd);
+	return e;
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. */
+static void spawn_child(const struct spawn_child *c, int status_fd, const char *procs)
+{
+	int e = procs ? spawn_join(procs) : 0;
+	if (e)
+		spawn_child_fail(status_fd, SPAWN_FAIL_CGROUP, e);
 	if (c->new_session)
 		setsid();
 	else
@@ -79,6 +111,9 @@ pid_t spawn_start(const struct spawn_child *c, struct spawn_failure *why)
 	memset(why, 0, sizeof(*why));
 	if (!c->argv || !c->argv[0])
 		return -EINVAL;
+	char procs[PATH_MAX];
+	if (c->cgroup && snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cgroup) >= (int)sizeof(procs))
+		return -ENAMETOOLONG;
 	int st[2];
 	if (pipe2(st, O_CLOEXEC) < 0)
 		return -errno;
@@ -90,7 +125,7 @@ pid_t spawn_start(const struct spawn_child *c, struct spawn_failure *why)
 		return -e;
 	}
 	if (pid == 0)
-		spawn_child(c, st[1]);
+		spawn_child(c, st[1], c->cgroup ? procs : NULL);
 	if (!c->new_session)
 		setpgid(pid, pid); /* also here: no race with a kill before the child ran */
 	close(st[1]);
@@ -105,6 +140,8 @@ pid_t spawn_start(const struct spawn_child *c, struct spawn_failure *why)
 			why->cwd_errno = msg[1];
 		else if (msg[0] == SPAWN_FAIL_SETID)
 			why->setid_errno = msg[1];
+		else if (msg[0] == SPAWN_FAIL_CGROUP)
+			why->cgroup_errno = msg[1];
 		else
 			why->exec_errno = msg[1];
 	}
@@ -166,7 +203,16 @@ struct spawn_loop {
 	double t0, deadline, term_at, reaped_at;
 	bool reaped;
 	int wst;
+	char cgroup[PATH_MAX]; /* the child's own cgroup, "" if none */
 };
+
+/* SIGKILL the child's group and its cgroup. */
+static void spawn_kill_all(struct spawn_run *r, struct spawn_loop *l)
+{
+	kill(-r->pid, SIGKILL);
+	if (l->cgroup[0])
+		spawn_cgroup_kill(l->cgroup);
+}
 
 /* Time to end the group: the deadline passed or the stop flag is set. */
 static void spawn_check_deadline(struct spawn_run *r, struct spawn_loop *l, double now)
@@ -180,7 +226,7 @@ static void spawn_check_deadline(struct spawn_run *r, struct spawn_loop *l, doub
 		l->term_at = now;
 	}
 	if (l->term_at && now - l->term_at >= SPAWN_KILL_GRACE)
-		kill(-r->pid, SIGKILL);
+		spawn_kill_all(r, l);
 }
 
 static void spawn_read_ready(struct spawn_loop *l)
@@ -209,7 +255,7 @@ static void spawn_loop_run(struct spawn_run *r, struct spawn_loop *l)
 		/* Processes left in the background keep the pipes open: stop
 		 * waiting for them a moment after the command itself ended. */
 		if (l->reaped && now - l->reaped_at >= SPAWN_KILL_GRACE) {
-			kill(-r->pid, SIGKILL);
+			spawn_kill_all(r, l);
 			break;
 		}
 		if (l->fds[0].fd < 0 && l->fds[1].fd < 0) {
@@ -252,6 +298,22 @@ static void spawn_run_finish(struct spawn_run *r, struct spawn_loop *l)
 	r->err_truncated = l->bufs[1].truncated;
 }
 
+/* The child's own cgroup below the run's (or the run's itself when it
+ * cannot be made); none when the caller chose one or no cgroup is set. */
+static void spawn_leaf_make(struct spawn_child *c, char *leaf, size_t len)
+{
+	leaf[0] = '\0';
+	if (c->cgroup || !spawn_g.cgroup[0])
+		return;
+	int n = snprintf(leaf, len, "%s/s%ld-%u", spawn_g.cgroup, (long)getpid(), ++spawn_g.counter);
+	if (n > 0 && (size_t)n < len && mkdir(leaf, 0755) == 0) {
+		c->cgroup = leaf;
+	} else {
+		leaf[0] = '\0';
+		c->cgroup = spawn_g.cgroup;
+	}
+}
+
 int spawn_run(struct spawn_run *r)
 {
 	r->out = r->err = NULL;
@@ -274,6 +336,7 @@ int spawn_run(struct spawn_run *r)
 	struct spawn_child c = r->c;
 	c.out_fd = outp[1];
 	c.err_fd = r->merge_err ? outp[1] : errp[1];
+	spawn_leaf_make(&c, l.cgroup, sizeof(l.cgroup));
 	l.t0 = clock_mono();
 	r->pid = spawn_start(&c, &r->why);
 	close(outp[1]);
@@ -281,11 +344,20 @@ int spawn_run(struct spawn_run *r)
 	if (r->pid < 0) {
 		close(outp[0]);
 		close(errp[0]);
+		if (l.cgroup[0])
+			rmdir(l.cgroup);
 		return r->pid;
 	}
+	if (spawn_g.watch)
+		spawn_g.watch(r->pid, true, spawn_g.watch_ud);
 	l.deadline = r->timeout > 0 ? l.t0 + r->timeout : 0;
 	spawn_loop_run(r, &l);
 	spawn_run_finish(r, &l);
+	/* Still busy (background processes): left for the run's cleanup. */
+	if (l.cgroup[0])
+		rmdir(l.cgroup);
+	if (spawn_g.watch && kill(-r->pid, 0) < 0 && errno == ESRCH)
+		spawn_g.watch(r->pid, false, spawn_g.watch_ud);
 	return 0;
 }
 
@@ -313,4 +385,76 @@ bool spawn_find_program(const char *name, char *out, size_t len)
 			return true;
 	}
 	return false;
+}
+
+/* --- containment --- */
+
+int spawn_set_cgroup(const char *dir)
+{
+	spawn_g.cgroup[0] = '\0';
+	if (!dir)
+		return 0;
+	char procs[PATH_MAX];
+	if (strlen(dir) + 32 >= sizeof(spawn_g.cgroup))
+		return -ENAMETOOLONG;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	/* Can a child join it? Try with one that does nothing else. */
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit(spawn_join(procs) & 0x7f);
+	int st = spawn_wait(pid);
+	if (st != 0)
+		return st > 0 ? -st : st;
+	snprintf(spawn_g.cgroup, sizeof(spawn_g.cgroup), "%s", dir);
+	return 0;
+}
+
+const char *spawn_get_cgroup(void)
+{
+	return spawn_g.cgroup[0] ? spawn_g.cgroup : NULL;
+}
+
+void spawn_set_watch(spawn_watch_fn watch, void *ud)
+{
+	spawn_g.watch = watch;
+	spawn_g.watch_ud = ud;
+}
+
+/* Without cgroup.kill: SIGKILL each pid listed in dir and its descendants. */
+static int spawn_cgroup_kill_procs(const char *dir, int depth)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	long pid;
+	while (fscanf(f, "%ld", &pid) == 1)
+		if (pid > 1 && pid != getpid())
+			kill((pid_t)pid, SIGKILL);
+	fclose(f);
+	DIR *d = depth < 32 ? opendir(dir) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (e->d_type == DT_DIR && e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			spawn_cgroup_kill_procs(path, depth + 1);
+		}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+int spawn_cgroup_kill(const char *dir)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/cgroup.kill", dir);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? spawn_cgroup_kill_procs(dir, 0) : -errno;
+	int e = write(fd, "1", 1) == 1 ? 0 : -errno;
+	close(fd);
+	return e;
 }

@@ -31,13 +31,15 @@ struct spawn_child {
 	gid_t gid;
 	const gid_t *groups;
 	size_t ngroups;
+	const char *cgroup; /* NULL, or a cgroup-v2 directory to join before exec */
 };
 
 /* Why the child could not become the program (0: it did). */
 struct spawn_failure {
-	int exec_errno;  /* execve failed (ENOENT, EACCES, ...) */
-	int cwd_errno;   /* chdir(cwd) failed */
-	int setid_errno; /* setgroups/setgid/setuid failed */
+	int exec_errno;   /* execve failed (ENOENT, EACCES, ...) */
+	int cwd_errno;    /* chdir(cwd) failed */
+	int setid_errno;  /* setgroups/setgid/setuid failed */
+	int cgroup_errno; /* joining c->cgroup failed */
 };
 
 /* Start the child and return its pid (> 0), or a negative errno when fork
@@ -74,6 +76,29 @@ struct spawn_run {
  * failures are in r->why), a negative errno when it could not be set up. */
 int spawn_run(struct spawn_run *r);
 void spawn_run_free(struct spawn_run *r);
+
+/* Containment of the commands spawn_run starts (steps, bench.sh, mkfs, ...),
+ * set once by the run. spawn_start's children (servers, pg_ctl) are left
+ * out: they are stopped their own way.
+ *
+ * spawn_set_cgroup(dir): every spawn_run child then runs in a cgroup of its
+ * own below dir (a cgroup-v2 directory; a setsid() cannot leave it), which a
+ * timeout or a stop ends with cgroup.kill, and which is removed when it is
+ * empty again. The join is tried at once by a throwaway child: 0, or a
+ * negative errno and no setting. NULL clears the setting. */
+int spawn_set_cgroup(const char *dir);
+const char *spawn_get_cgroup(void);
+
+/* watch(pgid, true, ud) right after a spawn_run child started (its process
+ * group is pgid = its pid), watch(pgid, false, ud) once nothing of that
+ * group is left. NULL clears it. */
+typedef void (*spawn_watch_fn)(pid_t pgid, bool started, void *ud);
+void spawn_set_watch(spawn_watch_fn watch, void *ud);
+
+/* SIGKILL every process in the cgroup dir and below it (cgroup.kill, or
+ * each pid of cgroup.procs where the kernel lacks it, Linux < 5.14). 0 or a
+ * negative errno. */
+int spawn_cgroup_kill(const char *dir);
 
 /* Find a program in PATH, then in the sbin directories (root's tools live
  * there even when PATH lacks them). Writes the path to out; false if none. */

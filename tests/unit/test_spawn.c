@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,13 +202,68 @@ static void test_find_program_and_tail(void **state)
 	unlink(name);
 }
 
+/* The containment hooks without a cgroup: a directory that is not a cgroup
+ * is refused (and nothing is set); the watch sees each spawn_run child start
+ * and, once nothing of its group is left, end; a group that leaves a process
+ * in the background is not reported ended (its journal entry stays). */
+static pid_t watched[4];
+static bool watched_start[4];
+static int nwatched;
+
+static void watch(pid_t pgid, bool started, void *ud)
+{
+	(void)ud;
+	if (nwatched < 4) {
+		watched[nwatched] = pgid;
+		watched_start[nwatched++] = started;
+	}
+}
+
+static void test_watch_and_cgroup_refused(void **state)
+{
+	assert_true(spawn_set_cgroup("/tmp") < 0);
+	assert_null(spawn_get_cgroup());
+	spawn_set_watch(watch, NULL);
+	const char *quick[] = {"/bin/sh", "-c", "exit 0", NULL};
+	struct spawn_run r = {.c = {.argv = quick}, .timeout = 10};
+	assert_int_equal(spawn_run(&r), 0);
+	spawn_run_free(&r);
+	assert_int_equal(nwatched, 2);
+	assert_int_equal(watched[0], r.pid);
+	assert_true(watched_start[0]);
+	assert_int_equal(watched[1], r.pid);
+	assert_false(watched_start[1]);
+	const char *bg[] = {"/bin/sh", "-c", "sleep 30 </dev/null >/dev/null 2>&1 &", NULL};
+	struct spawn_run b = {.c = {.argv = bg}, .timeout = 10};
+	assert_int_equal(spawn_run(&b), 0);
+	spawn_run_free(&b);
+	spawn_set_watch(NULL, NULL);
+	assert_int_equal(nwatched, 3); /* started, never ended: the sleep is left */
+	assert_int_equal(watched[2], b.pid);
+	assert_int_equal(kill(-b.pid, SIGKILL), 0);
+}
+
+/* A child that cannot join its cgroup does not run, and says why. */
+static void test_cgroup_join_failure(void **state)
+{
+	const char *argv[] = {"/bin/true", NULL};
+	struct spawn_child c = {.argv = argv, .out_fd = -1, .err_fd = -1, .cgroup = "/nonexistent-cg"};
+	struct spawn_failure why;
+	pid_t pid = spawn_start(&c, &why);
+	assert_true(pid > 0);
+	assert_int_equal(why.cgroup_errno, ENOENT);
+	assert_int_equal(why.exec_errno, 0);
+	assert_int_equal(spawn_wait(pid), 126);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_child_hygiene),         cmocka_unit_test(test_capture_and_merge),
 	    cmocka_unit_test(test_timeout_kills_group),   cmocka_unit_test(test_stop_flag),
 	    cmocka_unit_test(test_start_failures),        cmocka_unit_test(test_start_and_wait),
-	    cmocka_unit_test(test_find_program_and_tail),
+	    cmocka_unit_test(test_find_program_and_tail), cmocka_unit_test(test_watch_and_cgroup_refused),
+	    cmocka_unit_test(test_cgroup_join_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

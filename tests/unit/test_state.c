@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,9 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "test_cases.h"
 
 #include "diag.h"
+#include "spawn.h"
 #include "state.h"
+#include "undo_proc.h"
 
 static char tmp[256];
 static char journal[300];
@@ -64,6 +68,20 @@ static char *slurp(const char *path)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+static bool proc_is_zombie(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'Z';
 }
 
 static off_t fsize(const char *path)
@@ -256,6 +274,156 @@ static void test_kill_by_starttime(void **state)
 	diag_free(&d);
 }
 
+/* "kill" of a process-group leader ends the whole group, also after the
+ * leader itself has exited (what `cmd &` in an exec step leaves behind). */
+static void test_kill_group_after_leader(void **state)
+{
+	(void)state;
+	int pfd[2];
+	assert_int_equal(pipe(pfd), 0);
+	const char *argv[] = {"/bin/sh", "-c", "sleep 30 </dev/null >/dev/null 2>&1 & echo $!", NULL};
+	struct spawn_child c = {.argv = argv, .out_fd = pfd[1], .err_fd = -1};
+	struct spawn_failure why;
+	pid_t leader = spawn_start(&c, &why);
+	close(pfd[1]);
+	assert_true(leader > 0);
+	char buf[64] = "";
+	ssize_t n = read(pfd[0], buf, sizeof(buf) - 1);
+	close(pfd[0]);
+	assert_true(n > 0);
+	pid_t member = (pid_t)atol(buf);
+	assert_true(member > 0);
+	unsigned long long s = undo_proc_starttime(leader); /* a zombie at worst */
+	assert_true(s > 0);
+	assert_int_equal(spawn_wait(leader), 0);
+	assert_int_equal(kill(member, 0), 0);
+	char pidtext[32], st[32];
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)leader);
+	snprintf(st, sizeof(st), "%llu", s);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("kill", pidtext, st, &d), 0);
+	/* gone (or a zombie until its new parent reaps it) */
+	int i = 0;
+	while (i++ < 200 && kill(member, 0) == 0 && !proc_is_zombie(member))
+		usleep(10000);
+	assert_true(kill(member, 0) < 0 || proc_is_zombie(member));
+	diag_free(&d);
+}
+
+/* "cgroup" refuses a directory that is not in a cgroup-v2 file system; and
+ * cleanup ends processes before anything else, whatever their age in the
+ * journal: the older "cgroup" action is reported before the newer "rmdir". */
+static void test_cgroup_and_process_order(void **state)
+{
+	(void)state;
+	char dir[400], file[450];
+	snprintf(dir, sizeof(dir), "%s/notcg", tmp);
+	snprintf(file, sizeof(file), "%s/f", dir);
+	mkdir(dir, 0755);
+	touch(file, "x");
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("cgroup", dir, NULL, &d), -EINVAL);
+	assert_int_equal(access(file, F_OK), 0);
+	assert_non_null(strstr(d.v[0].msg, "not a cgroup-v2 directory"));
+	diag_free(&d);
+
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("cgroup", dir, NULL) > 0);
+	assert_true(state_push("rmdir", dir, NULL) > 0);
+	state_close();
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), -EIO); /* the cgroup action failed */
+	assert_int_equal(d.n, 2);
+	assert_non_null(strstr(d.v[0].msg, "not a cgroup-v2 directory"));
+	assert_non_null(strstr(d.v[1].msg, "not empty"));
+	diag_free(&d);
+}
+
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int n = 0, c;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* The journal does not grow without bound while some actions stay pending
+ * (a long run, or another live run's): finished records are dropped, the
+ * pending ones kept, also those of another process that holds the journal
+ * open across the compaction and appends afterwards (into the new file). */
+static void test_compaction(void **state)
+{
+	(void)state;
+	char fa[400], fb[400], fc[400], fd[400];
+	snprintf(fa, sizeof(fa), "%s/a", tmp);
+	snprintf(fb, sizeof(fb), "%s/b", tmp);
+	snprintf(fc, sizeof(fc), "%s/c", tmp);
+	snprintf(fd, sizeof(fd), "%s/d", tmp);
+	touch(fa, "a");
+	touch(fb, "b");
+	touch(fc, "c");
+	touch(fd, "d");
+	int ready[2], go[2];
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) { /* another run: one action before, one after the compaction */
+		char c = 0;
+		alarm(20); /* never outlive a failed test */
+		close(go[1]);
+		if (state_open(journal) < 0 || state_push("rm", fa, NULL) <= 0)
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
+		(void)!read(go[0], &c, 1);
+		_exit(state_push("rm", fb, NULL) > 0 ? 0 : 2); /* then "killed": no close */
+	}
+	char c;
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("rm", fc, NULL) > 0);
+	int most = 0;
+	for (int i = 0; i < 400; i++) {
+		int tok = state_push("rmdir", "/nonexistent/x", NULL);
+		assert_true(tok > 0);
+		assert_int_equal(state_done(tok), 0);
+		int n = count_lines(journal);
+		most = n > most ? n : most;
+	}
+	state_close();
+	int pending = count_lines(journal);
+	/* one more in the new file, before the other run writes again */
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("rm", fd, NULL) > 0);
+	state_close();
+	assert_int_equal(write(go[1], "g", 1), 1);
+	int wst;
+	assert_int_equal(waitpid(child, &wst, 0), child);
+	assert_true(most <= 2 * 64 + 8); /* 800 lines without compaction */
+	assert_int_equal(pending, 2);    /* the two pending actions */
+	assert_true(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+	assert_int_equal(count_lines(journal), 4);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_cleanup(journal, &d), 4);
+	diag_free(&d);
+	assert_int_equal(access(fa, F_OK), -1);
+	assert_int_equal(access(fb, F_OK), -1);
+	assert_int_equal(access(fc, F_OK), -1);
+	assert_int_equal(access(fd, F_OK), -1);
+	assert_int_equal(fsize(journal), 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
 static void test_disabled_and_errors(void **state)
 {
 	(void)state;
@@ -351,7 +519,7 @@ static void test_pg_stop(void **state)
 	diag_free(&d);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_reverse_order_and_done, setup, teardown),
@@ -360,9 +528,12 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_live_owner_skipped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tokens_across_processes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_kill_by_starttime, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kill_group_after_leader, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cgroup_and_process_order, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_compaction, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disabled_and_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rmtree, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pg_stop, setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return bg_run_cases("test_state", tests, sizeof(tests) / sizeof(tests[0]), NULL, NULL, argc, argv);
 }

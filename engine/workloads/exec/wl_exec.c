@@ -465,6 +465,9 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 		result_fail(res, "exec: cannot run %s: %s", shell ? "/bin/sh" : o.command->items[0]->text,
 		            strerror(p.why.exec_errno));
 		rc = -p.why.exec_errno;
+	} else if (p.why.cgroup_errno) {
+		result_fail(res, "exec: cannot join the run's cgroup: %s", strerror(p.why.cgroup_errno));
+		rc = -p.why.cgroup_errno;
 	} else if (p.why.cwd_errno) {
 		result_fail(res, "exec: cannot enter the target directory %s: %s", cx->target_dir,
 		            strerror(p.why.cwd_errno));
