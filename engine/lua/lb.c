@@ -162,7 +162,7 @@ int lb_load_hooks(struct lb *B, const struct node *hooks, const char *hooks_file
 	if (hooks && hooks->kind != NODE_NULL) {
 		if (hooks->kind != NODE_SCALAR) {
 			diag_error(d, &hooks->pos,
-			           "hooks: expected Lua code (a literal block: `hooks: |`), found a %s",
+			           "hooks: expected Lua code (a literal block: `hooks: |`), found %s",
 			           node_kind_name(hooks->kind));
 			return -EINVAL;
 		}
