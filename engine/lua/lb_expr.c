@@ -75,18 +75,26 @@ static int lb_expr_note(const struct node *expr, size_t n0, int rc, struct diag 
 	return rc;
 }
 
+/* Push and call expr: its one result is on the stack, or a negative errno
+ * with errors that point at the expression, not inside a hook it may call. */
+static int lb_run_expr(struct lb *B, const struct node *expr, const struct node *params, const char *what,
+                       struct diag *d)
+{
+	if (lb_push_expr(B, expr, params, what, d) < 0)
+		return -EINVAL;
+	size_t n0 = d->n;
+	int rc = lb_pcall(B, 0, 1, what, &expr->pos, d);
+	return rc < 0 ? lb_expr_note(expr, n0, rc, d) : 0;
+}
+
 int lb_eval(struct lb *B, const struct node *expr, const struct node *params, struct node **out,
             struct diag *d)
 {
 	lua_State *S = B->S;
 	*out = NULL;
-	if (lb_push_expr(B, expr, params, "!lua", d) < 0)
-		return -EINVAL;
-	/* Errors point at the expression, not inside a hook it may call. */
-	size_t n0 = d->n;
-	int rc = lb_pcall(B, 0, 1, "!lua", &expr->pos, d);
+	int rc = lb_run_expr(B, expr, params, "!lua", d);
 	if (rc < 0)
-		return lb_expr_note(expr, n0, rc, d);
+		return rc;
 	char what[300];
 	snprintf(what, sizeof(what), "!lua \"%s\"", expr->text);
 	*out = lb_to_node(S, -1, &expr->pos, what, d);
@@ -102,12 +110,9 @@ int lb_eval(struct lb *B, const struct node *expr, const struct node *params, st
 int lb_filter(struct lb *B, const struct node *expr, const struct node *params, bool *keep, struct diag *d)
 {
 	lua_State *S = B->S;
-	if (lb_push_expr(B, expr, params, "filter", d) < 0)
-		return -EINVAL;
-	size_t n0 = d->n;
-	int rc = lb_pcall(B, 0, 1, "filter", &expr->pos, d);
+	int rc = lb_run_expr(B, expr, params, "filter", d);
 	if (rc < 0)
-		return lb_expr_note(expr, n0, rc, d);
+		return rc;
 	if (!lua_isboolean(S, -1)) {
 		diag_error(d, &expr->pos, "filter: \"%s\" gave a %s; expected true or false", expr->text,
 		           luaL_typename(S, -1));
