@@ -48,7 +48,9 @@ d = sys.argv[1]
 lines = open(f"{d}/journal.jsonl", "rb").read().split(b"\n")
 assert lines[-1] == b"", "torn last line: %r" % lines[-1][:80]
 cells = [json.loads(l) for l in lines[:-1]]
-assert [c["params"]["x"] for c in cells] == [2], [c["params"] for c in cells]
+# Cell 3's line may still fit in the journal's last page of the full tmpfs
+# (its length varies with the figures it holds): recorded or not, never torn.
+assert [c["params"]["x"] for c in cells] in ([2], [2, 3]), [c["params"] for c in cells]
 r = json.load(open(f"{d}/results.json"))  # the one written after cell 2
 st = {c["params"]["x"]: c for c in r["cells"]}
 assert sorted(st) == [1, 2], sorted(st)
