@@ -31,3 +31,7 @@ bg_script_test(cleanup_bind tests/integration/cleanup_bind.sh LABELS "integratio
 set_tests_properties(cleanup_bind PROPERTIES SKIP_RETURN_CODE 77)
 bg_script_test(cleanup_procs tests/integration/cleanup_procs.sh LABELS "integration;root;loop;fs" TIMEOUT 180)
 set_tests_properties(cleanup_procs PROPERTIES SKIP_RETURN_CODE 77)
+
+# Tests that change the same real sysctl (vm.stat_interval) must not overlap:
+# benchgrid's own knob lock would (rightly) refuse the second one.
+set_tests_properties(fs_lifecycle knobs_lock PROPERTIES RESOURCE_LOCK sysctl_vm_stat_interval)
