@@ -15,13 +15,6 @@ double clock_mono(void)
 	return clock_read(CLOCK_MONOTONIC);
 }
 
-int64_t clock_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 double clock_wall(void)
 {
 	return clock_read(CLOCK_REALTIME);
