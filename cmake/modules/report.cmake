@@ -1,6 +1,6 @@
 # report: the run's result model (results.json), statistics over repeats,
 # the reporters (CSV, timeseries CSV, Markdown + SVG charts), expect and compare.
-foreach(t test_results test_jsonio test_stats test_expect test_utf8)
+foreach(t test_results test_jsonio test_stats test_expect test_expect_rel test_utf8)
   if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c)
     bg_unit_test(${t} SOURCES tests/unit/${t}.c LABELS report)
   endif()
