@@ -133,6 +133,7 @@ struct expect_ref {
 	double value, lo, hi;
 	bool xfail, strict;
 	const char *reason; /* xfail's reason, or the entry's note, or NULL */
+	const char *claim;  /* the entry's note, or NULL */
 };
 
 static struct expect_row *new_row(struct expect_result *out, const struct expect_ref *x, long cell)
@@ -149,6 +150,7 @@ static struct expect_row *new_row(struct expect_result *out, const struct expect
 	row->strict = x->strict;
 	row->measured = NAN;
 	row->diff_pct = NAN;
+	row->claim = x->claim ? strdup(x->claim) : NULL;
 	return row;
 }
 
@@ -239,6 +241,7 @@ static int evaluate_entry(const struct node *e, size_t ei, const struct run *r,
 	const char *note = note_node && note_node->kind == NODE_SCALAR ? note_node->text : NULL;
 	if (!x.reason)
 		x.reason = note;
+	x.claim = note;
 	for (size_t k = 0; k < e->n; k++) {
 		x.ref = e->keys[k];
 		if (!strchr(x.ref, '.'))
