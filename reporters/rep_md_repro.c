@@ -218,6 +218,12 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 	fputs("; absolute figures hold only on the publication's hardware and are shown as context on this "
 	      "machine.\n\n",
 	      f);
+	fprintf(f, "%zu PASS, %zu FAIL, %zu XFAIL, %zu XPASS, %zu SKIP", res->count[EXPECT_PASS],
+	        res->count[EXPECT_FAIL], res->count[EXPECT_XFAIL], res->count[EXPECT_XPASS],
+	        res->count[EXPECT_SKIP]);
+	if (res->nstrict)
+		fprintf(f, "; %zu strict failure%s", res->nstrict, res->nstrict == 1 ? "" : "s");
+	fputs(" (all expectations).\n\n", f);
 	fputs("| # | published claim | checked by | measured | published | verdict | note |\n", f);
 	rep_md_row_sep(f, 7);
 	/* the figures that carry across machines first */

@@ -154,6 +154,7 @@ def check_md(d):
         check(rows[2][0] == '1' and 'absolute: on this machine' in rows[2][2] and rows[2][3] == '2000 tps'
               and rows[2][5] == 'PASS', 'absolute claim %r' % rows[2])
     check('(cell values are medians over the 3 repeats)' in text, 'repeats named')
+    check('3 PASS, 3 FAIL, 1 XFAIL, 1 XPASS, 1 SKIP; 1 strict failure (all expectations).' in text, 'repro totals')
     _, h, pr = table(t, 'Pairs')
     check(h == ['#', 'cell (where)', 'cell (to)', 'where', 'to', 'ratio', 'holds'], 'pairs header %r' % h)
     check(len(pr) == 4, 'pairs: %r' % pr)
