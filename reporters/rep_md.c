@@ -30,6 +30,7 @@
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
 #include "rep_md_repro.h"
+#include "rep_md_statements.h"
 #include "utf8.h"
 
 static void fmt_time(double t, char *buf, size_t len)
@@ -548,6 +549,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 			diag_error(cx->d, &rep->pos, "report: must be a map with pivot and charts");
 			m->bad_config = true;
 		}
+		rep_md_statements(cx, m);
 		section_expect(cx, m);
 		section_warnings(cx, m);
 		section_failed(cx, m);
