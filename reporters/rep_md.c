@@ -4,6 +4,7 @@
  *   title, description, run facts (scenario, times, cells, repeat)
  *   ## Environment         machine facts (kernel, CPU, PostgreSQL, ...)
  *   ## Summary             one row per cell: #, id, parameters, status, elapsed
+ *   ## Devices             the monitor's disk columns -> device (rep_md_devices)
  *   ## Steps               per step name one table: #, parameters, metrics
  *   ## Cell facts          when cells recorded facts (fs type, device, settings)
  *   ## Pivot tables        report.pivot: rows x cols of one step.metric
@@ -24,6 +25,7 @@
 #include "expect.h"
 #include "rep_fmt.h"
 #include "rep_md_charts.h"
+#include "rep_md_devices.h"
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
 #include "utf8.h"
@@ -510,6 +512,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 	if (ok && m->rf.f) {
 		FILE *f = m->rf.f;
 		fputc('\n', f);
+		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
 		section_steps(cx, m);
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
