@@ -5,3 +5,5 @@ bg_unit_test(test_monitor_devs SOURCES tests/unit/test_monitor_devs.c LABELS "mo
   SKIPPABLE test_resolve test_two_loops)
 bg_script_test(monitor_devices tests/integration/monitor_devices.sh LABELS "integration;root;loop;monitor"
   TIMEOUT 300)
+# report.md's Devices legend from crafted cells' devices.* facts.
+bg_unit_test(test_rep_md_devices SOURCES tests/unit/test_rep_md_devices.c LABELS "report;monitor")
