@@ -5,6 +5,7 @@
  *   ## Reproduction        published claims: ratio/order, then absolute (rep_md_repro)
  *   ## Environment         machine facts (kernel, CPU, PostgreSQL, ...)
  *   ## Summary             one row per cell: #, id, parameters, status, elapsed
+ *   ## Devices             the monitor's disk columns -> device (rep_md_devices)
  *   ## Steps               per step name one table: #, parameters, metrics
  *   ## Cell facts          when cells recorded facts (fs type, device, settings)
  *   ## Pivot tables        report.pivot: rows x cols of one step.metric
@@ -27,6 +28,7 @@
 #include "expect.h"
 #include "rep_fmt.h"
 #include "rep_md_charts.h"
+#include "rep_md_devices.h"
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
 #include "rep_md_repro.h"
@@ -539,6 +541,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		fputc('\n', f);
 		if (ex && ex->kind != NODE_NULL && expect_evaluate(ex, cx->run, cx->sum, &m->exp, cx->d) < 0)
 			m->bad_config = true;
+		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
 		section_steps(cx, m);
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
