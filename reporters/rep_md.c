@@ -10,6 +10,7 @@
  *   ## Cell facts          when cells recorded facts (fs type, device, settings)
  *   ## Pivot tables        report.pivot: rows x cols of one step.metric
  *   ## Charts              report.charts: chart-N.svg, linked
+ *   ## Per-statement latencies   pgbench -r statements by cell (rep_md_statements)
  *   ## Published vs measured (on this machine)   the absolute expectations
  *   ## Warnings            outliers and cold first runs over repeats
  *   ## Failed cells        every failed cell with its error
@@ -194,6 +195,19 @@ static int md_cell(struct rep_ctx *cx, size_t i)
 
 /* ---- end: the sections that need every cell ---- */
 
+/* Columns the Steps tables leave to other sections: the other devices'
+ * monitor columns (nine per device; see Devices, results.csv) and the
+ * per-statement latencies (their own section, with the SQL text). */
+static bool steps_table_skips(const char *metric)
+{
+	if (strncmp(metric, "disk.", 5) == 0)
+		return true;
+	if (strncmp(metric, "stmt", 4) != 0)
+		return false;
+	size_t digits = strspn(metric + 4, "0123456789");
+	return digits > 0 && strcmp(metric + 4 + digits, "_ms") == 0;
+}
+
 static void section_steps(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
@@ -209,9 +223,14 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 	for (size_t s = 0; s < steps.n; s++) {
 		struct rep_strs metrics = {0}, units = {0};
 		const char *workload = "";
+		size_t hidden = 0;
 		for (size_t i = 0; i < r->ncells; i++) {
 			const struct step_summary *ss = cell_summary_step(cx->sum[i], steps.v[s]);
 			for (size_t j = 0; ss && j < ss->nm; j++) {
+				if (steps_table_skips(ss->m[j].name)) {
+					hidden++;
+					continue;
+				}
 				if (rep_strs_find(&metrics, ss->m[j].name) < 0) {
 					rep_strs_add(&metrics, ss->m[j].name);
 					snprintf(buf, sizeof(buf), "%s", ss->m[j].unit);
@@ -275,6 +294,10 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 			fputc('\n', f);
 		}
 		fputc('\n', f);
+		if (hidden)
+			fputs("Not in this table: the other devices' disk columns (see Devices) and the "
+			      "per-statement latencies (their own section); all are in results.csv.\n\n",
+			      f);
 		rep_strs_free(&metrics);
 		rep_strs_free(&units);
 	}
@@ -308,7 +331,9 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		for (size_t k = 0; k < r->cells[i].facts.ni; k++)
-			rep_strs_add(&keys, r->cells[i].facts.info[k].key);
+			if (strncmp(r->cells[i].facts.info[k].key, "devices.", 8) !=
+			    0) /* the Devices legend */
+				rep_strs_add(&keys, r->cells[i].facts.info[k].key);
 		for (size_t k = 0; k < r->cells[i].facts.nm; k++)
 			rep_strs_add(&keys, r->cells[i].facts.m[k].name);
 	}
