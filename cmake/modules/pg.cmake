@@ -6,3 +6,5 @@ bg_unit_test(test_fx_pg SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_fx_pg.c LABE
 bg_script_test(pg_cluster tests/integration/pg_cluster.sh LABELS integration root pg TIMEOUT 300)
 # reinit: never | per-cell | when-written through the CLI
 bg_script_test(pg_reinit tests/integration/pg_reinit.sh LABELS integration root pg TIMEOUT 300)
+# memory_limit: the server in a memory cgroup (v1 here; v2 skipped), kill -9 + cleanup
+bg_script_test(pg_memcg tests/integration/pg_memcg.sh LABELS integration root pg TIMEOUT 300)
