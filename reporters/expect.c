@@ -4,58 +4,15 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_rel.h"
 #include "rep_group.h"
 #include "units.h"
 
-static const char *const status_names[] = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP"};
-
-const char *expect_status_name(enum expect_status s)
-{
-	return (unsigned)s < 5 ? status_names[s] : "?";
-}
-
-static const char *const entry_keys[] = {"where", "xfail", "strict", "note", NULL};
-
-int expect_parse_tolerance(const struct node *n, double value, bool lower, double *offset, struct diag *d)
-{
-	const char *side = lower ? "lower" : "upper";
-	if (!n || n->kind == NODE_NULL ||
-	    (n->kind == NODE_SCALAR && !n->quoted &&
-	     (strcmp(n->text, "null") == 0 || strcmp(n->text, "~") == 0 || n->text[0] == '\0'))) {
-		*offset = lower ? -INFINITY : INFINITY;
-		return 0;
-	}
-	if (n->kind != NODE_SCALAR) {
-		diag_error(d, &n->pos, "expect: %s tolerance must be a number, a percentage or null", side);
-		return -EINVAL;
-	}
-	char *text = strdup(n->text), *end;
-	if (!text)
-		return -ENOMEM;
-	size_t len = strlen(text);
-	bool pct = len > 0 && text[len - 1] == '%';
-	if (pct)
-		text[--len] = '\0';
-	double v = strtod(text, &end);
-	bool ok = len > 0 && *end == '\0' && isfinite(v);
-	free(text);
-	if (!ok) {
-		diag_error(d, &n->pos, "expect: %s tolerance '%s' is not a number or a percentage like -20%%",
-		           side, n->text);
-		return -EINVAL;
-	}
-	if ((lower && v > 0) || (!lower && v < 0)) {
-		diag_error(d, &n->pos, "expect: %s tolerance '%s' must be %s (write %s%s)", side, n->text,
-		           lower ? "<= 0" : ">= 0", lower ? "-" : "+",
-		           n->text + (n->text[0] == '+' || n->text[0] == '-'));
-		return -EINVAL;
-	}
-	*offset = pct ? v / 100.0 * fabs(value) : v;
-	return 0;
-}
+static const char *const entry_keys[] = {"where", "xfail", "strict", "note", "ratio", "order", NULL};
 
 /* Parse `[value, lower, upper]` or `[value, tol]`. */
 static int parse_ref(const struct node *n, const char *ref, double *value, double *lo, double *hi,
@@ -70,21 +27,8 @@ static int parse_ref(const struct node *n, const char *ref, double *value, doubl
 	}
 	if (node_as_double(n->items[0], ref, value, d) < 0)
 		return -EINVAL;
-	if (n->n == 2) {
-		double t;
-		const struct node *tn = n->items[1];
-		/* Symmetric: read it as the upper side, mirror for the lower. */
-		if (tn->kind == NODE_SCALAR && tn->text[0] == '-') {
-			diag_error(d, &tn->pos, "expect: a symmetric tolerance must be positive ('%s')",
-			           tn->text);
-			return -EINVAL;
-		}
-		if (expect_parse_tolerance(tn, *value, false, &t, d) < 0)
-			return -EINVAL;
-		*lo = *value - t;
-		*hi = *value + t;
-		return 0;
-	}
+	if (n->n == 2)
+		return expect_parse_bounds(n->items[1], *value, lo, hi, d);
 	double a, b;
 	if (expect_parse_tolerance(n->items[1], *value, true, &a, d) < 0 ||
 	    expect_parse_tolerance(n->items[2], *value, false, &b, d) < 0)
@@ -94,8 +38,8 @@ static int parse_ref(const struct node *n, const char *ref, double *value, doubl
 	return 0;
 }
 
-/* Check one entry; fills xfail/strict/reason. */
-static int check_entry(const struct node *e, bool *xfail, const char **reason, bool *strict, struct diag *d)
+static int check_entry(const struct node *e, const struct expect_names *names, bool *xfail,
+                       const char **reason, bool *strict, struct diag *d)
 {
 	int rc = 0;
 	size_t nrefs = 0;
@@ -106,6 +50,8 @@ static int check_entry(const struct node *e, bool *xfail, const char **reason, b
 		           "expect: each entry must be a map like {where: {...}, step.metric: [v, lo, hi]}");
 		return -EINVAL;
 	}
+	if (expect_rel_kind(e) != EXPECT_ABSOLUTE)
+		return expect_rel_check(e, names, xfail, reason, strict, d);
 	for (size_t i = 0; i < e->n; i++) {
 		const char *k = e->keys[i];
 		const struct node *v = e->items[i];
@@ -121,48 +67,11 @@ static int check_entry(const struct node *e, bool *xfail, const char **reason, b
 			}
 			nrefs++;
 		} else if (strcmp(k, "where") == 0) {
-			if (v->kind != NODE_MAP) {
-				diag_error(d, &v->pos, "expect: where must be a map of parameter: value");
+			if (expect_check_where(v, "where", d) < 0)
 				rc = -EINVAL;
-				continue;
-			}
-			for (size_t w = 0; w < v->n; w++) {
-				const struct node *x = v->items[w];
-				bool ok = x->kind == NODE_SCALAR;
-				if (x->kind == NODE_SEQ) {
-					ok = true;
-					for (size_t q = 0; q < x->n; q++)
-						ok &= x->items[q]->kind == NODE_SCALAR;
-				}
-				if (!ok) {
-					diag_error(d, &x->pos,
-					           "expect: where.%s must be a value or a list of values",
-					           v->keys[w]);
-					rc = -EINVAL;
-				}
-			}
-		} else if (strcmp(k, "xfail") == 0) {
-			struct diag tmp;
-			diag_init(&tmp);
-			if (node_as_bool(v, "xfail", xfail, &tmp) < 0) {
-				if (v->kind == NODE_SCALAR && v->text[0]) {
-					*xfail = true;
-					*reason = v->text;
-				} else {
-					diag_error(d, &v->pos,
-					           "expect: xfail must be true, false or a reason");
-					rc = -EINVAL;
-				}
-			}
-			diag_free(&tmp);
-		} else if (strcmp(k, "strict") == 0) {
-			if (node_as_bool(v, "strict", strict, d) < 0)
+		} else if (strcmp(k, "xfail") == 0 || strcmp(k, "strict") == 0 || strcmp(k, "note") == 0) {
+			if (expect_entry_common(e, k, xfail, reason, strict, d) < 0)
 				rc = -EINVAL;
-		} else if (strcmp(k, "note") == 0) {
-			if (v->kind != NODE_SCALAR) {
-				diag_error(d, &v->pos, "expect: note must be text");
-				rc = -EINVAL;
-			}
 		} else {
 			const char *s = node_suggest(k, entry_keys);
 			if (s)
@@ -185,6 +94,11 @@ static int check_entry(const struct node *e, bool *xfail, const char **reason, b
 
 int expect_check(const struct node *expect, struct diag *d)
 {
+	return expect_check_names(expect, NULL, d);
+}
+
+int expect_check_names(const struct node *expect, const struct expect_names *names, struct diag *d)
+{
 	bool xf, st;
 	const char *reason;
 	int rc = 0;
@@ -195,24 +109,9 @@ int expect_check(const struct node *expect, struct diag *d)
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < expect->n; i++)
-		if (check_entry(expect->items[i], &xf, &reason, &st, d) < 0)
+		if (check_entry(expect->items[i], names, &xf, &reason, &st, d) < 0)
 			rc = -EINVAL;
 	return rc;
-}
-
-static struct expect_row *add_row(struct expect_result *res)
-{
-	if (res->n == res->cap) {
-		size_t cap = res->cap ? res->cap * 2 : 16;
-		struct expect_row *v = realloc(res->rows, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		res->rows = v;
-		res->cap = cap;
-	}
-	struct expect_row *row = &res->rows[res->n++];
-	memset(row, 0, sizeof(*row));
-	return row;
 }
 
 static void set_note(struct expect_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -226,41 +125,6 @@ static void set_note(struct expect_row *row, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "{fs: btrfs, bs: [4k, 8k]}" for notes. */
-static void where_text(const struct node *where, char *buf, size_t len)
-{
-	size_t k = 0;
-	int w = snprintf(buf, len, "{");
-	k = w > 0 ? (size_t)w : 0;
-	for (size_t i = 0; where && where->kind == NODE_MAP && i < where->n && k < len; i++) {
-		const struct node *v = where->items[i];
-		w = snprintf(buf + k, len - k, "%s%s: ", i ? ", " : "", where->keys[i]);
-		k += w > 0 ? (size_t)w : 0;
-		if (v->kind == NODE_SEQ) {
-			for (size_t q = 0; q < v->n && k < len; q++) {
-				w = snprintf(buf + k, len - k, "%s%s", q ? ", " : "[", v->items[q]->text);
-				k += w > 0 ? (size_t)w : 0;
-			}
-			if (k < len) {
-				w = snprintf(buf + k, len - k, "]");
-				k += w > 0 ? (size_t)w : 0;
-			}
-		} else if (k < len) {
-			w = snprintf(buf + k, len - k, "%s", v->text ? v->text : "");
-			k += w > 0 ? (size_t)w : 0;
-		}
-	}
-	if (k < len)
-		snprintf(buf + k, len - k, "}");
-}
-
-static void finish(struct expect_result *res, struct expect_row *row)
-{
-	res->count[row->status]++;
-	if (row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS))
-		res->nstrict++;
-}
-
 /* One step.metric of one entry, as every row of it needs it. */
 struct expect_ref {
 	size_t entry;
@@ -269,11 +133,12 @@ struct expect_ref {
 	double value, lo, hi;
 	bool xfail, strict;
 	const char *reason; /* xfail's reason, or the entry's note, or NULL */
+	const char *claim;  /* the entry's note, or NULL */
 };
 
 static struct expect_row *new_row(struct expect_result *out, const struct expect_ref *x, long cell)
 {
-	struct expect_row *row = add_row(out);
+	struct expect_row *row = expect_add_row(out);
 	if (!row)
 		return NULL;
 	row->entry = x->entry;
@@ -285,6 +150,7 @@ static struct expect_row *new_row(struct expect_result *out, const struct expect
 	row->strict = x->strict;
 	row->measured = NAN;
 	row->diff_pct = NAN;
+	row->claim = x->claim ? strdup(x->claim) : NULL;
 	return row;
 }
 
@@ -344,7 +210,7 @@ static int evaluate_ref(const struct expect_ref *x, const struct node *where, co
 		if (!row)
 			return -ENOMEM;
 		judge(row, x, c, sums[ci]);
-		finish(out, row);
+		expect_finish_row(out, row);
 	}
 	if (!matched) {
 		struct expect_row *row = new_row(out, x, -1);
@@ -353,9 +219,9 @@ static int evaluate_ref(const struct expect_ref *x, const struct node *where, co
 		row->unit = strdup("");
 		row->status = EXPECT_SKIP;
 		char w[512];
-		where_text(where, w, sizeof(w));
+		expect_where_text(where, w, sizeof(w));
 		set_note(row, "no cell of this run matches where %s", w);
-		finish(out, row);
+		expect_finish_row(out, row);
 	}
 	return 0;
 }
@@ -364,8 +230,10 @@ static int evaluate_entry(const struct node *e, size_t ei, const struct run *r,
                           struct cell_summary *const *sums, struct expect_result *out, struct diag *d)
 {
 	struct expect_ref x = {.entry = ei};
-	if (check_entry(e, &x.xfail, &x.reason, &x.strict, d) < 0)
+	if (check_entry(e, NULL, &x.xfail, &x.reason, &x.strict, d) < 0)
 		return -EINVAL;
+	if (expect_rel_kind(e) != EXPECT_ABSOLUTE)
+		return expect_rel_evaluate(e, ei, r, sums, out);
 	const struct node *where = node_get(e, "where");
 	/* `note:` (the source of a published figure, say) shows in every
 	 * row of the entry unless a more specific note replaces it. */
@@ -373,6 +241,7 @@ static int evaluate_entry(const struct node *e, size_t ei, const struct run *r,
 	const char *note = note_node && note_node->kind == NODE_SCALAR ? note_node->text : NULL;
 	if (!x.reason)
 		x.reason = note;
+	x.claim = note;
 	for (size_t k = 0; k < e->n; k++) {
 		x.ref = e->keys[k];
 		if (!strchr(x.ref, '.'))
@@ -423,17 +292,6 @@ int expect_evaluate(const struct node *expect, const struct run *r, struct cell_
 	return rc;
 }
 
-void expect_result_free(struct expect_result *res)
-{
-	for (size_t i = 0; i < res->n; i++) {
-		free(res->rows[i].ref);
-		free(res->rows[i].unit);
-		free(res->rows[i].note);
-	}
-	free(res->rows);
-	memset(res, 0, sizeof(*res));
-}
-
 long expect_strict_failures(const struct run *r, struct diag *d)
 {
 	struct expect_result res;
@@ -441,4 +299,64 @@ long expect_strict_failures(const struct run *r, struct diag *d)
 	long n = (long)res.nstrict;
 	expect_result_free(&res);
 	return rc < 0 && rc != -EINVAL ? rc : n;
+}
+
+/* ---- names of a scenario ---- */
+
+static void add_name(const char ***v, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], name) == 0)
+			return;
+	const char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv)
+		return;
+	*v = nv;
+	(*v)[(*n)++] = name;
+}
+
+static void add_keys(const char ***v, size_t *n, const struct node *map)
+{
+	for (size_t i = 0; map && map->kind == NODE_MAP && i < map->n; i++)
+		add_name(v, n, map->keys[i]);
+}
+
+int expect_check_scenario(const struct node *scenario, const struct node *cell, struct diag *d)
+{
+	const struct node *expect = node_get(scenario, "expect"), *m = node_get(scenario, "matrix"),
+	                  *steps = node_get(cell, "steps");
+	const char **params = NULL, **snames = NULL;
+	size_t np = 0, ns = 0;
+	char **owned = calloc(steps && steps->kind == NODE_SEQ ? steps->n + 1 : 1, sizeof(*owned));
+	for (size_t i = 0; m && m->kind == NODE_MAP && i < m->n; i++) {
+		const char *k = m->keys[i];
+		const struct node *v = m->items[i];
+		if (strcmp(k, "zip") == 0) {
+			for (size_t z = 0; z < (v->kind == NODE_SEQ ? v->n : 1); z++)
+				add_keys(&params, &np, v->kind == NODE_SEQ ? v->items[z] : v);
+		} else if (strcmp(k, "include") == 0) {
+			for (size_t z = 0; v->kind == NODE_SEQ && z < v->n; z++)
+				add_keys(&params, &np, v->items[z]);
+		} else if (strcmp(k, "exclude") != 0 && strcmp(k, "filter") != 0) {
+			add_name(&params, &np, k);
+		}
+	}
+	for (size_t i = 0; owned && steps && steps->kind == NODE_SEQ && i < steps->n; i++) {
+		const struct node *nn = node_get(steps->items[i], "name");
+		if (nn && nn->kind == NODE_SCALAR) {
+			add_name(&snames, &ns, nn->text);
+		} else if (asprintf(&owned[i], "step%zu", i + 1) >= 0) {
+			add_name(&snames, &ns, owned[i]);
+		}
+	}
+	/* Without a steps list the steps' own check says so: names unchecked. */
+	static const char *const none[] = {NULL};
+	struct expect_names names = {params ? params : none, np, steps ? (snames ? snames : none) : NULL, ns};
+	int rc = expect_check_names(expect, &names, d);
+	for (size_t i = 0; owned && steps && steps->kind == NODE_SEQ && i < steps->n; i++)
+		free(owned[i]);
+	free(owned);
+	free(params);
+	free(snames);
+	return rc;
 }

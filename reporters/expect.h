@@ -16,7 +16,17 @@
  *   SKIP   `where` matches no cell of this run (e.g. filtered by --only)
  * A metric that is missing (or its step failed) is a FAIL even with xfail.
  * With strict: true a FAIL, and an XPASS, count as strict failures that make
- * `benchgrid run` exit non-zero. */
+ * `benchgrid run` exit non-zero.
+ *
+ * Published absolute figures only hold on the publication's hardware; ratio
+ * and order entries (expect_rel.h) compare cells of this run with each other,
+ * so they carry across machines:
+ *     - ratio: {of: rw.tps, where: {wal: separate}, to: {wal: data}}
+ *       published: 0.66
+ *       tolerance: 25%                  # or 0.1 (absolute), or [-10%, +30%]
+ *     - order: [{shared_buffers: 2MB}, "<", {shared_buffers: 4GB}]
+ *       metric: rw.tps
+ * Each gives one row (kind EXPECT_RATIO or EXPECT_ORDER) with its pairs. */
 #ifndef BENCHGRID_EXPECT_H
 #define BENCHGRID_EXPECT_H
 
@@ -25,48 +35,27 @@
 
 #include "diag.h"
 #include "node.h"
+#include "expect_row.h"
 #include "results.h"
-
-enum expect_status { EXPECT_PASS, EXPECT_FAIL, EXPECT_XFAIL, EXPECT_XPASS, EXPECT_SKIP };
-
-struct expect_row {
-	size_t entry;                  /* index of the expect: entry */
-	long cell;                     /* index into run->cells, -1 for SKIP */
-	char *ref;                     /* "ro.tps" */
-	char *unit;                    /* measured metric's unit ("" when missing) */
-	double expected, lower, upper; /* lower/upper: absolute bounds, +-inf when open */
-	double measured;               /* mean; NaN when not measured */
-	double diff_pct;               /* (measured - expected) / |expected| * 100 */
-	enum expect_status status;
-	bool strict;
-	char *note; /* why (not measured, xfail reason, no cell), or NULL */
-};
-
-struct expect_result {
-	struct expect_row *rows;
-	size_t n, cap;
-	size_t count[5]; /* per status */
-	size_t nstrict;  /* strict failures */
-};
 
 /* Validate an `expect:` section with positions. */
 int expect_check(const struct node *expect, struct diag *d);
+/* The same, with names (may be NULL) to check references against. */
+int expect_check_names(const struct node *expect, const struct expect_names *names, struct diag *d);
 
 /* Evaluate `expect` against the run. sums may be NULL (computed here) or one
  * summary per cell. Invalid entries are reported to d and skipped
  * (-EINVAL returned after evaluating the rest). */
 int expect_evaluate(const struct node *expect, const struct run *r, struct cell_summary *const *sums,
                     struct expect_result *out, struct diag *d);
-void expect_result_free(struct expect_result *res);
 
 /* For the exit status of `benchgrid run`: the number of strict failures of
  * r->expect_cfg against r (0 without expect:), or a negative errno. */
 long expect_strict_failures(const struct run *r, struct diag *d);
 
-const char *expect_status_name(enum expect_status s);
-
-/* Parse one tolerance ("-20%", "+5", "null") relative to value into an
- * absolute offset; lower says which side it is. 0 or -EINVAL with d. */
-int expect_parse_tolerance(const struct node *n, double value, bool lower, double *offset, struct diag *d);
+/* Check `expect:` of a scenario against its parameters (the keys of
+ * `matrix:`, its zips and includes) and the step names of one cell's tree
+ * (name:, or stepN). */
+int expect_check_scenario(const struct node *scenario, const struct node *cell, struct diag *d);
 
 #endif

@@ -1,17 +1,22 @@
 /* rep_md: report.md and its SVG charts.
  *
  * Sections, in order (docs/results.md):
- *   title, description, run facts (scenario, times, cells, repeat)
+ *   title, notes (`notes:`), description, run facts (scenario, times, cells, repeat)
+ *   ## Reproduction        published claims: ratio/order, then absolute (rep_md_repro)
  *   ## Environment         machine facts (kernel, CPU, PostgreSQL, ...)
  *   ## Summary             one row per cell: #, id, parameters, status, elapsed
+ *   ## Devices             the monitor's disk columns -> device (rep_md_devices)
  *   ## Steps               per step name one table: #, parameters, metrics
  *   ## Cell facts          when cells recorded facts (fs type, device, settings)
  *   ## Pivot tables        report.pivot: rows x cols of one step.metric
  *   ## Charts              report.charts: chart-N.svg, linked
- *   ## Published vs measured   the expect: comparison
+ *   ## Per-statement latencies   pgbench -r statements by cell (rep_md_statements)
+ *   ## Published vs measured (on this machine)   the absolute expectations
  *   ## Warnings            outliers and cold first runs over repeats
  *   ## Failed cells        every failed cell with its error
- * The summary rows are written as cells arrive (cell()); the rest at end(). */
+ * The summary rows are written as cells arrive (cell()); the rest at end().
+ * The head (title to run facts, then Reproduction) is a second memory
+ * stream written before the rest. */
 #include "rep_md.h"
 
 #include <errno.h>
@@ -24,8 +29,11 @@
 #include "expect.h"
 #include "rep_fmt.h"
 #include "rep_md_charts.h"
+#include "rep_md_devices.h"
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
+#include "rep_md_repro.h"
+#include "rep_md_statements.h"
 #include "utf8.h"
 
 static void fmt_time(double t, char *buf, size_t len)
@@ -102,11 +110,15 @@ static int md_begin(struct rep_ctx *cx)
 		return -ENOMEM;
 	m->file = m->rf.f;
 	m->rf.f = mem;
-	FILE *f = m->rf.f;
+	m->head = open_memstream(&m->hbuf, &m->hlen);
+	if (!m->head)
+		return -ENOMEM;
+	FILE *f = m->head;
 
 	fputs("# ", f);
 	rep_md_cell(f, r->name && *r->name ? r->name : "benchgrid run");
 	fputs("\n\n", f);
+	rep_md_notes(f, r->notes_cfg);
 	if (r->description && *r->description)
 		md_description(f, r->description);
 
@@ -132,6 +144,7 @@ static int md_begin(struct rep_ctx *cx)
 		fprintf(f, "- Repeat: %zu (values are means ± sample standard deviation), warmup: %zu\n",
 		        r->repeat, r->warmup);
 	fprintf(f, "- Tool: %s\n\n", r->tool_version ? r->tool_version : "benchgrid");
+	f = m->rf.f;
 
 	if (r->env.ni || r->env.nm) {
 		fputs("## Environment\n\n| fact | value |\n|---|---|\n", f);
@@ -182,6 +195,19 @@ static int md_cell(struct rep_ctx *cx, size_t i)
 
 /* ---- end: the sections that need every cell ---- */
 
+/* Columns the Steps tables leave to other sections: the other devices'
+ * monitor columns (nine per device; see Devices, results.csv) and the
+ * per-statement latencies (their own section, with the SQL text). */
+static bool steps_table_skips(const char *metric)
+{
+	if (strncmp(metric, "disk.", 5) == 0)
+		return true;
+	if (strncmp(metric, "stmt", 4) != 0)
+		return false;
+	size_t digits = strspn(metric + 4, "0123456789");
+	return digits > 0 && strcmp(metric + 4 + digits, "_ms") == 0;
+}
+
 static void section_steps(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
@@ -197,9 +223,14 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 	for (size_t s = 0; s < steps.n; s++) {
 		struct rep_strs metrics = {0}, units = {0};
 		const char *workload = "";
+		size_t hidden = 0;
 		for (size_t i = 0; i < r->ncells; i++) {
 			const struct step_summary *ss = cell_summary_step(cx->sum[i], steps.v[s]);
 			for (size_t j = 0; ss && j < ss->nm; j++) {
+				if (steps_table_skips(ss->m[j].name)) {
+					hidden++;
+					continue;
+				}
 				if (rep_strs_find(&metrics, ss->m[j].name) < 0) {
 					rep_strs_add(&metrics, ss->m[j].name);
 					snprintf(buf, sizeof(buf), "%s", ss->m[j].unit);
@@ -263,6 +294,10 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 			fputc('\n', f);
 		}
 		fputc('\n', f);
+		if (hidden)
+			fputs("Not in this table: the other devices' disk columns (see Devices) and the "
+			      "per-statement latencies (their own section); all are in results.csv.\n\n",
+			      f);
 		rep_strs_free(&metrics);
 		rep_strs_free(&units);
 	}
@@ -296,7 +331,9 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		for (size_t k = 0; k < r->cells[i].facts.ni; k++)
-			rep_strs_add(&keys, r->cells[i].facts.info[k].key);
+			if (strncmp(r->cells[i].facts.info[k].key, "devices.", 8) !=
+			    0) /* the Devices legend */
+				rep_strs_add(&keys, r->cells[i].facts.info[k].key);
 		for (size_t k = 0; k < r->cells[i].facts.nm; k++)
 			rep_strs_add(&keys, r->cells[i].facts.m[k].name);
 	}
@@ -358,24 +395,33 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
 	FILE *f = m->rf.f;
-	struct expect_result res;
+	const struct expect_result *res = &m->exp;
 	char a[64], b[64], c[64], d[64];
+	size_t count[5] = {0}, nstrict = 0, n = 0;
 
-	if (!r->expect_cfg || r->expect_cfg->kind == NODE_NULL)
+	for (size_t i = 0; i < res->n; i++) {
+		const struct expect_row *row = &res->rows[i];
+		if (row->kind != EXPECT_ABSOLUTE)
+			continue;
+		n++;
+		count[row->status]++;
+		nstrict += row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS);
+	}
+	if (n == 0)
 		return;
-	if (expect_evaluate(r->expect_cfg, r, cx->sum, &res, cx->d) < 0)
-		m->bad_config = true;
-	fputs("## Published vs measured\n\n", f);
-	fprintf(f, "%zu PASS, %zu FAIL, %zu XFAIL, %zu XPASS, %zu SKIP", res.count[EXPECT_PASS],
-	        res.count[EXPECT_FAIL], res.count[EXPECT_XFAIL], res.count[EXPECT_XPASS],
-	        res.count[EXPECT_SKIP]);
-	if (res.nstrict)
-		fprintf(f, "; %zu strict failure%s", res.nstrict, res.nstrict == 1 ? "" : "s");
+	fputs("## Published vs measured (on this machine)\n\n", f);
+	fputs("Published absolute figures hold on the publication's hardware; here they are context.\n\n", f);
+	fprintf(f, "%zu PASS, %zu FAIL, %zu XFAIL, %zu XPASS, %zu SKIP", count[EXPECT_PASS],
+	        count[EXPECT_FAIL], count[EXPECT_XFAIL], count[EXPECT_XPASS], count[EXPECT_SKIP]);
+	if (nstrict)
+		fprintf(f, "; %zu strict failure%s", nstrict, nstrict == 1 ? "" : "s");
 	fputs(".\n\n| # | cell | metric | expected | bounds | measured | diff % | status | note |\n", f);
 	rep_md_row_sep(f, 9);
-	for (size_t i = 0; i < res.n; i++) {
-		const struct expect_row *row = &res.rows[i];
+	for (size_t i = 0; i < res->n; i++) {
+		const struct expect_row *row = &res->rows[i];
 		char label[512];
+		if (row->kind != EXPECT_ABSOLUTE)
+			continue;
 		if (row->cell >= 0)
 			run_cell_label(&r->cells[row->cell], label, sizeof(label));
 		else
@@ -406,7 +452,6 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
-	expect_result_free(&res);
 }
 
 static void warn_line(void *arg, const char *msg)
@@ -477,15 +522,23 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
  * U+FFFD. Without write, the memory is dropped. rf.f is the file again. */
 static int md_flush(struct md *m, bool write)
 {
-	if (!m->file)
-		return 0;
-	int rc = fclose(m->rf.f) == 0 ? 0 : -ENOMEM;
-	m->rf.f = m->file;
-	m->file = NULL;
-	if (rc == 0 && write)
-		utf8_fput(m->rf.f, m->buf, m->len, UTF8_NO_CONTROLS | UTF8_NO_CR);
+	int rc = 0;
+	if (m->head && fclose(m->head) != 0)
+		rc = -ENOMEM;
+	m->head = NULL;
+	if (m->file) {
+		if (fclose(m->rf.f) != 0)
+			rc = -ENOMEM;
+		m->rf.f = m->file;
+		m->file = NULL;
+		if (rc == 0 && write) {
+			utf8_fput(m->rf.f, m->hbuf, m->hlen, UTF8_NO_CONTROLS | UTF8_NO_CR);
+			utf8_fput(m->rf.f, m->buf, m->len, UTF8_NO_CONTROLS | UTF8_NO_CR);
+		}
+	}
 	free(m->buf);
-	m->buf = NULL;
+	free(m->hbuf);
+	m->buf = m->hbuf = NULL;
 	return rc;
 }
 
@@ -509,7 +562,11 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		return 0;
 	if (ok && m->rf.f) {
 		FILE *f = m->rf.f;
+		const struct node *ex = cx->run->expect_cfg;
 		fputc('\n', f);
+		if (ex && ex->kind != NODE_NULL && expect_evaluate(ex, cx->run, cx->sum, &m->exp, cx->d) < 0)
+			m->bad_config = true;
+		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
 		section_steps(cx, m);
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
@@ -520,9 +577,12 @@ static int md_end(struct rep_ctx *cx, bool ok)
 			diag_error(cx->d, &rep->pos, "report: must be a map with pivot and charts");
 			m->bad_config = true;
 		}
+		rep_md_statements(cx, m);
 		section_expect(cx, m);
 		section_warnings(cx, m);
 		section_failed(cx, m);
+		if (m->head)
+			rep_md_repro(cx, m, m->head);
 	}
 	int frc = md_flush(m, ok && rc == 0);
 	if (rc == 0)
@@ -536,6 +596,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 	if (rc == 0 && m->bad_config)
 		rc = -EINVAL;
 	rep_strs_free(&m->params);
+	expect_result_free(&m->exp);
 	free(m);
 	cx->priv = NULL;
 	return rc;

@@ -8,6 +8,7 @@
 
 #include "rep_config.h"
 #include "rep_fmt.h"
+#include "rep_md_repro.h"
 #include "svg.h"
 #include "units.h"
 
@@ -33,6 +34,52 @@ static int write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *c
 	return 0;
 }
 
+/* Reference marks for the published figures of a chart. */
+struct marks {
+	struct svg_mark *v;
+	char (*label)[96];
+	size_t n, cap;
+};
+
+static void mark_add(struct marks *mk, const struct md *m, size_t ci, const char *ref, double x,
+                     size_t series, const char *what)
+{
+	double y = rep_md_published(m, ci, ref);
+	if (!isfinite(y))
+		return;
+	if (mk->n == mk->cap) {
+		size_t cap = mk->cap ? mk->cap * 2 : 8;
+		struct svg_mark *v = realloc(mk->v, cap * sizeof(*v));
+		if (!v)
+			return;
+		mk->v = v;
+		char(*l)[96] = realloc(mk->label, cap * sizeof(*l));
+		if (!l)
+			return;
+		mk->label = l;
+		mk->cap = cap;
+	}
+	char a[32];
+	rep_fmt_human(y, a, sizeof(a));
+	snprintf(mk->label[mk->n], sizeof(mk->label[0]), "published %s%s%s%s", a, what ? " (" : "",
+	         what ? what : "", what ? ")" : "");
+	mk->v[mk->n] = (struct svg_mark){x, y, series, NULL};
+	mk->n++;
+}
+
+/* Labels point into mk->label, which may move while marks are added. */
+static void marks_finish(struct marks *mk)
+{
+	for (size_t i = 0; i < mk->n; i++)
+		mk->v[i].label = mk->label[i];
+}
+
+static void marks_free(struct marks *mk)
+{
+	free(mk->v);
+	free(mk->label);
+}
+
 /* A metric over time: one line per cell of the group (first repetition). */
 static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
                       const char *metric, const struct rep_group *g, const char *title)
@@ -43,6 +90,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 	const char *unit = "";
 	size_t ns = 0;
 	int rc = 0;
+	struct marks mk = {0};
 	if (!s || !labels) {
 		free(s);
 		free(labels);
@@ -64,6 +112,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 			snprintf(lab, sizeof(lab), "%s", metric);
 		labels[ns] = strdup(lab);
 		s[ns] = (struct svg_series){labels[ns], se->n, se->t, se->v};
+		mark_add(&mk, m, g->cells[k], c->y, NAN, ns, g->n > 1 ? lab : NULL);
 		if (se->unit && *se->unit)
 			unit = se->unit;
 		ns++;
@@ -73,16 +122,19 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 	} else {
 		char ylabel[160];
 		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
+		marks_finish(&mk);
 		struct svg_chart ch = {.kind = c->kind == 1 ? SVG_BAR : SVG_LINE,
 		                       .title = title,
-		                       .subtitle = *g->label ? g->label : NULL,
 		                       .xlabel = "time (s)",
 		                       .x_zero = true,
 		                       .ylabel = ylabel,
 		                       .s = s,
-		                       .ns = ns};
+		                       .ns = ns,
+		                       .marks = mk.v,
+		                       .nmarks = mk.n};
 		rc = write_svg(cx, m, &ch);
 	}
+	marks_free(&mk);
 	for (size_t k = 0; k < ns; k++)
 		free(labels[k]);
 	free(labels);
@@ -106,6 +158,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	double *x = calloc(nx ? nx : 1, sizeof(*x)), *y = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*y));
 	int rc = 0;
 	bool numeric = true;
+	struct marks mk = {0};
 	if (!s || !x || !y) {
 		rc = -ENOMEM;
 		goto out;
@@ -128,6 +181,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 				    cell_summary_metric(cx->sum[g->cells[k]], step, metric);
 				if (ms)
 					y[j * nx + i] = ms->st.mean;
+				mark_add(&mk, m, g->cells[k], c->y, (double)i, j, NULL);
 				break;
 			}
 		}
@@ -136,9 +190,11 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	const char *unit = rep_md_unit_of(cx, step, metric);
 	char ylabel[160];
 	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
+	marks_finish(&mk);
 	struct svg_chart ch = {.kind = c->kind == 1 || (c->kind < 0 && !numeric) ? SVG_BAR : SVG_LINE,
 	                       .title = title,
-	                       .subtitle = *g->label ? g->label : NULL,
+	                       .marks = mk.v,
+	                       .nmarks = mk.n,
 	                       .xlabel = c->x,
 	                       .ylabel = ylabel,
 	                       .categories = (const char *const *)xs.v,
@@ -150,6 +206,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	else
 		rc = write_svg(cx, m, &ch);
 out:
+	marks_free(&mk);
 	free(s);
 	free(x);
 	free(y);
@@ -196,9 +253,13 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			snprintf(title, sizeof(title), "%s by %s%s%s", c.y, c.x, c.series ? " and " : "",
 			         c.series ? c.series : "");
 		int rc = 0;
-		for (size_t gi = 0; gi < ng && rc == 0; gi++)
-			rc = over_time ? chart_time(cx, m, &c, step, metric, &g[gi], title)
-			               : chart_param(cx, m, &c, step, metric, &g[gi], title);
+		for (size_t gi = 0; gi < ng && rc == 0; gi++) {
+			/* the facet (the other parameters' values) in the title */
+			char full[512];
+			snprintf(full, sizeof(full), "%s%s%s", title, *g[gi].label ? " — " : "", g[gi].label);
+			rc = over_time ? chart_time(cx, m, &c, step, metric, &g[gi], full)
+			               : chart_param(cx, m, &c, step, metric, &g[gi], full);
+		}
 		if (ng == 0)
 			fprintf(m->rf.f, "*(no cell matches the chart of %s)*\n\n", c.y);
 		rep_groups_free(g, ng);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "expect_row.h"
 #include "node.h"
 #include "rep_file.h"
 #include "rep_group.h"
@@ -16,6 +17,12 @@ struct md {
 	FILE *file;         /* report.md.tmp while rf.f is the memory stream */
 	char *buf;
 	size_t len;
+	/* The head of report.md (title, notes, description, run facts, and at
+	 * the end the Reproduction section), in memory before buf. */
+	FILE *head;
+	char *hbuf;
+	size_t hlen;
+	struct expect_result exp; /* expect: evaluated at the end (n 0 without) */
 	struct rep_strs params;
 	int nchart;
 	bool bad_config;

@@ -1,10 +1,48 @@
 /* rep_md_pivots: see rep_md_pivots.h. */
 #include "rep_md_pivots.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <math.h>
 
 #include "rep_config.h"
 #include "rep_fmt.h"
+#include "rep_md_repro.h"
+
+/* The cell of a group at (row value, col value), or -1. */
+static long pivot_cell(const struct run *r, const struct rep_group *g, const struct pivot_cfg *p,
+                       const char *row, const char *col)
+{
+	for (size_t k = 0; k < g->n; k++) {
+		const struct run_cell *cell = &r->cells[g->cells[k]];
+		const char *rv = run_cell_param(cell, p->rows),
+		           *cv = p->cols ? run_cell_param(cell, p->cols) : NULL;
+		if (strcmp(rv ? rv : "", row) != 0)
+			continue;
+		if (p->cols && strcmp(cv ? cv : "", col) != 0)
+			continue;
+		return (long)g->cells[k];
+	}
+	return -1;
+}
+
+/* One value of the pivot: the statistic, "failed" or "-". */
+static void pivot_value(struct rep_ctx *cx, const struct pivot_cfg *p, long ci, const char *step,
+                        const char *metric, char *buf, size_t len)
+{
+	snprintf(buf, len, "-");
+	if (ci < 0)
+		return;
+	const struct metric_summary *ms = cell_summary_metric(cx->sum[ci], step, metric);
+	const struct step_summary *ss = cell_summary_step(cx->sum[ci], step);
+	if (ms && (!p->stat || strcmp(p->stat, "mean") == 0))
+		rep_md_fmt_metric(ms, buf, len);
+	else if (ms)
+		rep_fmt_human(rep_stat(ms, p->stat), buf, len);
+	else if ((ss && ss->failed) || cx->run->cells[ci].status == RUN_FAILED)
+		snprintf(buf, len, "failed");
+}
 
 void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 {
@@ -56,6 +94,21 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 				fputs(" — ", f);
 				rep_md_cell(f, g[gi].label);
 			}
+			/* a "published" column after each column with a published figure */
+			bool *pub = calloc(cols.n ? cols.n : 1, sizeof(*pub));
+			struct rep_strs head = {0};
+			for (size_t c = 0; pub && c < cols.n; c++) {
+				for (size_t ri = 0; ri < rows.n && !pub[c]; ri++) {
+					long ci = pivot_cell(r, &g[gi], &p, rows.v[ri], cols.v[c]);
+					pub[c] =
+					    ci >= 0 && isfinite(rep_md_published(m, (size_t)ci, p.value));
+				}
+				rep_strs_add(&head, cols.v[c]);
+				if (pub[c]) {
+					snprintf(buf, sizeof(buf), "%s published", p.cols ? cols.v[c] : "");
+					rep_strs_add(&head, p.cols ? buf : "published");
+				}
+			}
 			fputs("\n\n| ", f);
 			rep_md_cell(f, p.rows);
 			if (p.cols) {
@@ -63,43 +116,29 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 				rep_md_cell(f, p.cols);
 			}
 			fputs(" |", f);
-			rep_md_head_rest(f, cols.v, cols.n);
+			rep_md_head_rest(f, head.v, head.n);
 			for (size_t ri = 0; ri < rows.n; ri++) {
 				fputs("| ", f);
 				rep_md_cell(f, rows.v[ri]);
 				fputs(" |", f);
 				for (size_t c = 0; c < cols.n; c++) {
-					snprintf(buf, sizeof(buf), "-");
-					for (size_t k = 0; k < g[gi].n; k++) {
-						size_t ci = g[gi].cells[k];
-						const struct run_cell *cell = &r->cells[ci];
-						if (strcmp(run_cell_param(cell, p.rows)
-						               ? run_cell_param(cell, p.rows)
-						               : "",
-						           rows.v[ri]) != 0)
-							continue;
-						if (p.cols && strcmp(run_cell_param(cell, p.cols)
-						                         ? run_cell_param(cell, p.cols)
-						                         : "",
-						                     cols.v[c]) != 0)
-							continue;
-						const struct metric_summary *ms =
-						    cell_summary_metric(cx->sum[ci], step, metric);
-						const struct step_summary *ss =
-						    cell_summary_step(cx->sum[ci], step);
-						if (ms && (!p.stat || strcmp(p.stat, "mean") == 0))
-							rep_md_fmt_metric(ms, buf, sizeof(buf));
-						else if (ms)
-							rep_fmt_human(rep_stat(ms, p.stat), buf, sizeof(buf));
-						else if ((ss && ss->failed) || cell->status == RUN_FAILED)
-							snprintf(buf, sizeof(buf), "failed");
-						break;
-					}
+					long ci = pivot_cell(r, &g[gi], &p, rows.v[ri], cols.v[c]);
+					pivot_value(cx, &p, ci, step, metric, buf, sizeof(buf));
+					fprintf(f, " %s |", buf);
+					if (!pub || !pub[c])
+						continue;
+					double v = ci >= 0 ? rep_md_published(m, (size_t)ci, p.value) : NAN;
+					if (isfinite(v))
+						rep_fmt_human(v, buf, sizeof(buf));
+					else
+						snprintf(buf, sizeof(buf), "-");
 					fprintf(f, " %s |", buf);
 				}
 				fputc('\n', f);
 			}
 			fputc('\n', f);
+			free(pub);
+			rep_strs_free(&head);
 			rep_strs_free(&rows);
 			rep_strs_free(&cols);
 		}

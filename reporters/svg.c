@@ -165,6 +165,16 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 			ylo = fmin(ylo, c->s[i].y[k]);
 			yhi = fmax(yhi, c->s[i].y[k]);
 		}
+	for (size_t i = 0; i < c->nmarks; i++)
+		if (isfinite(c->marks[i].y)) {
+			bool had = isfinite(ylo);
+			ylo = fmin(ylo, c->marks[i].y);
+			yhi = fmax(yhi, c->marks[i].y);
+			if (!had && !fr->cat) {
+				xlo = 0;
+				xhi = 1;
+			}
+		}
 	if (!isfinite(ylo)) {
 		ylo = 0;
 		yhi = 1;
@@ -319,6 +329,44 @@ static void write_line(FILE *f, const struct svg_series *s, const struct frame *
 				        px(fr, s->x[k]), py(fr, s->y[k]));
 }
 
+/* The published figures: dashed lines with a label (see svg.h). */
+static void write_marks(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
+	if (c->nmarks == 0)
+		return;
+	double slot = fr->w / (double)(fr->ncat ? fr->ncat : 1);
+	fputs("<g class=\"published\" stroke-dasharray=\"6 4\" stroke-width=\"2\">\n", f);
+	for (size_t i = 0; i < c->nmarks; i++) {
+		const struct svg_mark *mk = &c->marks[i];
+		if (!isfinite(mk->y))
+			continue;
+		const char *col = palette[mk->series % NPALETTE];
+		double x1 = fr->x0, x2 = fr->x0 + fr->w, y = py(fr, mk->y);
+		if (isfinite(mk->x) && fr->cat && c->kind == SVG_BAR && c->ns) {
+			double bw = slot * 0.8 / (double)c->ns;
+			x1 = px(fr, mk->x) - slot * 0.4 + bw * (double)mk->series;
+			x2 = x1 + bw;
+		} else if (isfinite(mk->x) && fr->cat) {
+			x1 = px(fr, mk->x) - slot * 0.4;
+			x2 = px(fr, mk->x) + slot * 0.4;
+		} else if (isfinite(mk->x)) {
+			x1 = px(fr, mk->x) - 12;
+			x2 = px(fr, mk->x) + 12;
+		}
+		fputs("<line class=\"ref-mark\" data-series=\"", f);
+		svg_escape(f, mk->series < c->ns && c->s[mk->series].label ? c->s[mk->series].label : "");
+		fprintf(f, "\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y, x2,
+		        y, col);
+		fprintf(f,
+		        "<text class=\"ref-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\" "
+		        "stroke=\"none\" font-size=\"10\">",
+		        x2, y - 4, col);
+		svg_escape(f, mk->label ? mk->label : "published");
+		fputs("</text>\n", f);
+	}
+	fputs("</g>\n", f);
+}
+
 static void write_legend(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
 	fputs("<g class=\"legend\">\n", f);
@@ -362,6 +410,7 @@ int svg_write(FILE *f, const struct svg_chart *c)
 			write_line(f, s, &fr);
 		fputs("</g>\n", f);
 	}
+	write_marks(f, c, &fr);
 	if (fr.legend_w > 0)
 		write_legend(f, c, &fr);
 	fputs("</svg>\n", f);

@@ -8,7 +8,12 @@
  * so tests and tools can count series and points. The x axis is numeric
  * (e.g. time in seconds) or categorical (parameter values, evenly spaced in
  * the given order). Non-finite y values are gaps. Large tick values get SI
- * suffixes (12k, 3.5M). The y axis starts at 0 unless a value is negative. */
+ * suffixes (12k, 3.5M). The y axis starts at 0 unless a value is negative.
+ * Reference marks (published figures) are dashed lines in the colour of
+ * their series with a label, in one group after the series:
+ *   <g class="published"> line.ref-mark[data-series] text.ref-label </g>
+ * over the category slot (over the series' bar in bar charts), or across
+ * the plot when x is NaN (time charts). */
 #ifndef BENCHGRID_SVG_H
 #define BENCHGRID_SVG_H
 
@@ -25,6 +30,13 @@ struct svg_series {
 	const double *y;
 };
 
+struct svg_mark {
+	double x;          /* numeric x or category index; NaN: across the plot */
+	double y;          /* the published value */
+	size_t series;     /* index into the chart's series (colour, bar) */
+	const char *label; /* "published 300" */
+};
+
 struct svg_chart {
 	enum svg_kind kind;
 	const char *title;
@@ -34,6 +46,8 @@ struct svg_chart {
 	size_t ncat;
 	const struct svg_series *s;
 	size_t ns;
+	const struct svg_mark *marks;
+	size_t nmarks;
 	bool x_zero;       /* numeric x axis starts at 0 (time charts) */
 	int width, height; /* 0: 760 x 420 */
 };

@@ -28,6 +28,8 @@ endif()
 # cleanup: the undo journal against processes, cgroups and bind mounts
 # (issue #12, items 10 and 12).
 bg_script_test(cleanup_bind tests/integration/cleanup_bind.sh LABELS "integration;root;loop;fs" TIMEOUT 120)
+bg_script_test(work_dir_relative tests/integration/work_dir_relative.sh LABELS "integration;root;loop;fs" TIMEOUT 120)
+set_tests_properties(work_dir_relative PROPERTIES SKIP_RETURN_CODE 77)
 set_tests_properties(cleanup_bind PROPERTIES SKIP_RETURN_CODE 77)
 bg_script_test(cleanup_procs tests/integration/cleanup_procs.sh LABELS "integration;root;loop;fs" TIMEOUT 180)
 set_tests_properties(cleanup_procs PROPERTIES SKIP_RETURN_CODE 77)

@@ -8,6 +8,8 @@ if(CMOCKA_FOUND)
   target_link_libraries(test_pgb_server PRIVATE bgcore PkgConfig::CMOCKA)
   bg_script_test(pgbench_server tests/integration/pgbench_server.sh LABELS pgbench;pg;integration;root TIMEOUT 240)
 endif()
+# vacuum: true|false against the real pgbench (the oracle)
+bg_script_test(pgbench_vacuum tests/integration/pgbench_vacuum.sh LABELS pgbench;pg;integration;root TIMEOUT 120)
 
 # A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
 add_executable(pgb_driver bench/pgb_driver.c)

@@ -1,6 +1,6 @@
 # report: the run's result model (results.json), statistics over repeats,
 # the reporters (CSV, timeseries CSV, Markdown + SVG charts), expect and compare.
-foreach(t test_results test_jsonio test_stats test_expect test_utf8)
+foreach(t test_results test_jsonio test_stats test_expect test_expect_rel test_utf8)
   if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c)
     bg_unit_test(${t} SOURCES tests/unit/${t}.c LABELS report)
   endif()
@@ -12,6 +12,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/integration/report_driver.c)
   add_executable(report_driver tests/integration/report_driver.c)
   target_link_libraries(report_driver PRIVATE bgcore)
   bg_script_test(report_files tests/integration/report_files.sh LABELS "report" TIMEOUT 120)
+  bg_script_test(report_statements tests/integration/report_statements.sh LABELS "report" TIMEOUT 60)
 endif()
 
 # Output files stay valid UTF-8 text when a command prints invalid bytes,

@@ -72,6 +72,7 @@ static int run_main(int argc, char **argv)
 	};
 	struct defines D = {0}, only = {0};
 	struct runner_opts o = {0};
+	char *work_dir = NULL; /* --work-dir, made absolute */
 	int c, rc = CLI_EXIT_USAGE;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:D:qh", longopts, NULL)) != -1) {
@@ -102,7 +103,18 @@ static int run_main(int argc, char **argv)
 		case 'F': o.fail_fast = true; break;
 		case 'y': o.yes = true; break;
 		case 'q': o.quiet = 1; break;
-		case 'W': o.work_dir = optarg; break;
+		case 'W':
+			/* Absolute, so that teardown compares the loop device's backing
+			 * file (which the kernel stores absolute) with the same path. */
+			free(work_dir);
+			work_dir = realpath(optarg, NULL);
+			if (!work_dir) {
+				fprintf(stderr, "benchgrid run: --work-dir %s: %s\n", optarg,
+				        strerror(errno));
+				goto out;
+			}
+			o.work_dir = work_dir;
+			break;
 		case 'h':
 			run_usage(stdout);
 			rc = 0;
@@ -136,6 +148,7 @@ static int run_main(int argc, char **argv)
 	spec_free(s);
 	diag_free(&d);
 out:
+	free(work_dir);
 	defines_free(&D);
 	defines_free(&only);
 	return rc;

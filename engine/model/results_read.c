@@ -300,6 +300,9 @@ int results_from_json(struct run *r, const json_t *v, const char *file, struct d
 		r->report_cfg = results_node_from_json(rep, file);
 	if (exp && !json_is_null(exp))
 		r->expect_cfg = results_node_from_json(exp, file);
+	const json_t *notes = json_object_get(v, "notes");
+	if (notes && !json_is_null(notes))
+		r->notes_cfg = results_node_from_json(notes, file);
 	return read_cells(r, json_object_get(v, "cells"), file, d);
 }
 

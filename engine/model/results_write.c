@@ -202,6 +202,8 @@ json_t *results_run_json(const struct run *r)
 	jsonio_set(o, "environment", env);
 	jsonio_set(o, "report", results_node_json(r->report_cfg));
 	jsonio_set(o, "expect", results_node_json(r->expect_cfg));
+	if (r->notes_cfg)
+		jsonio_set(o, "notes", results_node_json(r->notes_cfg));
 	for (size_t i = 0; i < r->ncells; i++)
 		jsonio_push(cells, results_cell_json(&r->cells[i]));
 	jsonio_set(o, "cells", cells);

@@ -55,6 +55,7 @@ void run_free(struct run *r)
 	free(r->tool_version);
 	node_free(r->report_cfg);
 	node_free(r->expect_cfg);
+	node_free(r->notes_cfg);
 	result_free(&r->env);
 	for (size_t i = 0; i < r->ncells; i++)
 		run_cell_free(&r->cells[i]);

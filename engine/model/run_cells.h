@@ -52,6 +52,7 @@ struct run {
 	size_t repeat, warmup;
 	struct node *report_cfg; /* the `report:` node (owned clone) or NULL */
 	struct node *expect_cfg; /* the `expect:` node (owned clone) or NULL */
+	struct node *notes_cfg;  /* the `notes:` node (owned clone) or NULL */
 	struct step_result env;  /* machine facts: kernel, cpu, pg version (info + metrics) */
 	struct run_cell *cells;
 	size_t ncells, cap;

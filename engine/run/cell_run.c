@@ -7,6 +7,7 @@
 
 #include "interrupt.h"
 #include "lb.h"
+#include "monitor_devs.h"
 #include "outdir.h"
 #include "step_run.h"
 
@@ -78,6 +79,7 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	if (!(tree = spec_cell_tree_rt(E->s, c, rt, false, d)))
 		goto out;
 	fixture_set_facts(&E->fx, &rc->facts);
+	mon_devs_fixture_facts(&E->fx, &rc->facts); /* devices.PREFIX: the monitor's columns */
 out:
 	node_free(tree0);
 	node_free(tree1);

@@ -24,61 +24,66 @@
 /* CPU counters of the "cpu" line of /proc/stat, in this order. */
 enum { MON_USER, MON_NICE, MON_SYSTEM, MON_IDLE, MON_IOWAIT, MON_IRQ, MON_SOFTIRQ, MON_STEAL, MON_NCPU };
 
-/* Fields of a /proc/diskstats line that iostat -x uses. */
-struct mon_disk {
-	unsigned long long rd, rsec, rticks;
-	unsigned long long wr, wsec, wticks;
-	unsigned long long io_ticks, weighted;
+/* At most this many devices (targets and the disks under their images). */
+#define MON_MAXDEV 32
+
+/* One device's counters in a snapshot, with the time they were read. */
+struct mon_dsnap {
+	bool ok;
+	double t;
+	struct monitor_diskstat d;
 };
 
 struct mon_snap {
 	double t; /* monotonic seconds */
-	bool cpu_ok, disk_ok;
+	bool cpu_ok;
 	unsigned long long cpu[MON_NCPU];
-	struct mon_disk d;
+	struct mon_dsnap d[MON_MAXDEV];
 };
 
-/* The figures, in the order of monitor_names[]. */
+/* The CPU figures, then the quantities of each device. */
+enum { MON_V_USR, MON_V_SYS, MON_V_IOWAIT, MON_V_IDLE, MON_V_STEAL, MON_V_BUSY, MON_NCPU_V };
 enum {
-	MON_V_USR,
-	MON_V_SYS,
-	MON_V_IOWAIT,
-	MON_V_IDLE,
-	MON_V_STEAL,
-	MON_V_BUSY,
-	MON_V_NCPU_FIGS,
-	MON_V_UTIL = MON_V_NCPU_FIGS,
-	MON_V_AWAIT,
-	MON_V_RAWAIT,
-	MON_V_WAWAIT,
-	MON_V_AQU,
-	MON_V_RMB,
-	MON_V_WMB,
-	MON_V_RIOPS,
-	MON_V_WIOPS,
-	MON_NV
+	MON_Q_UTIL,
+	MON_Q_AWAIT,
+	MON_Q_RAWAIT,
+	MON_Q_WAWAIT,
+	MON_Q_AQU,
+	MON_Q_RMB,
+	MON_Q_WMB,
+	MON_Q_RIOPS,
+	MON_Q_WIOPS,
+	MON_NQ
 };
 
 static const struct {
 	const char *name, *unit;
-} monitor_names[MON_NV] = {
-    {"sys_usr_pct", "%"},        {"sys_sys_pct", "%"},    {"sys_iowait_pct", "%"},
-    {"sys_idle_pct", "%"},       {"sys_steal_pct", "%"},  {"sys_busy_pct", "%"},
-    {"disk_util_pct", "%"},      {"disk_await_ms", "ms"}, {"disk_r_await_ms", "ms"},
-    {"disk_w_await_ms", "ms"},   {"disk_aqu_sz", ""},     {"disk_read_mb_s", "MB/s"},
-    {"disk_write_mb_s", "MB/s"}, {"disk_r_iops", "IOPS"}, {"disk_w_iops", "IOPS"},
+} monitor_cpu_names[MON_NCPU_V] = {
+    {"sys_usr_pct", "%"},  {"sys_sys_pct", "%"},   {"sys_iowait_pct", "%"},
+    {"sys_idle_pct", "%"}, {"sys_steal_pct", "%"}, {"sys_busy_pct", "%"},
 };
 
-struct mon_point {
-	double t; /* seconds since start, end of the interval */
-	bool cpu_ok, disk_ok;
-	double v[MON_NV];
+static const struct {
+	const char *name, *unit;
+} monitor_quantities[MON_NQ] = {
+    {"util_pct", "%"},     {"await_ms", "ms"},     {"r_await_ms", "ms"}, {"w_await_ms", "ms"}, {"aqu_sz", ""},
+    {"read_mb_s", "MB/s"}, {"write_mb_s", "MB/s"}, {"r_iops", "IOPS"},   {"w_iops", "IOPS"},
+};
+
+/* A device sampled: what to look for and its column names. */
+struct mon_col_dev {
+	unsigned int major, minor; /* 0:0 = look up by name (monitor_start) */
+	char name[64];
+	char prefix[160];
+	bool main;
+	char col[MON_NQ][192];
 };
 
 struct monitor {
-	bool has_disk;
-	unsigned int major, minor;
-	char name[64];
+	struct mon_col_dev dev[MON_MAXDEV];
+	int ndev;
+	char warn[MON_MAXDEV][256];
+	int nwarn;
 	double interval;
 	struct mon_snap first, prev;
 
@@ -87,8 +92,11 @@ struct monitor {
 	pthread_cond_t cond;
 	bool stop;
 
-	struct mon_point *pts;
-	size_t npts, cappts;
+	/* points: time, ok flags (CPU, then each device) and values (the CPU
+	 * figures, then MON_NQ per device), stride nok and nv */
+	double *pt, *pv;
+	unsigned char *pok;
+	size_t npts, cappts, nv, nok;
 	bool oom;
 };
 
@@ -113,47 +121,54 @@ static bool monitor_read_cpu(unsigned long long cpu[MON_NCPU])
 	return ok;
 }
 
-/* Find the device's line by major:minor, or by name when major is 0 and a
- * name is set (then the numbers are filled in). */
-static bool monitor_read_disk(struct monitor *m, struct mon_disk *d)
+bool monitor_parse_diskstats(const char *line, struct monitor_diskstat *d)
 {
-	FILE *f = fopen("/proc/diskstats", "re");
-	char line[512];
-	bool ok = false;
+	return sscanf(line, "%u %u %63s %llu %*u %llu %llu %llu %*u %llu %llu %*u %llu %llu", &d->major,
+	              &d->minor, d->name, &d->rd, &d->rsec, &d->rticks, &d->wr, &d->wsec, &d->wticks,
+	              &d->io_ticks, &d->weighted) == 11;
+}
 
+/* One read of /proc/diskstats for every device: by major:minor, or by name
+ * when major:minor is 0:0 (then the numbers are filled in). A device shared
+ * by two names gets the same line twice. */
+static void monitor_read_disks(struct monitor *m, struct mon_snap *s)
+{
+	FILE *f = m->ndev ? fopen("/proc/diskstats", "re") : NULL;
+	char line[512];
+
+	for (int i = 0; i < m->ndev; i++)
+		s->d[i].ok = false;
 	if (!f)
-		return false;
+		return;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned int maj, min;
-		char name[64];
-		struct mon_disk x;
-		if (sscanf(line, "%u %u %63s %llu %*u %llu %llu %llu %*u %llu %llu %*u %llu %llu", &maj, &min,
-		           name, &x.rd, &x.rsec, &x.rticks, &x.wr, &x.wsec, &x.wticks, &x.io_ticks,
-		           &x.weighted) != 11)
+		struct monitor_diskstat x;
+		if (!monitor_parse_diskstats(line, &x))
 			continue;
-		if (m->major == 0 && m->minor == 0) {
-			if (strcmp(name, m->name) != 0)
+		for (int i = 0; i < m->ndev; i++) {
+			struct mon_col_dev *dv = &m->dev[i];
+			if (dv->major == 0 && dv->minor == 0) {
+				if (strcmp(x.name, dv->name) != 0)
+					continue;
+				dv->major = x.major;
+				dv->minor = x.minor;
+			} else if (x.major != dv->major || x.minor != dv->minor) {
 				continue;
-			m->major = maj;
-			m->minor = min;
-		} else if (maj != m->major || min != m->minor) {
-			continue;
-		} else {
-			snprintf(m->name, sizeof(m->name), "%s", name);
+			} else {
+				snprintf(dv->name, sizeof(dv->name), "%s", x.name);
+			}
+			s->d[i].ok = true;
+			s->d[i].t = s->t;
+			s->d[i].d = x;
 		}
-		*d = x;
-		ok = true;
-		break;
 	}
 	fclose(f);
-	return ok;
 }
 
 static void monitor_snap(struct monitor *m, struct mon_snap *s)
 {
 	s->t = clock_mono();
 	s->cpu_ok = monitor_read_cpu(s->cpu);
-	s->disk_ok = m->has_disk && monitor_read_disk(m, &s->d);
+	monitor_read_disks(m, s);
 }
 
 /* Counters only grow; a smaller value (a wrap, a device re-created) is 0. */
@@ -162,78 +177,105 @@ static double monitor_delta(unsigned long long a, unsigned long long b)
 	return b >= a ? (double)(b - a) : 0.0;
 }
 
-/* Figures between two snapshots; cpu_ok is false when no clock tick passed. */
-static void monitor_figures(const struct mon_snap *a, const struct mon_snap *b, struct mon_point *p)
+/* CPU figures between two snapshots; false when no clock tick passed. */
+static bool monitor_cpu_figures(const struct mon_snap *a, const struct mon_snap *b, double *v)
+{
+	double c[MON_NCPU], total = 0;
+
+	memset(v, 0, sizeof(*v) * MON_NCPU_V);
+	if (!a->cpu_ok || !b->cpu_ok)
+		return false;
+	for (int i = 0; i < MON_NCPU; i++) {
+		c[i] = monitor_delta(a->cpu[i], b->cpu[i]);
+		total += c[i];
+	}
+	if (total <= 0)
+		return false;
+	v[MON_V_USR] = 100.0 * (c[MON_USER] + c[MON_NICE]) / total;
+	v[MON_V_SYS] = 100.0 * (c[MON_SYSTEM] + c[MON_IRQ] + c[MON_SOFTIRQ]) / total;
+	v[MON_V_IOWAIT] = 100.0 * c[MON_IOWAIT] / total;
+	v[MON_V_IDLE] = 100.0 * c[MON_IDLE] / total;
+	v[MON_V_STEAL] = 100.0 * c[MON_STEAL] / total;
+	v[MON_V_BUSY] = v[MON_V_USR] + v[MON_V_SYS] + v[MON_V_STEAL];
+	return true;
+}
+
+/* One device's figures between two readings; false without both. */
+static bool monitor_disk_figures(const struct mon_dsnap *a, const struct mon_dsnap *b, double *v)
 {
 	double dt = b->t - a->t;
 
-	memset(p->v, 0, sizeof(p->v));
-	p->cpu_ok = false;
-	p->disk_ok = false;
-	if (a->cpu_ok && b->cpu_ok) {
-		double c[MON_NCPU], total = 0;
-		for (int i = 0; i < MON_NCPU; i++) {
-			c[i] = monitor_delta(a->cpu[i], b->cpu[i]);
-			total += c[i];
-		}
-		if (total > 0) {
-			p->cpu_ok = true;
-			p->v[MON_V_USR] = 100.0 * (c[MON_USER] + c[MON_NICE]) / total;
-			p->v[MON_V_SYS] = 100.0 * (c[MON_SYSTEM] + c[MON_IRQ] + c[MON_SOFTIRQ]) / total;
-			p->v[MON_V_IOWAIT] = 100.0 * c[MON_IOWAIT] / total;
-			p->v[MON_V_IDLE] = 100.0 * c[MON_IDLE] / total;
-			p->v[MON_V_STEAL] = 100.0 * c[MON_STEAL] / total;
-			p->v[MON_V_BUSY] = p->v[MON_V_USR] + p->v[MON_V_SYS] + p->v[MON_V_STEAL];
-		}
-	}
-	if (a->disk_ok && b->disk_ok && dt > 0) {
-		const struct mon_disk *x = &a->d, *y = &b->d;
-		double rd = monitor_delta(x->rd, y->rd), wr = monitor_delta(x->wr, y->wr);
-		double rt = monitor_delta(x->rticks, y->rticks), wt = monitor_delta(x->wticks, y->wticks);
-		double util = 100.0 * monitor_delta(x->io_ticks, y->io_ticks) / (dt * 1000.0);
+	memset(v, 0, sizeof(*v) * MON_NQ);
+	if (!a->ok || !b->ok || !(dt > 0))
+		return false;
+	const struct monitor_diskstat *x = &a->d, *y = &b->d;
+	double rd = monitor_delta(x->rd, y->rd), wr = monitor_delta(x->wr, y->wr);
+	double rt = monitor_delta(x->rticks, y->rticks), wt = monitor_delta(x->wticks, y->wticks);
+	double util = 100.0 * monitor_delta(x->io_ticks, y->io_ticks) / (dt * 1000.0);
 
-		p->disk_ok = true;
-		/* io_ticks is counted in jiffies-rounded ms; clamp as iostat does */
-		p->v[MON_V_UTIL] = util > 100.0 ? 100.0 : util;
-		p->v[MON_V_AWAIT] = rd + wr > 0 ? (rt + wt) / (rd + wr) : 0.0;
-		p->v[MON_V_RAWAIT] = rd > 0 ? rt / rd : 0.0;
-		p->v[MON_V_WAWAIT] = wr > 0 ? wt / wr : 0.0;
-		p->v[MON_V_AQU] = monitor_delta(x->weighted, y->weighted) / (dt * 1000.0);
-		p->v[MON_V_RMB] = monitor_delta(x->rsec, y->rsec) * 512.0 / dt / 1e6;
-		p->v[MON_V_WMB] = monitor_delta(x->wsec, y->wsec) * 512.0 / dt / 1e6;
-		p->v[MON_V_RIOPS] = rd / dt;
-		p->v[MON_V_WIOPS] = wr / dt;
-	}
+	/* io_ticks is counted in jiffies-rounded ms; clamp as iostat does */
+	v[MON_Q_UTIL] = util > 100.0 ? 100.0 : util;
+	v[MON_Q_AWAIT] = rd + wr > 0 ? (rt + wt) / (rd + wr) : 0.0;
+	v[MON_Q_RAWAIT] = rd > 0 ? rt / rd : 0.0;
+	v[MON_Q_WAWAIT] = wr > 0 ? wt / wr : 0.0;
+	v[MON_Q_AQU] = monitor_delta(x->weighted, y->weighted) / (dt * 1000.0);
+	v[MON_Q_RMB] = monitor_delta(x->rsec, y->rsec) * 512.0 / dt / 1e6;
+	v[MON_Q_WMB] = monitor_delta(x->wsec, y->wsec) * 512.0 / dt / 1e6;
+	v[MON_Q_RIOPS] = rd / dt;
+	v[MON_Q_WIOPS] = wr / dt;
+	return true;
 }
 
-/* A snapshot missing a figure it should have is useless. */
-static bool monitor_snap_ok(const struct monitor *m, const struct mon_snap *s)
+/* Take what s read into prev: a failed read (the device went away) keeps
+ * the last good one, so the next good reading covers the longer interval. */
+static void monitor_merge(const struct monitor *m, struct mon_snap *prev, const struct mon_snap *s)
 {
-	return s->cpu_ok && (!m->has_disk || s->disk_ok);
+	if (s->cpu_ok) {
+		prev->t = s->t;
+		prev->cpu_ok = true;
+		memcpy(prev->cpu, s->cpu, sizeof(prev->cpu));
+	}
+	for (int i = 0; i < m->ndev; i++)
+		if (s->d[i].ok)
+			prev->d[i] = s->d[i];
+}
+
+static bool monitor_grow(struct monitor *m)
+{
+	if (m->npts < m->cappts)
+		return true;
+	size_t cap = m->cappts ? m->cappts * 2 : 64;
+	double *t = realloc(m->pt, cap * sizeof(*t));
+	if (t)
+		m->pt = t;
+	double *v = t ? realloc(m->pv, cap * m->nv * sizeof(*v)) : NULL;
+	if (v)
+		m->pv = v;
+	unsigned char *ok = v ? realloc(m->pok, cap * m->nok) : NULL;
+	if (!ok) {
+		m->oom = true;
+		return false;
+	}
+	m->pok = ok;
+	m->cappts = cap;
+	return true;
 }
 
 static void monitor_add_point(struct monitor *m, const struct mon_snap *s)
 {
-	struct mon_point p;
-
-	/* a failed read (the device went away) is skipped: the next good
-	 * snapshot then covers the longer interval */
-	if (!monitor_snap_ok(m, s))
+	bool any = s->cpu_ok;
+	for (int i = 0; i < m->ndev; i++)
+		any = any || s->d[i].ok;
+	if (!any || !monitor_grow(m))
 		return;
-	monitor_figures(&m->prev, s, &p);
-	p.t = s->t - m->first.t;
-	if (m->npts == m->cappts) {
-		size_t cap = m->cappts ? m->cappts * 2 : 64;
-		struct mon_point *n = realloc(m->pts, cap * sizeof(*n));
-		if (!n) {
-			m->oom = true;
-			return;
-		}
-		m->pts = n;
-		m->cappts = cap;
-	}
-	m->pts[m->npts++] = p;
-	m->prev = *s;
+	double *v = m->pv + m->npts * m->nv;
+	unsigned char *ok = m->pok + m->npts * m->nok;
+	m->pt[m->npts] = s->t - m->first.t;
+	ok[0] = s->cpu_ok && monitor_cpu_figures(&m->prev, s, v);
+	for (int i = 0; i < m->ndev; i++)
+		ok[1 + i] = monitor_disk_figures(&m->prev.d[i], &s->d[i], v + MON_NCPU_V + i * MON_NQ);
+	m->npts++;
+	monitor_merge(m, &m->prev, s);
 }
 
 static void monitor_abs_deadline(double mono, struct timespec *ts)
@@ -273,51 +315,78 @@ static void *monitor_thread(void *arg)
 	return NULL;
 }
 
-/* Resolve a device node or a kernel name to its /proc/diskstats line. */
+static void monitor_warn(struct monitor *m, const char *fmt, const char *a, const char *b)
+{
+	if (m->nwarn < MON_MAXDEV)
+		snprintf(m->warn[m->nwarn++], sizeof(m->warn[0]), fmt, a, b);
+}
+
+/* Add a device to sample under prefix (main: today's disk_* names). */
+static struct mon_col_dev *monitor_add_dev(struct monitor *m, const char *prefix, bool main)
+{
+	if (m->ndev == MON_MAXDEV) {
+		monitor_warn(m, "monitor: more than 32 devices, %s%s not sampled", prefix, "");
+		return NULL;
+	}
+	struct mon_col_dev *dv = &m->dev[m->ndev++];
+	memset(dv, 0, sizeof(*dv));
+	dv->main = main;
+	snprintf(dv->prefix, sizeof(dv->prefix), "%s", prefix);
+	for (int q = 0; q < MON_NQ; q++)
+		if (main)
+			snprintf(dv->col[q], sizeof(dv->col[q]), "disk_%s", monitor_quantities[q].name);
+		else
+			snprintf(dv->col[q], sizeof(dv->col[q]), "%.160s.%s", prefix,
+			         monitor_quantities[q].name);
+	return dv;
+}
+
+/* Resolve a device node or a kernel name for monitor_start. */
 static int monitor_resolve(struct monitor *m, const char *blockdev)
 {
 	struct stat st;
-	struct mon_disk d;
+	unsigned int ma = 0, mi = 0;
 
 	if (strchr(blockdev, '/')) {
 		if (stat(blockdev, &st) != 0)
 			return -errno;
 		if (!S_ISBLK(st.st_mode))
 			return -ENOTBLK;
-		m->major = major(st.st_rdev);
-		m->minor = minor(st.st_rdev);
-	} else {
-		if (!*blockdev || strlen(blockdev) >= sizeof(m->name))
-			return -EINVAL;
-		snprintf(m->name, sizeof(m->name), "%s", blockdev);
+		ma = major(st.st_rdev);
+		mi = minor(st.st_rdev);
+	} else if (!*blockdev || strlen(blockdev) >= sizeof(m->dev[0].name)) {
+		return -EINVAL;
 	}
-	m->has_disk = true;
-	if (!monitor_read_disk(m, &d))
-		return -ENODEV;
+	struct mon_col_dev *dv = monitor_add_dev(m, "disk", true);
+	dv->major = ma;
+	dv->minor = mi;
+	if (!ma && !mi)
+		snprintf(dv->name, sizeof(dv->name), "%s", blockdev);
 	return 0;
 }
 
-struct monitor *monitor_start(const char *blockdev, double interval_s)
+static struct monitor *monitor_new(double interval_s)
 {
-	struct monitor *m;
-	pthread_condattr_t ca;
-	int rc;
-
 	if (!(interval_s > 0) || interval_s > 86400) {
 		errno = EINVAL;
 		return NULL;
 	}
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return NULL;
-	m->interval = interval_s;
-	if (blockdev && (rc = monitor_resolve(m, blockdev)) < 0) {
-		free(m);
-		errno = -rc;
-		return NULL;
-	}
+	struct monitor *m = calloc(1, sizeof(*m));
+	if (m)
+		m->interval = interval_s;
+	return m;
+}
+
+/* The first snapshot and the thread; frees m on failure. */
+static struct monitor *monitor_begin(struct monitor *m)
+{
+	pthread_condattr_t ca;
+	int rc;
+
+	m->nv = MON_NCPU_V + (size_t)m->ndev * MON_NQ;
+	m->nok = 1 + (size_t)m->ndev;
 	monitor_snap(m, &m->first);
-	if (!m->first.cpu_ok || (m->has_disk && !m->first.disk_ok)) {
+	if (!m->first.cpu_ok) {
 		free(m);
 		errno = ENOENT;
 		return NULL;
@@ -339,11 +408,106 @@ struct monitor *monitor_start(const char *blockdev, double interval_s)
 	return m;
 }
 
+struct monitor *monitor_start(const char *blockdev, double interval_s)
+{
+	struct monitor *m = monitor_new(interval_s);
+	int rc;
+
+	if (!m)
+		return NULL;
+	if (blockdev && (rc = monitor_resolve(m, blockdev)) < 0) {
+		free(m);
+		errno = -rc;
+		return NULL;
+	}
+	if (m->ndev) {
+		struct mon_snap *s = malloc(sizeof(*s));
+		int err = ENOMEM;
+		if (s) {
+			monitor_read_disks(m, s);
+			err = s->d[0].ok ? 0 : ENODEV;
+			free(s);
+		}
+		if (err) {
+			free(m);
+			errno = err;
+			return NULL;
+		}
+	}
+	return monitor_begin(m);
+}
+
+struct monitor *monitor_start_devs(const struct mon_devs *devs, double interval_s)
+{
+	struct monitor *m = monitor_new(interval_s);
+
+	if (!m)
+		return NULL;
+	for (size_t i = 0; devs && i < devs->n; i++) {
+		const struct mon_dev *d = &devs->v[i];
+		struct mon_col_dev *dv = monitor_add_dev(m, d->prefix, !strcmp(d->prefix, "disk"));
+		if (!dv)
+			break;
+		dv->major = d->major;
+		dv->minor = d->minor;
+		snprintf(dv->name, sizeof(dv->name), "%s", d->kname);
+	}
+	m = monitor_begin(m);
+	if (!m)
+		return NULL;
+	/* a device the kernel does not list is left out, with a warning */
+	for (int i = 0; i < m->ndev; i++)
+		if (!m->first.d[i].ok)
+			monitor_warn(m, "monitor: %s (%s) is not in /proc/diskstats, not sampled",
+			             m->dev[i].prefix, m->dev[i].name);
+	return m;
+}
+
+static void monitor_results(struct monitor *m, const struct mon_snap *last, struct step_result *res)
+{
+	double v[MON_NCPU_V + MON_NQ];
+
+	if (monitor_cpu_figures(&m->first, last, v))
+		for (int i = 0; i < MON_NCPU_V; i++)
+			result_metric(res, monitor_cpu_names[i].name, v[i], monitor_cpu_names[i].unit);
+	for (int d = 0; d < m->ndev; d++)
+		if (monitor_disk_figures(&m->first.d[d], &last->d[d], v))
+			for (int q = 0; q < MON_NQ; q++)
+				result_metric(res, m->dev[d].col[q], v[q], monitor_quantities[q].unit);
+	for (size_t k = 0; k < m->npts; k++) {
+		const double *pv = m->pv + k * m->nv;
+		const unsigned char *ok = m->pok + k * m->nok;
+		double t = m->pt[k];
+		if (ok[0])
+			for (int i = 0; i < MON_NCPU_V; i++)
+				result_sample(res, monitor_cpu_names[i].name, monitor_cpu_names[i].unit, t,
+				              pv[i]);
+		for (int d = 0; d < m->ndev; d++)
+			if (ok[1 + d])
+				for (int q = 0; q < MON_NQ; q++)
+					result_sample(res, m->dev[d].col[q], monitor_quantities[q].unit, t,
+					              pv[MON_NCPU_V + d * MON_NQ + q]);
+	}
+	for (int d = 0; d < m->ndev; d++) {
+		const struct mon_col_dev *dv = &m->dev[d];
+		if (!m->first.d[d].ok)
+			continue;
+		if (dv->main)
+			result_info(res, "monitor.device", "%s (%u:%u)", dv->name, dv->major, dv->minor);
+		else {
+			char key[200];
+			snprintf(key, sizeof(key), "monitor.%s", dv->prefix);
+			result_info(res, key, "%s (%u:%u)", dv->name, dv->major, dv->minor);
+		}
+	}
+	for (int i = 0; i < m->nwarn; i++)
+		result_info(res, "warning", "%s", m->warn[i]);
+	if (m->oom)
+		result_info(res, "warning", "monitor: out of memory, some samples were lost");
+}
+
 void monitor_stop(struct monitor *m, struct step_result *res)
 {
-	struct mon_snap last;
-	struct mon_point whole;
-
 	if (!m)
 		return;
 	pthread_mutex_lock(&m->lock);
@@ -352,36 +516,22 @@ void monitor_stop(struct monitor *m, struct step_result *res)
 	pthread_mutex_unlock(&m->lock);
 	pthread_join(m->thread, NULL);
 
-	monitor_snap(m, &last);
-	if (!monitor_snap_ok(m, &last))
-		last = m->prev; /* the whole-step figures end at the last good one */
-	else if (last.t - m->prev.t >= m->interval / 4)
+	struct mon_snap *last = malloc(sizeof(*last));
+	if (last) {
+		monitor_snap(m, last);
 		/* a last partial interval counts when it is a quarter long */
-		monitor_add_point(m, &last);
-
-	if (res) {
-		monitor_figures(&m->first, &last, &whole);
-		for (int i = 0; i < MON_NV; i++) {
-			bool ok = i < MON_V_NCPU_FIGS ? whole.cpu_ok : whole.disk_ok;
-			if (ok)
-				result_metric(res, monitor_names[i].name, whole.v[i], monitor_names[i].unit);
-		}
-		for (size_t k = 0; k < m->npts; k++) {
-			const struct mon_point *p = &m->pts[k];
-			for (int i = 0; i < MON_NV; i++) {
-				bool ok = i < MON_V_NCPU_FIGS ? p->cpu_ok : p->disk_ok;
-				if (ok)
-					result_sample(res, monitor_names[i].name, monitor_names[i].unit, p->t,
-					              p->v[i]);
-			}
-		}
-		if (m->has_disk)
-			result_info(res, "monitor.device", "%s (%u:%u)", m->name, m->major, m->minor);
-		if (m->oom)
-			result_info(res, "warning", "monitor: out of memory, some samples were lost");
+		if (last->t - m->prev.t >= m->interval / 4)
+			monitor_add_point(m, last);
+		/* the whole-step figures end at each part's last good reading */
+		monitor_merge(m, &m->prev, last);
+		if (res)
+			monitor_results(m, &m->prev, res);
+		free(last);
 	}
 	pthread_cond_destroy(&m->cond);
 	pthread_mutex_destroy(&m->lock);
-	free(m->pts);
+	free(m->pt);
+	free(m->pv);
+	free(m->pok);
 	free(m);
 }

@@ -85,6 +85,7 @@ static void describe_run(struct runner *R, const struct spec *s, size_t n)
 	R->run.warmup = (size_t)R->E.warmup;
 	R->run.report_cfg = node_clone(node_get(s->root, "report"));
 	R->run.expect_cfg = node_clone(node_get(s->root, "expect"));
+	R->run.notes_cfg = node_clone(node_get(s->root, "notes"));
 	facts_machine(&R->run.env);
 }
 

@@ -109,11 +109,12 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	    .progress = progress_live,
 	    .progress_ud = &E->prog,
 	};
-	/* Disk and CPU figures of the whole machine during the step. */
-	const char *dev = fixture_set_blockdev(&E->fx);
-	struct monitor *mon = monitor_start(dev, 1.0);
-	if (!mon && dev) /* a device it cannot read: CPU figures at least */
-		mon = monitor_start(NULL, 1.0);
+	/* CPU figures of the whole machine and those of every device of the
+	 * cell (its targets' and the disks under their images) during the step. */
+	struct mon_devs devs = {0};
+	mon_devs_of_fixtures(&devs, &E->fx);
+	struct monitor *mon = monitor_start_devs(&devs, 1.0);
+	mon_devs_free(&devs);
 	interrupt_step_begin(S->timeout);
 	int rc = S->ops->run(S->opts, &cx, res, sd);
 	interrupt_step_end();

@@ -55,7 +55,7 @@ static int check_report(const struct node *cell, const struct node *scenario, st
 static int check_expect(const struct node *cell, const struct node *scenario, struct diag *d)
 {
 	const struct node *v = node_get(scenario, "expect");
-	return v ? expect_check(v, d) : 0;
+	return v ? expect_check_scenario(scenario, cell, d) : 0;
 }
 
 void validators_register(void)

@@ -10,10 +10,31 @@
 #include "spec_hooks.h"
 
 static const char *const top_keys[] = {
-    "benchgrid", "name",       "description", "vars",     "profiles", "matrix",     "repeat",
-    "warmup",    "target",     "targets",     "postgres", "sysctl",   "queue",      "steps",
-    "hooks",     "hooks_file", "expect",      "report",   "timeout",  "lua_budget", NULL,
+    "benchgrid", "name",    "description", "vars",       "profiles", "matrix", "repeat", "warmup",
+    "target",    "targets", "postgres",    "sysctl",     "queue",    "steps",  "hooks",  "hooks_file",
+    "expect",    "report",  "timeout",     "lua_budget", "notes",    NULL,
 };
+
+/* `notes:` (the scenario's caveats, printed under report.md's title): a
+ * text or a list of texts. */
+static void check_notes(const struct node *v, struct diag *d)
+{
+	const char *str;
+	if (!v || v->kind == NODE_NULL)
+		return;
+	if (v->kind != NODE_SEQ) {
+		if (v->kind != NODE_SCALAR)
+			diag_error(d, &v->pos, "notes: expected a text or a list of texts, found %s",
+			           node_kind_name(v->kind));
+		else
+			node_as_string(v, "notes", &str, d);
+		return;
+	}
+	for (size_t i = 0; i < v->n; i++)
+		if (v->items[i]->kind != NODE_SCALAR)
+			diag_error(d, &v->items[i]->pos, "notes: each note must be a text, found %s",
+			           node_kind_name(v->items[i]->kind));
+}
 
 int defines_add(struct defines *D, const char *arg)
 {
@@ -171,6 +192,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 		s->name = str;
 	if ((v = node_get(root, "description")) && node_as_string(v, "description", &str, d) == 0)
 		s->description = str;
+	check_notes(node_get(root, "notes"), d);
 	if (!s->name) {
 		const char *base = strrchr(path, '/');
 		s->name = base ? base + 1 : path;

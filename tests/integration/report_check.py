@@ -108,8 +108,12 @@ def check_csv(d):
 
 def check_md(d):
     text = open(os.path.join(d, 'report.md')).read()
-    check(text.startswith('# fs-blocksize\n'), 'title')
-    for sec in ['## Environment', '## Summary', '## Steps', '## Cell facts', '## Pivot tables', '## Charts',
+    check(text.startswith('# fs-blocksize\n\n**Notes**\n\n'
+                          '- Approximated: the disks are \\*models\\* \\| not the hardware.\n'
+                          '- Second note.\n\nFilesystem x fs block size'), 'title, then notes %r' % text[:200])
+    heads = re.findall(r'^## (.*)$', text, re.M)
+    check(heads[:2] == ['Reproduction', 'Environment'], 'Reproduction first: %r' % heads)
+    for sec in ['## Reproduction', '## Environment', '## Summary', '## Steps', '## Cell facts', '## Pivot tables', '## Charts',
                 '## Published vs measured', '## Warnings', '## Failed cells']:
         check(sec in text, 'section ' + sec)
     t = md_tables(text)
@@ -129,11 +133,37 @@ def check_md(d):
     check(h[-2:] == ['tps (tps)', 'lat_avg (ms)'], 'ro header %r' % h)
     check(len(rows) == 4 and rows[1][-2] == '2000 ± 10' and rows[3][-2] == '-', 'ro rows %r' % rows)
     _, h, rows = table(t, 'ro.tps (tps)')
-    check(h == ['fs \\ fs_block', '1KiB', '4KiB'], 'pivot header %r' % h)
-    check(rows == [['ext4', '834 ± 289.3', '2000 ± 10'], ['xfs', '1737 ± 1094', 'failed']], 'pivot %r' % rows)
+    check(h == ['fs \\ fs_block', '1KiB', '1KiB published', '4KiB', '4KiB published'], 'pivot header %r' % h)
+    check(rows == [['ext4', '834 ± 289.3', '2000', '2000 ± 10', '2000'],
+                   ['xfs', '1737 ± 1094', '5000', 'failed', '2200']], 'pivot %r' % rows)
     _, h, rows = table(t, 'seqwrite.mb_s (MB/s), median — fs=xfs')
-    check(rows == [['1KiB', '301'], ['4KiB', '400']], 'pivot by group %r' % rows)
-    _, h, rows = table(t, 'Published vs measured')
+    check(h == ['fs_block', 'seqwrite.mb_s', 'published'], 'published column %r' % h)
+    check(rows == [['1KiB', '301', '300'], ['4KiB', '400', '-']], 'pivot by group %r' % rows)
+    _, h, rows = table(t, 'seqwrite.mb_s (MB/s), median — fs=ext4')
+    check(h == ['fs_block', 'seqwrite.mb_s'], 'no published column without a figure %r' % h)
+    _, h, rows = table(t, 'Reproduction')
+    check(h == ['#', 'published claim', 'checked by', 'measured', 'published', 'verdict', 'note'], 'repro header %r' % h)
+    check(len(rows) == 9, 'repro rows: %d' % len(rows))
+    if len(rows) == 9:
+        check(rows[0][:6] == ['8', '4 KiB blocks write 1.5x faster',
+                              'ratio of `seqwrite.mb_s`: {fs_block: 4KiB} / {fs_block: 1k}',
+                              '1.66 (median of 2 pairs)', '1.5 [1.2, 1.8]', 'PASS'], 'ratio claim %r' % rows[0])
+        check(rows[1][:6] == ['9', 'xfs is faster', 'order of `ro.tps`: {fs: xfs} > {fs: ext4}',
+                              'ratio 1.11 (median of 1 pair; 1 hold)', 'left > right', 'PASS'], 'order claim %r' % rows[1])
+        check(rows[1][6] == '1 of 2 pairs not measured', 'order note %r' % rows[1])
+        check(rows[2][0] == '1' and 'absolute: on this machine' in rows[2][2] and rows[2][3] == '2000 tps'
+              and rows[2][5] == 'PASS', 'absolute claim %r' % rows[2])
+    check('(cell values are medians over the 3 repeats)' in text, 'repeats named')
+    check('3 PASS, 3 FAIL, 1 XFAIL, 1 XPASS, 1 SKIP; 1 strict failure (all expectations).' in text, 'repro totals')
+    _, h, pr = table(t, 'Pairs')
+    check(h == ['#', 'cell (where)', 'cell (to)', 'where', 'to', 'ratio', 'holds'], 'pairs header %r' % h)
+    check(len(pr) == 4, 'pairs: %r' % pr)
+    if len(pr) == 4:
+        # the median passes though this pair alone is outside the bounds
+        check(pr[0][0] == '8' and pr[0][3:] == ['201 MB/s', '101 MB/s', '1.99', 'no'], 'ratio pair %r' % pr[0])
+        check(pr[1][3:] == ['400 MB/s', '301 MB/s', '1.329', 'yes'], 'ratio pair %r' % pr[1])
+        check(pr[3][0] == '9' and 'step failed' in pr[3][6] and pr[3][3] == '-', 'unmeasured pair %r' % pr[3])
+    _, h, rows = table(t, 'Published vs measured (on this machine)')
     check(h == ['#', 'cell', 'metric', 'expected', 'bounds', 'measured', 'diff %', 'status', 'note'], 'expect header')
     check([r[7] for r in rows] == ['PASS', 'FAIL', 'XFAIL', 'XPASS', 'FAIL', 'SKIP', 'FAIL (strict)'],
           'expect statuses %r' % [r[7] for r in rows])
@@ -162,10 +192,30 @@ def svg_series(path):
     return out, texts
 
 
+def svg_marks(path):
+    """(series, label) of every published mark; each is a dashed line."""
+    root = ET.parse(path).getroot()
+    out = []
+    for g in root.iter(SVG + 'g'):
+        if g.get('class') != 'published':
+            continue
+        check(g.get('stroke-dasharray'), path + ': marks are dashed')
+        lines = [l for l in g.iter(SVG + 'line') if l.get('class') == 'ref-mark']
+        labels = [t.text for t in g.iter(SVG + 'text') if t.get('class') == 'ref-label']
+        check(len(lines) == len(labels), path + ': one label per mark')
+        out += list(zip([l.get('data-series') for l in lines], labels))
+    return out
+
+
 def check_svg(d):
     s, texts = svg_series(os.path.join(d, 'chart-1.svg'))
     check(s == [('ext4', 10, 0), ('xfs', 10, 0)], 'chart-1 series %r' % s)
-    check('ro.tps over time by fs' in texts and 'fs_block=1KiB' in texts and 'time (s)' in texts, 'chart-1 texts')
+    check('ro.tps over time by fs — fs_block=1KiB' in texts and 'time (s)' in texts, 'chart-1 title names its facet %r' % texts)
+    check(svg_marks(os.path.join(d, 'chart-1.svg')) == [('ext4', 'published 2000 (ext4)'), ('xfs', 'published 5000 (xfs)')],
+          'chart-1 published marks')
+    check(svg_marks(os.path.join(d, 'chart-3.svg')) == [('xfs', 'published 300')], 'chart-3 published mark')
+    check(svg_marks(os.path.join(d, 'chart-5.svg')) == [('tps', 'published 2000'), ('tps', 'published 2200')],
+          'chart-5 published marks %r' % svg_marks(os.path.join(d, 'chart-5.svg')))
     check('ro.tps (tps)' in texts, 'y label with unit')
     s, _ = svg_series(os.path.join(d, 'chart-2.svg'))
     check(s == [('ext4', 10, 0), ('xfs', 3, 0)], 'chart-2 series %r' % s)
@@ -198,6 +248,8 @@ def check_json(d):
     check(c['params'] == {'fs': 'ext4', 'fs_block': '1KiB', 'note': NOTE}, 'params %r' % c['params'])
     m = c['summary'][1]['metrics']['tps']
     check(m['value'] == 834 and m['n'] == 3 and m['median'] == 1000 and 'warning' in m, 'summary %r' % m)
+    check(r['notes'] == ['Approximated: the disks are *models* | not the hardware.', 'Second note.'], 'notes %r' % r.get('notes'))
+    check(r['expect'][7]['ratio']['of'] == 'seqwrite.mb_s' and r['expect'][8]['order'][1] == '>', 'new expect kinds stored')
     check(len(c['reps']) == 3 and c['reps'][0][1]['series']['tps']['t'][:2] == [1, 2], 'reps')
 
 

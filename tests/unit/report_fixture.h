@@ -5,7 +5,10 @@
  * repeat 3; steps seqwrite (io: mb_s, iops; series mb_s) and ro (pgbench:
  * tps, lat_avg; series tps, lat_ms). Cell 3 (xfs, 4KiB) fails in `ro` of its
  * first repetition. Cell 0's ro.tps has a cold first run, cell 1's an
- * outlier. The scenario's report: and expect: sections come from YAML. */
+ * outlier. The scenario's notes:, report: and expect: sections come from
+ * YAML; expect: ends with a ratio (seqwrite.mb_s 4KiB / 1KiB: pairs 201/101
+ * and 400/301, median 1.66, PASS) and an order (ro.tps xfs > ext4: 1110 vs
+ * 1000 at 1KiB, the 4KiB pair not measured, PASS). */
 #ifndef REPORT_FIXTURE_H
 #define REPORT_FIXTURE_H
 
@@ -17,32 +20,43 @@
 
 #define FIXTURE_NOTE "a, \"quoted\"\nsecond line"
 
-static const char fixture_yaml[] = "report:\n"
-                                   "  pivot:\n"
-                                   "    - {rows: fs, cols: fs_block, value: ro.tps}\n"
-                                   "    - {rows: fs_block, value: seqwrite.mb_s, stat: median}\n"
-                                   "  charts:\n"
-                                   "    - {x: time, y: ro.tps, series: fs}\n"
-                                   "    - {x: fs_block, y: seqwrite.mb_s, series: fs}\n"
-                                   "    - {x: fs, y: ro.tps, kind: bar}\n"
-                                   "expect:\n"
-                                   "  - where: {fs: ext4, fs_block: 4KiB}\n"
-                                   "    ro.tps: [2000, -10%, +10%]\n"
-                                   "  - where: {fs: ext4, fs_block: 1k}\n"
-                                   "    ro.tps: [2000, -20%, +20%]\n"
-                                   "  - where: {fs: xfs, fs_block: 1KiB}\n"
-                                   "    ro.tps: [5000, -10%, null]\n"
-                                   "    xfail: published on a faster SSD\n"
-                                   "  - where: {fs: xfs, fs_block: 1KiB}\n"
-                                   "    seqwrite.mb_s: [300, -50, 50]\n"
-                                   "    xfail: true\n"
-                                   "  - where: {fs: xfs, fs_block: 4KiB}\n"
-                                   "    ro.tps: [2200, 10%]\n"
-                                   "  - where: {fs: btrfs}\n"
-                                   "    ro.tps: [1, 1%]\n"
-                                   "  - where: {fs: ext4, fs_block: 4KiB}\n"
-                                   "    ro.nosuch: [1, 1%]\n"
-                                   "    strict: true\n";
+static const char fixture_yaml[] =
+    "notes:\n"
+    "  - \"Approximated: the disks are *models* | not the hardware.\"\n"
+    "  - \"Second note.\"\n"
+    "report:\n"
+    "  pivot:\n"
+    "    - {rows: fs, cols: fs_block, value: ro.tps}\n"
+    "    - {rows: fs_block, value: seqwrite.mb_s, stat: median}\n"
+    "  charts:\n"
+    "    - {x: time, y: ro.tps, series: fs}\n"
+    "    - {x: fs_block, y: seqwrite.mb_s, series: fs}\n"
+    "    - {x: fs, y: ro.tps, kind: bar}\n"
+    "expect:\n"
+    "  - where: {fs: ext4, fs_block: 4KiB}\n"
+    "    ro.tps: [2000, -10%, +10%]\n"
+    "  - where: {fs: ext4, fs_block: 1k}\n"
+    "    ro.tps: [2000, -20%, +20%]\n"
+    "  - where: {fs: xfs, fs_block: 1KiB}\n"
+    "    ro.tps: [5000, -10%, null]\n"
+    "    xfail: published on a faster SSD\n"
+    "  - where: {fs: xfs, fs_block: 1KiB}\n"
+    "    seqwrite.mb_s: [300, -50, 50]\n"
+    "    xfail: true\n"
+    "  - where: {fs: xfs, fs_block: 4KiB}\n"
+    "    ro.tps: [2200, 10%]\n"
+    "  - where: {fs: btrfs}\n"
+    "    ro.tps: [1, 1%]\n"
+    "  - where: {fs: ext4, fs_block: 4KiB}\n"
+    "    ro.nosuch: [1, 1%]\n"
+    "    strict: true\n"
+    "  - ratio: {of: seqwrite.mb_s, where: {fs_block: 4KiB}, to: {fs_block: 1k}}\n"
+    "    published: 1.5\n"
+    "    tolerance: 20%\n"
+    "    note: \"4 KiB blocks write 1.5x faster\"\n"
+    "  - order: [{fs: xfs}, \">\", {fs: ext4}]\n"
+    "    metric: ro.tps\n"
+    "    note: xfs is faster\n";
 
 static struct node *fixture_params(const char *fs, const char *blk)
 {
@@ -91,6 +105,7 @@ static void fixture_build(struct run *r)
 	if (root) {
 		r->report_cfg = node_clone(node_get(root, "report"));
 		r->expect_cfg = node_clone(node_get(root, "expect"));
+		r->notes_cfg = node_clone(node_get(root, "notes"));
 		node_free(root);
 	}
 	if (d.nerrors)

@@ -34,7 +34,7 @@ static void test_fixture_statuses(void **state)
 	assert_int_equal(expect_check(r.expect_cfg, &d), 0);
 	assert_int_equal(expect_evaluate(r.expect_cfg, &r, NULL, &res, &d), 0);
 	assert_int_equal(d.nerrors, 0);
-	assert_int_equal(res.n, 7);
+	assert_int_equal(res.n, 9);
 	static const struct {
 		size_t entry;
 		long cell;
@@ -44,7 +44,8 @@ static void test_fixture_statuses(void **state)
 	    {0, 1, "ro.tps", EXPECT_PASS},    {1, 0, "ro.tps", EXPECT_FAIL},
 	    {2, 2, "ro.tps", EXPECT_XFAIL},   {3, 2, "seqwrite.mb_s", EXPECT_XPASS},
 	    {4, 3, "ro.tps", EXPECT_FAIL},    {5, -1, "ro.tps", EXPECT_SKIP},
-	    {6, 1, "ro.nosuch", EXPECT_FAIL},
+	    {6, 1, "ro.nosuch", EXPECT_FAIL}, {7, -1, "seqwrite.mb_s", EXPECT_PASS},
+	    {8, -1, "ro.tps", EXPECT_PASS},
 	};
 	for (size_t i = 0; i < res.n; i++) {
 		const struct expect_row *row = &res.rows[i];
@@ -74,7 +75,17 @@ static void test_fixture_statuses(void **state)
 	/* missing metric in a strict entry */
 	assert_true(res.rows[6].strict);
 	assert_non_null(strstr(res.rows[6].note, "not measured"));
-	assert_int_equal(res.count[EXPECT_PASS], 1);
+	/* the ratio: medians 201/101 and 400/301 */
+	assert_int_equal(res.rows[7].kind, EXPECT_RATIO);
+	assert_int_equal(res.rows[7].npairs, 2);
+	assert_near(res.rows[7].measured, (201.0 / 101 + 400.0 / 301) / 2, 1e-9);
+	assert_string_equal(res.rows[7].claim, "4 KiB blocks write 1.5x faster");
+	/* the order: the 4KiB pair failed in ro, the 1KiB pair decides */
+	assert_int_equal(res.rows[8].kind, EXPECT_ORDER);
+	assert_int_equal(res.rows[8].npairs, 2);
+	assert_near(res.rows[8].measured, 1110.0 / 1000, 1e-9);
+	assert_string_equal(res.rows[8].note, "1 of 2 pairs not measured");
+	assert_int_equal(res.count[EXPECT_PASS], 3);
 	assert_int_equal(res.count[EXPECT_FAIL], 3);
 	assert_int_equal(res.count[EXPECT_XFAIL], 1);
 	assert_int_equal(res.count[EXPECT_XPASS], 1);

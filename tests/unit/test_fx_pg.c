@@ -669,23 +669,62 @@ static void test_init_data(void **state)
 	char *n = sql1(t, 0, "SELECT count(*) FROM pgbench_accounts");
 	assert_string_equal(n, "100000");
 	free(n);
-	PGconn *c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
-	PQclear(PQexec(c, "INSERT INTO pgbench_history VALUES (1, 1, 1, 1, now(), NULL)"));
-	PQfinish(c);
-	/* settings change only: the data stays */
+	/* nothing written: the next cell reuses the data (default when-written) */
+	n = sql1(t, 0, "SELECT count(*) FROM pgbench_accounts WHERE aid < 10");
+	free(n);
 	assert_int_equal(prepare(t, 0,
 	                         "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 2MB}\n"
 	                         "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n"),
 	                 0);
 	assert_string_equal(info(t, "pg.data"), "reused");
-	/* and again: the data of every earlier cell stays */
+	assert_string_equal(info(t, "pg.reinit"), "when-written");
+	assert_string_equal(info(t, "pg.data_reused_after_write"), "false");
+	PGconn *c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
+	PQclear(PQexec(c, "INSERT INTO pgbench_history VALUES (1, 1, 1, 1, now(), NULL)"));
+	PQfinish(c);
+	/* written, reinit: never: the data stays, and the cell says so */
+	assert_int_equal(
+	    prepare(t, 0,
+	            "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 2MB}\n"
+	            "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n  reinit: never\n"),
+	    0);
+	assert_string_equal(info(t, "pg.data"), "reused");
+	assert_string_equal(info(t, "pg.data_reused_after_write"), "true");
+	/* and again: the data of every earlier cell stays, still written */
+	assert_int_equal(
+	    prepare(t, 0,
+	            "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 3MB}\n"
+	            "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n  reinit: never\n"),
+	    0);
+	assert_string_equal(info(t, "pg.data"), "reused");
+	assert_string_equal(info(t, "pg.data_reused_after_write"), "true");
+	n = sql1(t, 0, "SELECT count(*) FROM pgbench_history");
+	assert_string_equal(n, "1");
+	free(n);
+	/* the default (when-written): reloaded, since an earlier cell wrote */
 	assert_int_equal(prepare(t, 0,
 	                         "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 3MB}\n"
 	                         "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n"),
 	                 0);
-	assert_string_equal(info(t, "pg.data"), "reused");
+	assert_string_equal(info(t, "pg.data"), "loaded");
+	assert_non_null(strstr(info(t, "pg.data_load_because"), "written"));
+	assert_string_equal(info(t, "pg.data_reused_after_write"), "false");
 	n = sql1(t, 0, "SELECT count(*) FROM pgbench_history");
-	assert_string_equal(n, "1");
+	assert_string_equal(n, "0");
+	free(n);
+	/* an update through another connection counts too; per-cell reloads anyway */
+	c = PQconnectdb(fx_pg_conninfo(t->pg[0]));
+	PQclear(PQexec(c, "UPDATE pgbench_branches SET bbalance = 1"));
+	PQfinish(c);
+	assert_int_equal(
+	    prepare(t, 0,
+	            "postgres:\n  settings: {shared_buffers: 16MB, work_mem: 3MB}\n"
+	            "  init: {scale: 1, fillfactor: 90, tablespace: pg_default}\n  reinit: per-cell\n"),
+	    0);
+	assert_string_equal(info(t, "pg.data"), "loaded");
+	assert_string_equal(info(t, "pg.data_load_because"), "reinit: per-cell");
+	n = sql1(t, 0, "SELECT sum(bbalance) FROM pgbench_branches");
+	assert_string_equal(n, "0");
 	free(n);
 	/* fresh: reloaded */
 	assert_int_equal(

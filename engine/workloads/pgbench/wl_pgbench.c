@@ -14,13 +14,15 @@
 #include <libpq-fe.h>
 #include "clock.h"
 #include "pgb_run.h"
+#include "pgb_vacuum.h"
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
 #include "tail.h"
 
 static const char *const pgbw_keys[] = {
-    "builtin", "script",  "scripts",  "protocol", "clients", "threads",           "duration", "transactions",
-    "rate",    "connect", "progress", "scale",    "init",    "report_statements", "seed",     NULL};
+    "builtin",      "script", "scripts", "protocol", "clients", "threads", "duration",
+    "transactions", "rate",   "connect", "progress", "scale",   "init",    "report_statements",
+    "seed",         "vacuum", NULL};
 static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
 static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
 static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
@@ -35,6 +37,7 @@ struct pgbw_opts {
 	int64_t clients, threads, transactions, scale, seed;
 	double duration, rate, progress;
 	bool per_txn, report_statements, has_seed;
+	bool vacuum; /* as pgbench without -n */
 };
 
 static char *pgbw_read_file(const char *path, int *err)
@@ -217,6 +220,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 	pgb_prog_init(&o->prog);
 	o->clients = o->threads = 1;
 	o->transactions = 10;
+	o->vacuum = true;
 	if (opts->kind == NODE_NULL) {
 		o->uses_builtin = true;
 		if (pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false, d) ||
@@ -295,6 +299,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		node_as_bool(x, "pgbench.report_statements", &o->report_statements, d);
 	if ((x = node_get(opts, "seed")) && !node_as_int(x, "pgbench.seed", 0, INT64_MAX, &o->seed, d))
 		o->has_seed = true;
+	if ((x = node_get(opts, "vacuum")))
+		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
 	if (o->threads > o->clients && (x = node_get(opts, "threads"))) {
 		diag_error(d, &x->pos,
 		           "pgbench.threads: %" PRId64 " threads for %" PRId64
@@ -500,6 +506,10 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	result_info(res, "pgbench.seed", "%" PRId64, o->seed);
 	result_info(res, "pgbench.scale", "%" PRId64, o->scale);
 	result_info(res, "pgbench.protocol", "%s", pgbw_protocols[o->protocol]);
+	if (o->vacuum) /* before the statistics and the clock, as pgbench */
+		pgb_vacuum(mon, res);
+	else
+		result_info(res, "pgbench.vacuum", "skipped (vacuum: false)");
 	pgbw_read_stats(mon, &before);
 
 	void *parg[2] = {res, (void *)cx};

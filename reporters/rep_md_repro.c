@@ -1,0 +1,236 @@
+/* rep_md_repro: notes, the Reproduction section, published figures (see
+ * rep_md_repro.h). */
+#include "rep_md_repro.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "expect_row.h"
+#include "rep_fmt.h"
+
+/* A note as one line of plain Markdown text: no syntax can open in it. */
+static void md_plain(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n' || c == '\r' || c == '\t')
+			fputc(' ', f);
+		else if (c == '&')
+			fputs("&amp;", f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc('?', f);
+		else if (strchr("\\`*_[]<>|~#!", c))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(c, f);
+	}
+}
+
+void rep_md_notes(FILE *f, const struct node *notes)
+{
+	size_t n = !notes ? 0 : notes->kind == NODE_SEQ ? notes->n : notes->kind == NODE_SCALAR ? 1 : 0;
+	if (n == 0)
+		return;
+	fputs("**Notes**\n\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct node *v = notes->kind == NODE_SEQ ? notes->items[i] : notes;
+		if (v->kind != NODE_SCALAR)
+			continue;
+		fputs("- ", f);
+		md_plain(f, v->text);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+double rep_md_published(const struct md *m, size_t ci, const char *ref)
+{
+	for (size_t i = 0; i < m->exp.n; i++) {
+		const struct expect_row *row = &m->exp.rows[i];
+		if (row->kind == EXPECT_ABSOLUTE && row->cell == (long)ci && strcmp(row->ref, ref) == 0)
+			return row->expected;
+	}
+	return NAN;
+}
+
+static void bound_text(double v, char *buf, size_t len)
+{
+	if (isinf(v))
+		snprintf(buf, len, "%s", v < 0 ? "-inf" : "inf");
+	else
+		rep_fmt_human(v, buf, len);
+}
+
+/* "0.66 [0.495, 0.825]" or "< 1" (order). */
+static void published_text(const struct expect_row *row, char *buf, size_t len)
+{
+	char a[24], b[24], c[24];
+	if (row->kind == EXPECT_ORDER) {
+		snprintf(buf, len, "%s", row->rel == '<' ? "left < right" : "left > right");
+		return;
+	}
+	rep_fmt_human(row->expected, a, sizeof(a));
+	bound_text(row->lower, b, sizeof(b));
+	bound_text(row->upper, c, sizeof(c));
+	snprintf(buf, len, "%s [%s, %s]", a, b, c);
+}
+
+static size_t measured_pairs(const struct expect_row *row, size_t *nholds)
+{
+	size_t n = 0;
+	*nholds = 0;
+	for (size_t k = 0; k < row->npairs; k++) {
+		n += !row->pairs[k].note;
+		*nholds += !row->pairs[k].note && row->pairs[k].holds;
+	}
+	return n;
+}
+
+static void claim_row(FILE *f, const struct run *r, const struct expect_row *row)
+{
+	char a[64], b[128], label[512];
+	fprintf(f, "| %zu | ", row->entry + 1);
+	rep_md_cell(f, row->claim ? row->claim : "-");
+	fputs(" | ", f);
+	if (row->kind == EXPECT_ABSOLUTE) {
+		fputc('`', f);
+		rep_md_cell(f, row->ref);
+		fputs("` ", f);
+		if (row->cell >= 0) {
+			run_cell_label(&r->cells[row->cell], label, sizeof(label));
+			fprintf(f, "of cell %zu (", r->cells[row->cell].index);
+			rep_md_cell(f, label);
+			fputs("), absolute: on this machine", f);
+		} else {
+			fputs("absolute: on this machine", f);
+		}
+	} else {
+		fprintf(f, "%s of `", row->kind == EXPECT_RATIO ? "ratio" : "order");
+		rep_md_cell(f, row->ref);
+		fputs("`: ", f);
+		rep_md_cell(f, row->check);
+	}
+	fputs(" | ", f);
+	rep_fmt_human(row->measured, a, sizeof(a));
+	if (row->kind == EXPECT_ABSOLUTE) {
+		fprintf(f, "%s", isfinite(row->measured) ? a : "-");
+		if (isfinite(row->measured) && row->unit && *row->unit) {
+			fputc(' ', f);
+			rep_md_cell(f, row->unit);
+		}
+	} else if (isfinite(row->measured)) {
+		size_t nh, nm = measured_pairs(row, &nh);
+		fprintf(f, "%s%s (median of %zu pair%s", row->kind == EXPECT_ORDER ? "ratio " : "", a, nm,
+		        nm == 1 ? "" : "s");
+		if (row->kind == EXPECT_ORDER)
+			fprintf(f, "; %zu hold", nh);
+		fputc(')', f);
+	} else {
+		fputc('-', f);
+	}
+	published_text(row, b, sizeof(b));
+	fprintf(f, " | %s | %s%s | ", b, expect_status_name(row->status),
+	        row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS) ? " (strict)"
+	                                                                                   : "");
+	rep_md_cell(f, row->note && (!row->claim || strcmp(row->note, row->claim)) ? row->note : "");
+	fputs(" |\n", f);
+}
+
+static void cell_ref(FILE *f, const struct run *r, size_t ci)
+{
+	char label[512];
+	run_cell_label(&r->cells[ci], label, sizeof(label));
+	fprintf(f, "%zu (", r->cells[ci].index);
+	rep_md_cell(f, label);
+	fputc(')', f);
+}
+
+static void value_text(FILE *f, double v, const char *unit)
+{
+	char a[64];
+	if (!isfinite(v)) {
+		fputc('-', f);
+		return;
+	}
+	rep_fmt_human(v, a, sizeof(a));
+	fputs(a, f);
+	if (unit && *unit) {
+		fputc(' ', f);
+		rep_md_cell(f, unit);
+	}
+}
+
+/* Every pair of the ratio and order rows, one table. */
+static void pairs_table(FILE *f, const struct run *r, const struct expect_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < res->n; i++)
+		n += res->rows[i].npairs;
+	if (n == 0)
+		return;
+	fputs("### Pairs\n\nEach cell matching `where` (an order's left side) with the cell matching `to` "
+	      "(its right side) that has the same value for every parameter `to` does not name.\n\n"
+	      "| # | cell (where) | cell (to) | where | to | ratio | holds |\n",
+	      f);
+	rep_md_row_sep(f, 7);
+	for (size_t i = 0; i < res->n; i++) {
+		const struct expect_row *row = &res->rows[i];
+		for (size_t k = 0; k < row->npairs; k++) {
+			const struct expect_pair *p = &row->pairs[k];
+			char a[64];
+			fprintf(f, "| %zu | ", row->entry + 1);
+			cell_ref(f, r, p->a);
+			fputs(" | ", f);
+			cell_ref(f, r, p->b);
+			fputs(" | ", f);
+			value_text(f, p->va, row->unit);
+			fputs(" | ", f);
+			value_text(f, p->vb, row->unit);
+			rep_fmt_human(p->ratio, a, sizeof(a));
+			fprintf(f, " | %s | ", isfinite(p->ratio) ? a : "-");
+			if (p->note)
+				rep_md_cell(f, p->note);
+			else
+				fputs(p->holds ? "yes" : "no", f);
+			fputs(" |\n", f);
+		}
+	}
+	fputc('\n', f);
+}
+
+void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
+{
+	const struct run *r = cx->run;
+	const struct expect_result *res = &m->exp;
+	size_t nrel = 0, nabs = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		nrel += res->rows[i].kind != EXPECT_ABSOLUTE;
+		nabs += res->rows[i].kind == EXPECT_ABSOLUTE;
+	}
+	if (nrel + nabs == 0)
+		return;
+	fputs("## Reproduction\n\n", f);
+	fputs("Each published claim and the expectation that checks it. Ratio and order expectations compare "
+	      "cells of this run with each other, so they carry across machines",
+	      f);
+	if (r->repeat > 1)
+		fprintf(f, " (cell values are medians over the %zu repeats)", r->repeat);
+	fputs("; absolute figures hold only on the publication's hardware and are shown as context on this "
+	      "machine.\n\n",
+	      f);
+	fprintf(f, "%zu PASS, %zu FAIL, %zu XFAIL, %zu XPASS, %zu SKIP", res->count[EXPECT_PASS],
+	        res->count[EXPECT_FAIL], res->count[EXPECT_XFAIL], res->count[EXPECT_XPASS],
+	        res->count[EXPECT_SKIP]);
+	if (res->nstrict)
+		fprintf(f, "; %zu strict failure%s", res->nstrict, res->nstrict == 1 ? "" : "s");
+	fputs(" (all expectations).\n\n", f);
+	fputs("| # | published claim | checked by | measured | published | verdict | note |\n", f);
+	rep_md_row_sep(f, 7);
+	/* the figures that carry across machines first */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < res->n; i++)
+			if ((res->rows[i].kind == EXPECT_ABSOLUTE) == (pass == 1))
+				claim_row(f, r, &res->rows[i]);
+	fputc('\n', f);
+	pairs_table(f, r, res);
+}
