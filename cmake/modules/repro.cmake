@@ -10,3 +10,7 @@ foreach(spec usb_nvme_slc_cache ssd_fs_blocksize tablespace_shared_buffers dd_fd
   bg_script_test(repro_${spec} tests/repro/${spec}.sh LABELS "repro;integration;root" TIMEOUT 600)
   set_tests_properties(repro_${spec} PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 endforeach()
+
+# vm.dirty_bytes written back as "use the ratio" (usb-nvme-slc-cache sets it)
+bg_script_test(sysctl_dirty_bytes tests/integration/sysctl_dirty_bytes.sh LABELS "integration;root" TIMEOUT 120)
+set_tests_properties(sysctl_dirty_bytes PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK sysctl_vm_dirty)
