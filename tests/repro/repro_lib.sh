@@ -1,11 +1,23 @@
 # repro_lib.sh: run one spec of specs/ in its small profile and check its
 # report with check.py. Sourced by the tests/repro/*.sh scripts, which set
-# SPEC (the file name without .yaml) and optionally RUN_ARGS.
+# SPEC (the file name without .yaml) and optionally RUN_ARGS, NEEDS_MEMCG.
 set -u
 bg=${BENCHGRID:?BENCHGRID must name the benchgrid binary}
 src=${BENCHGRID_SRC:?}
 if [[ $(id -u) -ne 0 || ! -e /dev/loop-control ]]; then
 	echo "skip: needs root and loop devices"
+	exit 77
+fi
+# every spec shapes its devices with models: block throttling (cgroup v1
+# blkio, or a cgroup-v2 io controller)
+if [[ ! -e /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]] &&
+	! grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	echo "skip: no block throttling (cgroup v1 blkio or a v2 io controller) for the device models"
+	exit 77
+fi
+if [[ -n ${NEEDS_MEMCG:-} && ! -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]] &&
+	! grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	echo "skip: no memory cgroup for postgres.memory_limit"
 	exit 77
 fi
 out=$(mktemp -d /var/tmp/repro-"$SPEC".XXXXXX)
