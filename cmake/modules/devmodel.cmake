@@ -3,7 +3,7 @@
 # real kernel's block throttling, one part per test (root, loop devices;
 # skipped, exit 77, where the backend is missing).
 bg_unit_test(test_devmodel SOURCES tests/unit/test_devmodel.c LABELS devmodel)
-foreach(part io dd cache cleanup v2)
+foreach(part io dd cache keep cleanup v2)
   bg_script_test(devmodel.${part} tests/integration/devmodel.sh ARGS ${part}
     LABELS "integration;root;loop;devmodel" TIMEOUT 120)
 endforeach()
@@ -12,5 +12,5 @@ foreach(part pg setup)
     LABELS "integration;root;loop;pg;devmodel" TIMEOUT 180)
 endforeach()
 # They change the one root blkio cgroup's rules and measure rates: one at a time.
-set_tests_properties(devmodel.io devmodel.dd devmodel.cache devmodel.cleanup devmodel.v2 devmodel.pg
+set_tests_properties(devmodel.io devmodel.dd devmodel.cache devmodel.keep devmodel.cleanup devmodel.v2 devmodel.pg
   devmodel.setup PROPERTIES RUN_SERIAL TRUE)

@@ -52,6 +52,7 @@ static void fs_down(struct fixture_set *fx, struct diag *d)
 
 void fixture_set_down(struct fixture_set *fx, struct diag *d)
 {
+	devmodel_lift(fx->dm, false, d); /* a server's shutdown is not shaped */
 	knobs_down(fx, d);
 	pg_down(fx);
 	fs_down(fx, d);

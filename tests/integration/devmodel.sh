@@ -6,6 +6,7 @@
 #   dd       ... and by `dd conv=fdatasync` through an exec step
 #   pg       ... and by PostgreSQL's WAL (pg_wal on the modelled target)
 #   cache    the cache model: fast until `size`, then `then:`, back after idle
+#   keep     cache.keep_state carries the cache's state to the next cell
 #   setup    limits are lifted for setup (model_during: steps) and not with
 #            model_during: all
 #   cleanup  `benchgrid cleanup` removes a limit left by kill -9 of a run
@@ -202,6 +203,40 @@ assert facts["model.target.cache.size"] == str(64 * MiB)
 assert facts["model.target.cache.then.write_bps"] == str(10 * MiB)
 assert int(facts["model.target.cache_switches"]) >= 2
 PY
+	;;
+keep)
+	# Two cells on one target: the first (64 MiB) fills the 32 MiB cache (no
+	# refill); with keep_state the second (16 MiB) starts full (20 MB/s),
+	# without it empty again (100 MB/s).
+	for keep in true false; do
+		run "keep-$keep" <<Y
+name: devmodel-keep-$keep
+matrix: {mib: [64, 16]}
+target:
+  kind: loop
+  size: 256MiB
+  fs: ext4
+  model: {write_bps: 100MB, cache: {size: 32MiB, then: {write_bps: 20MB}, keep_state: $keep}}
+steps:
+  - name: w
+    io: {rw: write, bs: 1MiB, size: "\${mib}MiB", direct: true, file: "w\${mib}.dat"}
+Y
+		python3 - "$t/keep-$keep.out/results.json" "$keep" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+keep = sys.argv[2] == "true"
+c1, c2 = r["cells"]
+assert c1["params"]["mib"] in (64, "64"), c1["params"]
+w2 = c2["reps"][0][0]
+mb = w2["metrics"]["mb_s"]["value"]
+full0 = w2["series"]["model.target.cache_full"]["v"][0]
+print("     keep_state %s: cell 2 starts %s, %.1f MB/s" % (keep, "full" if full0 else "empty", mb))
+if keep:
+    assert full0 == 1 and mb < 30, (full0, mb)
+else:
+    assert full0 == 0 and mb > 50, (full0, mb)
+PY
+	done
 	;;
 setup)
 	command -v pg_config >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
