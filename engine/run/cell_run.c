@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "devmodel.h"
 #include "interrupt.h"
 #include "lb.h"
 #include "monitor_devs.h"
@@ -63,7 +64,8 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	struct node *tree0 = NULL, *tree1 = NULL, *tree = NULL, *rt = NULL;
 	if (!(tree0 = spec_cell_tree(E->s, c, true, d)))
 		goto out;
-	if (fixture_set_fs(&E->fx, tree0, E->work, E->allow_destroy, d) < 0)
+	if (fixture_set_fs(&E->fx, tree0, E->work, E->allow_destroy, d) < 0 ||
+	    fixture_set_models(&E->fx, tree0, d) < 0)
 		goto out;
 	rt = runtime_names(E, c, cell_dir);
 	if (!(tree1 = spec_cell_tree_rt(E->s, c, rt, true, d)))
@@ -123,9 +125,12 @@ int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 	int status = STEPS_OK;
 	struct node *tree = NULL;
 	int skip = before_cell(E, c, rc, &d);
-	if (skip == 0 && (tree = set_up(E, c, rc, cell_dir, &d))) {
+	/* Device models shape the steps only (unless model_during: all). */
+	if (skip == 0 && (tree = set_up(E, c, rc, cell_dir, &d)) && devmodel_apply(E->fx.dm, true, &d) == 0) {
 		for (long rep = -(long)E->warmup; rep < (long)E->repeat && status == STEPS_OK; rep++)
 			status = step_run_rep(E, c, tree, rc, rep, cell_dir);
+		devmodel_lift(E->fx.dm, true, &d);
+		devmodel_facts(E->fx.dm, &rc->facts);
 		if (status == STEPS_OK)
 			status = after_cell(E, c, rc, &d);
 	} else if (skip != 1) {
@@ -134,6 +139,7 @@ int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 		run_cell_set_status(rc, RUN_FAILED, "%s", err[0] ? err : "cell set-up failed");
 		progress_note(&E->prog, "  FAILED: %s", err);
 		status = interrupt_requested() ? STEPS_INTERRUPTED : STEPS_FAILED;
+		devmodel_lift(E->fx.dm, true, &d);
 	}
 	if (status == STEPS_FAILED && E->lua && lb_has_hook(E->lua, "on_error")) {
 		struct diag hd;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contain.h"
+#include "devmodel.h"
 #include "fx_fs.h"
 #include "fx_pg.h"
 #include "knobs.h"
@@ -30,6 +32,8 @@ static void pg_down(struct fixture_set *fx)
 
 static void fs_down(struct fixture_set *fx, struct diag *d)
 {
+	devmodel_free(fx->dm, d); /* its limits are lifted first */
+	fx->dm = NULL;
 	for (size_t i = 0; i < fx->nnamed; i++) {
 		if (fx->named[i].fs)
 			fx_fs_teardown(fx->named[i].fs, d);
@@ -48,6 +52,7 @@ static void fs_down(struct fixture_set *fx, struct diag *d)
 
 void fixture_set_down(struct fixture_set *fx, struct diag *d)
 {
+	devmodel_lift(fx->dm, false, d); /* a server's shutdown is not shaped */
 	knobs_down(fx, d);
 	pg_down(fx);
 	fs_down(fx, d);
@@ -108,6 +113,20 @@ int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *
 		fx->targets = node_clone(targets);
 	}
 	return 0;
+}
+
+int fixture_set_models(struct fixture_set *fx, const struct node *tree, struct diag *d)
+{
+	if (!fx->fs)
+		return 0;
+	if (!fx->dm && !(fx->dm = devmodel_new(NULL, contain_cgroup())))
+		return -ENOMEM;
+	int r = devmodel_target(fx->dm, "target", node_get(tree, "target"), fx_fs_blockdev(fx->fs), d);
+	const struct node *targets = node_get(tree, "targets");
+	for (size_t i = 0; r == 0 && i < fx->nnamed; i++)
+		r = devmodel_target(fx->dm, fx->named[i].name, node_get(targets, fx->named[i].name),
+		                    fx_fs_blockdev(fx->named[i].fs), d);
+	return r < 0 ? r : devmodel_apply(fx->dm, false, d);
 }
 
 int fixture_set_knobs(struct fixture_set *fx, const struct node *tree, struct diag *d)

@@ -27,12 +27,16 @@ struct fixture_set {
 	struct node *knob_sysctl, *knob_queue;
 	struct knobs *knobs;
 	struct fx_pg *pg;
+	struct devmodel *dm; /* the targets' device models (fixtures/devmodel) */
 };
 
 /* Set up or reuse the filesystem(s) of a cell's tree (`target:`, a
  * temporary directory when absent, and `targets:`) under work_dir. */
 int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *work_dir, bool allow_destroy,
                    struct diag *d);
+/* The cell's device models (`model:` of its targets), after fixture_set_fs;
+ * those with `model_during: all` are applied now. */
+int fixture_set_models(struct fixture_set *fx, const struct node *tree, struct diag *d);
 /* Apply or reuse the cell's `sysctl:` and `queue:`. */
 int fixture_set_knobs(struct fixture_set *fx, const struct node *tree, struct diag *d);
 /* Bring the server to the cell's `postgres:` section (or stop it when the

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "devmodel.h"
 #include "interrupt.h"
 #include "lb.h"
 #include "monitor.h"
@@ -116,10 +117,12 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	struct monitor *mon = monitor_start_devs(&devs, 1.0);
 	mon_devs_free(&devs);
 	interrupt_step_begin(S->timeout);
+	double t0 = clock_mono();
 	int rc = S->ops->run(S->opts, &cx, res, sd);
 	interrupt_step_end();
 	if (mon)
 		monitor_stop(mon, res);
+	devmodel_step_series(E->fx.dm, t0, clock_mono(), res); /* model.NAME.cache_full */
 	return rc;
 }
 

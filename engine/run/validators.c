@@ -3,7 +3,9 @@
 #include "validators.h"
 
 #include <errno.h>
+#include <stdio.h>
 
+#include "devmodel.h"
 #include "expect.h"
 #include "fx_fs.h"
 #include "fx_pg.h"
@@ -31,6 +33,20 @@ static int check_targets(const struct node *cell, const struct node *scenario, s
 	for (size_t i = 0; i < v->n; i++)
 		if (fx_fs_check(v->items[i], d) < 0)
 			bad = -EINVAL;
+	return bad;
+}
+
+/* The device models (`model:`, `model_during:`) of every target. */
+static int check_models(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	int bad = devmodel_check(node_get(cell, "target"), "target", d);
+	const struct node *v = node_get(cell, "targets");
+	for (size_t i = 0; v && v->kind == NODE_MAP && i < v->n; i++) {
+		char where[256];
+		snprintf(where, sizeof(where), "targets.%s", v->keys[i]);
+		if (devmodel_check(v->items[i], where, d) < 0)
+			bad = -EINVAL;
+	}
 	return bad;
 }
 
@@ -66,6 +82,7 @@ void validators_register(void)
 	/* In the order the errors have always been reported. */
 	spec_check_add_validator(check_target);
 	spec_check_add_validator(check_targets);
+	spec_check_add_validator(check_models);
 	spec_check_add_validator(check_postgres);
 	spec_check_add_validator(check_knobs);
 	spec_check_add_validator(check_report);
