@@ -228,9 +228,12 @@ if spec == "usb-nvme-slc-cache":
         d, r = metric(c, "iob_read_dropped", "mb_s"), metric(c, "iob_read_cached", "mb_s")
         check(d < r, f"{label(c)}: read after drop_caches {d:.0f} MB/s slower than cached read {r:.0f} MB/s")
         w, wc = metric(c, "iob_write_sync", "mb_s"), metric(c, "iob_write_cached", "mb_s")
-        # the publication's order: phase 1 (fdatasync, partly into the refilled
-        # SLC cache) 233 MB/s > phase 2 (cached, after the cache) 134 MB/s
-        check(w > wc, f"{label(c)}: write with fdatasync {w:.0f} MB/s faster than the cached write after it {wc:.0f} MB/s")
+        if c["params"]["drive"] != "sata":
+            # the publication's order on the 600p: phase 1 (fdatasync, partly into
+            # the refilled SLC cache) 233 MB/s > phase 2 (cached, after the cache)
+            # 134 MB/s (the SATA SSD's small cache falls to 300 MB/s, close to its 400)
+            check(w > 1.2 * wc,
+                  f"{label(c)}: write with fdatasync {w:.0f} MB/s faster than the cached write after the cache {wc:.0f} MB/s")
         check(metric(c, "iob_write_cached", "sync_over_cached") is not None, f"{label(c)}: phase 1 / phase 2 recorded")
         sweep = [k for k in summary(c, "ddsweep")["metrics"] if re.fullmatch(r"mb_s_\d+k", k)]
         check(sorted(sweep, key=lambda k: int(k[5:-1])) == [f"mb_s_{n}k" for n in (4, 8, 16, 32, 64, 128, 256, 512, 1024)],
