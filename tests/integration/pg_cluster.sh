@@ -7,6 +7,7 @@
 # 2. benchgrid killed with SIGKILL while its server runs: `benchgrid cleanup`
 #    stops the server from the state journal.
 set -euo pipefail
+. "$(dirname "$0")/pg_lib.sh"
 
 BG=${BENCHGRID:?BENCHGRID must name the benchgrid binary}
 W=$(mktemp -d /tmp/bg-pgcl.XXXXXX)
@@ -85,14 +86,8 @@ steps:
 EOF
 "$BG" run "$W/kill.yaml" -o "$W/out2" --work-dir "$W/work" -q &
 BGPID=$!
-pidfile=
-for _ in $(seq 1 600); do
-	pidfile=$(ls "$W"/work/*/*/pgdata/postmaster.pid 2>/dev/null | head -1 || true)
-	[ -n "$pidfile" ] && grep -q ready "$pidfile" 2>/dev/null && break
-	sleep 0.1
-done
-[ -n "$pidfile" ] || fail "the server did not come up"
-pm=$(head -1 "$pidfile")
+pm=$(wait_postmaster "$W/work")
+[ -n "$pm" ] || fail "the server did not come up"
 kill -9 "$BGPID"
 wait "$BGPID" 2>/dev/null || true
 BGPID=

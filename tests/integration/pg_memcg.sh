@@ -9,6 +9,7 @@
 # The cgroup-v2 path cannot be tested where there is no v1 memory hierarchy
 # and no v2 memory controller: then this test is skipped (77).
 set -euo pipefail
+. "$(dirname "$0")/pg_lib.sh"
 
 BG=${BENCHGRID:?BENCHGRID must name the benchgrid binary}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
@@ -100,14 +101,8 @@ steps:
 EOF
 "$BG" run "$W/kill.yaml" -o "$W/out2" --work-dir "$W/work" -q &
 BGPID=$!
-pidfile=
-for _ in $(seq 1 600); do
-	pidfile=$(ls "$W"/work/*/*/pgdata/postmaster.pid 2>/dev/null | head -1 || true)
-	[ -n "$pidfile" ] && grep -q ready "$pidfile" 2>/dev/null && break
-	sleep 0.1
-done
-[ -n "$pidfile" ] || fail "the server did not come up"
-pm=$(head -1 "$pidfile")
+pm=$(wait_postmaster "$W/work")
+[ -n "$pm" ] || fail "the server did not come up"
 cg=/sys/fs/cgroup/memory$(grep ':memory:' /proc/$pm/cgroup | cut -d: -f3)
 case $(basename "$cg") in benchgrid-*-pg*) ;; *) fail "postmaster not in a benchgrid cgroup: $cg" ;; esac
 kill -9 "$BGPID"
