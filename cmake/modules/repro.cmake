@@ -6,8 +6,8 @@ bg_unit_test(test_monitor SOURCES tests/unit/test_monitor.c LABELS "monitor;loop
 # Every published experiment in its small profile on loop devices with
 # device models; check.py verifies the report, the recorded file systems,
 # the ratio/order verdicts and the publication's shapes. Measured here
-# (2 cores, `ctest -L repro`): 000 96 s, 001 94 s, 002 125 s, 003 78 s,
-# 004 39 s; all five 432 s. Each TIMEOUT is about twice its time or more.
+# (2 cores, `ctest -L repro`): 000 95 s, 001 94 s, 002 125-136 s, 003 78 s,
+# 004 39 s; all five 432-441 s. Each TIMEOUT is about twice its time or more.
 set(repro_timeout_usb_nvme_slc_cache 240)
 set(repro_timeout_ssd_fs_blocksize 240)
 set(repro_timeout_tablespace_shared_buffers 300)
