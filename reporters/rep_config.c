@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rep_metric_axis.h"
 #include "results.h"
 
 static const char *const report_keys[] = {"pivot", "charts", NULL};
@@ -43,6 +44,33 @@ static int check_ref(const struct node *map, const char *key, const char *ref, s
 	return 0;
 }
 
+/* A {NAME} in the metric of `key` must be well formed and be the dimension
+ * dim_a or dim_b (either may be NULL). */
+static int check_axis(const struct node *map, const char *key, const char *ref, const char *dim_a,
+                      const char *dim_b, const char *dims_text, struct diag *d)
+{
+	char step[128];
+	const char *metric;
+	struct metric_axis ax;
+	bool bad;
+	if (!ref || !results_split_ref(ref, step, sizeof(step), &metric))
+		return 0;
+	const struct node *n = node_get(map, key);
+	if (!metric_axis_parse(metric, &ax, &bad)) {
+		if (!bad)
+			return 0;
+		diag_error(d, &n->pos,
+		           "'%s': write one {NAME} for an axis taken from metric names (e.g. dd.mb_s_{bs}k)",
+		           ref);
+		return -EINVAL;
+	}
+	if ((dim_a && strcmp(dim_a, ax.name) == 0) || (dim_b && strcmp(dim_b, ax.name) == 0))
+		return 0;
+	diag_error(d, &n->pos, "'%s' takes the axis {%s} from metric names, so %s must be %s", ref, ax.name,
+	           dims_text, ax.name);
+	return -EINVAL;
+}
+
 static int check_where(const struct node *w, struct diag *d)
 {
 	if (w && w->kind != NODE_MAP) {
@@ -70,6 +98,8 @@ int rep_config_pivot(const struct node *n, struct pivot_cfg *p, struct diag *d)
 	rc |= check_where(p->where, d);
 	if (rc == 0)
 		rc = check_ref(n, "value", p->value, d);
+	if (rc == 0)
+		rc = check_axis(n, "value", p->value, p->rows, p->cols, "rows or cols", d);
 	return rc ? -EINVAL : 0;
 }
 
@@ -90,6 +120,8 @@ int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 	rc |= check_where(c->where, d);
 	if (rc == 0)
 		rc = check_ref(n, "y", c->y, d);
+	if (rc == 0)
+		rc = check_axis(n, "y", c->y, c->x, NULL, "x", d);
 	return rc ? -EINVAL : 0;
 }
 

@@ -9,6 +9,7 @@
 #include "rep_config.h"
 #include "rep_fmt.h"
 #include "rep_md_repro.h"
+#include "rep_metric_axis.h"
 #include "svg.h"
 #include "units.h"
 
@@ -142,13 +143,19 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 	return rc;
 }
 
-/* A metric against a parameter: categories = x values, one line per series value. */
+/* A metric against a parameter, or against the axis of metric names `ax`
+ * (NULL: x is a parameter): categories = x values, one line per series value. */
 static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
-                       const char *metric, const struct rep_group *g, const char *title)
+                       const char *metric, const struct metric_axis *ax, const struct rep_group *g,
+                       const char *title)
 {
 	const struct run *r = cx->run;
 	struct rep_strs xs = {0}, sv = {0};
-	rep_md_group_values(r, g, c->x, &xs);
+	char name[256], ref[400];
+	if (ax)
+		metric_axis_values(cx, g, step, ax, &xs);
+	else
+		rep_md_group_values(r, g, c->x, &xs);
 	if (c->series)
 		rep_md_group_values(r, g, c->series, &sv);
 	else
@@ -173,21 +180,26 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 			y[j * nx + i] = NAN;
 			for (size_t k = 0; k < g->n; k++) {
 				const struct run_cell *cell = &r->cells[g->cells[k]];
-				const char *xv = run_cell_param(cell, c->x),
+				const char *xv = ax ? xs.v[i] : run_cell_param(cell, c->x),
 				           *sval = c->series ? run_cell_param(cell, c->series) : "";
 				if (!xv || strcmp(xv, xs.v[i]) != 0 || !sval || strcmp(sval, sv.v[j]) != 0)
 					continue;
+				if (ax)
+					metric_axis_metric(ax, xs.v[i], name, sizeof(name));
+				snprintf(ref, sizeof(ref), "%s.%s", step, ax ? name : metric);
 				const struct metric_summary *ms =
-				    cell_summary_metric(cx->sum[g->cells[k]], step, metric);
+				    cell_summary_metric(cx->sum[g->cells[k]], step, ax ? name : metric);
 				if (ms)
 					y[j * nx + i] = ms->st.mean;
-				mark_add(&mk, m, g->cells[k], c->y, (double)i, j, NULL);
+				mark_add(&mk, m, g->cells[k], ref, (double)i, j, NULL);
 				break;
 			}
 		}
 		s[j] = (struct svg_series){*sv.v[j] ? sv.v[j] : metric, nx, x, y + j * nx};
 	}
-	const char *unit = rep_md_unit_of(cx, step, metric);
+	if (ax)
+		metric_axis_metric(ax, nx ? xs.v[0] : "", name, sizeof(name));
+	const char *unit = rep_md_unit_of(cx, step, ax ? name : metric);
 	char ylabel[160];
 	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
 	marks_finish(&mk);
@@ -231,7 +243,10 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 		}
 		results_split_ref(c.y, step, sizeof(step), &metric);
 		bool over_time = strcmp(c.x, "time") == 0 || strcmp(c.x, "t") == 0;
-		if (!over_time && !rep_md_param_known(m, c.x)) {
+		struct metric_axis ax;
+		bool by_axis =
+		    !over_time && metric_axis_parse(metric, &ax, NULL) && strcmp(ax.name, c.x) == 0;
+		if (!over_time && !by_axis && !rep_md_param_known(m, c.x)) {
 			rep_md_unknown_param(m, cx, cfg, "x", c.x);
 			continue;
 		}
@@ -239,7 +254,7 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			rep_md_unknown_param(m, cx, cfg, "series", c.series);
 			continue;
 		}
-		const char *used[] = {over_time ? NULL : c.x, c.series};
+		const char *used[] = {over_time || by_axis ? NULL : c.x, c.series};
 		struct rep_group *g;
 		size_t ng;
 		if (rep_group_cells(cx->run, c.where, used, 2, &g, &ng) < 0)
@@ -257,8 +272,9 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			/* the facet (the other parameters' values) in the title */
 			char full[512];
 			snprintf(full, sizeof(full), "%s%s%s", title, *g[gi].label ? " — " : "", g[gi].label);
-			rc = over_time ? chart_time(cx, m, &c, step, metric, &g[gi], full)
-			               : chart_param(cx, m, &c, step, metric, &g[gi], full);
+			rc = over_time
+			         ? chart_time(cx, m, &c, step, metric, &g[gi], full)
+			         : chart_param(cx, m, &c, step, metric, by_axis ? &ax : NULL, &g[gi], full);
 		}
 		if (ng == 0)
 			fprintf(m->rf.f, "*(no cell matches the chart of %s)*\n\n", c.y);

@@ -13,6 +13,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/integration/report_driver.c)
   target_link_libraries(report_driver PRIVATE bgcore)
   bg_script_test(report_files tests/integration/report_files.sh LABELS "report" TIMEOUT 120)
   bg_script_test(report_statements tests/integration/report_statements.sh LABELS "report" TIMEOUT 60)
+  bg_script_test(report_metric_axis tests/integration/report_metric_axis.sh LABELS "report" TIMEOUT 60)
 endif()
 
 # Output files stay valid UTF-8 text when a command prints invalid bytes,
