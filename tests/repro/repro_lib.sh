@@ -37,6 +37,10 @@ if [[ $rc -ne 0 && $rc -ne 1 ]]; then
 	echo "FAIL benchgrid run exited $rc"
 	exit 1
 fi
+# BENCHGRID_REPRO_KEEP=DIR keeps a copy of the run (for docs/reproducing.md's excerpts)
+if [[ -n ${BENCHGRID_REPRO_KEEP:-} ]]; then
+	rm -rf "${BENCHGRID_REPRO_KEEP:?}/$SPEC" && mkdir -p "$BENCHGRID_REPRO_KEEP" && cp -r "$out/run" "$BENCHGRID_REPRO_KEEP/$SPEC"
+fi
 BENCHGRID_SRC=$src python3 "$src/tests/repro/check.py" "$SPEC" "$out/run" || exit 1
 # what the spec's own hooks made is gone (the runner's fixtures have their own tests)
 if [[ -n ${LEFTOVER:-} ]] && { losetup -a | grep -q "$LEFTOVER" || ls -d /run/"$LEFTOVER"* 2>/dev/null; }; then
