@@ -26,7 +26,8 @@
  *       tolerance: 25%                  # or 0.1 (absolute), or [-10%, +30%]
  *     - order: [{shared_buffers: 2MB}, "<", {shared_buffers: 4GB}]
  *       metric: rw.tps
- * Each gives one row (kind EXPECT_RATIO or EXPECT_ORDER) with its pairs. */
+ * or two metrics of each cell (`to: step.metric`, [step.metric, "<",
+ * step.metric] with an optional where:). Each gives one row (kind EXPECT_RATIO or EXPECT_ORDER) with its pairs. */
 #ifndef BENCHGRID_EXPECT_H
 #define BENCHGRID_EXPECT_H
 

@@ -12,7 +12,7 @@
 #include "stats.h"
 
 static const char *const ratio_keys[] = {"ratio", "published", "tolerance", "note", "xfail", "strict", NULL};
-static const char *const order_keys[] = {"order", "metric", "note", "xfail", "strict", NULL};
+static const char *const order_keys[] = {"order", "metric", "where", "note", "xfail", "strict", NULL};
 static const char *const ratio_inner[] = {"of", "where", "to", NULL};
 
 enum expect_kind expect_rel_kind(const struct node *e)
@@ -71,16 +71,17 @@ static int check_side(const struct node *v, const char *what, const struct expec
 	return rc;
 }
 
-/* A metric reference: step.metric with a step of the scenario. */
-static int check_metric(const struct node *v, const char *what, const struct expect_names *names,
-                        struct diag *d)
+/* A metric reference: step.metric with a step of the scenario; alt ends the
+ * message when it is not step.metric (the other forms allowed there). */
+static int check_metric_or(const struct node *v, const char *what, const char *alt,
+                           const struct expect_names *names, struct diag *d)
 {
 	const char *ref, *metric;
 	char step[128];
 	if (node_as_string(v, what, &ref, d) < 0)
 		return -EINVAL;
 	if (!results_split_ref(ref, step, sizeof(step), &metric) || !*step || !*metric) {
-		diag_error(d, &v->pos, "expect: %s '%s' is not step.metric (e.g. rw.tps)", what, ref);
+		diag_error(d, &v->pos, "expect: %s '%s' is not step.metric (e.g. rw.tps)%s", what, ref, alt);
 		return -EINVAL;
 	}
 	if (names && names->steps && !in_list(step, names->steps, names->nsteps)) {
@@ -93,6 +94,19 @@ static int check_metric(const struct node *v, const char *what, const struct exp
 	return 0;
 }
 
+static int check_metric(const struct node *v, const char *what, const struct expect_names *names,
+                        struct diag *d)
+{
+	return check_metric_or(v, what, "", names, d);
+}
+
+/* A ratio's `to`: a map of parameters (another cell) or step.metric (another
+ * metric of the same cell). */
+static bool is_metric_side(const struct node *v)
+{
+	return v && v->kind == NODE_SCALAR;
+}
+
 static int check_ratio(const struct node *e, const struct expect_names *names, struct diag *d)
 {
 	const struct node *ra = node_get(e, "ratio"), *pub = node_get(e, "published"),
@@ -100,25 +114,32 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 	int rc = 0;
 	if (ra->kind != NODE_MAP) {
 		diag_error(d, &ra->pos,
-		           "expect: ratio must be a map {of: step.metric, where: {...}, to: {...}}");
+		           "expect: ratio must be a map {of: step.metric, where: {...}, to: {...}} "
+		           "or {of: step.metric, to: step.metric}");
 		return -EINVAL;
 	}
-	bool missing = false;
+	bool missing = false, steps = is_metric_side(node_get(ra, "to"));
 	if (node_check_keys(ra, "expect.ratio", ratio_inner, d) < 0)
 		rc = -EINVAL;
 	for (int i = 0; ratio_inner[i]; i++)
-		if (!node_get(ra, ratio_inner[i])) {
+		if (!node_get(ra, ratio_inner[i]) && !(steps && strcmp(ratio_inner[i], "where") == 0)) {
 			diag_error(
 			    d, &ra->pos,
-			    "expect: ratio has no '%s' (write {of: step.metric, where: {...}, to: {...}})",
+			    "expect: ratio has no '%s' (write {of: step.metric, where: {...}, to: {...}}, "
+			    "or {of: step.metric, to: step.metric} for two metrics of each cell)",
 			    ratio_inner[i]);
 			missing = true;
 		}
 	if (missing)
 		return -EINVAL;
 	rc |= check_metric(node_get(ra, "of"), "ratio.of", names, d);
-	rc |= check_side(node_get(ra, "where"), "ratio.where", names, d);
-	rc |= check_side(node_get(ra, "to"), "ratio.to", names, d);
+	if (node_get(ra, "where"))
+		rc |= check_side(node_get(ra, "where"), "ratio.where", names, d);
+	if (steps)
+		rc |= check_metric_or(node_get(ra, "to"), "ratio.to",
+		                      " nor a map of parameters like {wal: data}", names, d);
+	else
+		rc |= check_side(node_get(ra, "to"), "ratio.to", names, d);
 	double v, lo, hi;
 	if (!pub || !tol) {
 		diag_error(
@@ -133,20 +154,56 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 	return rc ? -EINVAL : 0;
 }
 
+/* [step.metric, "<", step.metric] with an optional where: of the entry. */
+static int check_order_steps(const struct node *e, const struct expect_names *names, struct diag *d)
+{
+	const struct node *o = node_get(e, "order"), *w = node_get(e, "where");
+	int rc = 0;
+	if (node_get(e, "metric")) {
+		diag_error(d, node_key_pos(e, "metric"),
+		           "expect: an order of two metrics names them in its sides; it takes no metric:");
+		rc = -EINVAL;
+	}
+	rc |= check_metric(o->items[0], "order's left side", names, d);
+	rc |= check_metric(o->items[2], "order's right side", names, d);
+	if (w)
+		rc |= check_side(w, "where", names, d);
+	return rc;
+}
+
 static int check_order(const struct node *e, const struct expect_names *names, struct diag *d)
 {
 	const struct node *o = node_get(e, "order"), *metric = node_get(e, "metric");
 	int rc = 0;
-	if (o->kind != NODE_SEQ || o->n != 3 || o->items[0]->kind != NODE_MAP ||
-	    o->items[2]->kind != NODE_MAP || o->items[1]->kind != NODE_SCALAR) {
+	if (o->kind != NODE_SEQ || o->n != 3 || o->items[1]->kind != NODE_SCALAR ||
+	    (o->items[0]->kind != NODE_MAP && !is_metric_side(o->items[0])) ||
+	    (o->items[2]->kind != NODE_MAP && !is_metric_side(o->items[2]))) {
 		diag_error(d, &o->pos,
-		           "expect: order must be [{param: value}, \"<\", {param: value}] (or \">\")");
+		           "expect: order must be [{param: value}, \"<\", {param: value}] (or \">\"), "
+		           "or [step.metric, \"<\", step.metric] for two metrics of each cell");
 		return -EINVAL;
 	}
 	const char *rel = o->items[1]->text;
 	if (strcmp(rel, "<") != 0 && strcmp(rel, ">") != 0) {
 		diag_error(d, &o->items[1]->pos,
 		           "expect: order's relation must be \"<\" or \">\", found '%s'", rel);
+		rc = -EINVAL;
+	}
+	if (is_metric_side(o->items[0]) != is_metric_side(o->items[2])) {
+		const struct node *m = is_metric_side(o->items[0]) ? o->items[0] : o->items[2];
+		diag_error(d, &m->pos,
+		           "expect: order mixes a metric ('%s') with a map of parameters: compare two cells "
+		           "([{param: value}, \"<\", {param: value}] with metric:) or two metrics of each "
+		           "cell ([step.metric, \"<\", step.metric])",
+		           m->text);
+		return -EINVAL;
+	}
+	if (is_metric_side(o->items[0]))
+		return check_order_steps(e, names, d) < 0 || rc ? -EINVAL : 0;
+	if (node_get(e, "where")) {
+		diag_error(d, node_key_pos(e, "where"),
+		           "expect: an order of cells names them in its sides; where: goes with an order of "
+		           "two metrics ([step.metric, \"<\", step.metric])");
 		rc = -EINVAL;
 	}
 	rc |= check_side(o->items[0], "order's left side", names, d);
@@ -235,6 +292,20 @@ int expect_rel_pairs(const struct run *r, const struct node *where, const struct
 	return 0;
 }
 
+/* Between two metrics of each cell: every cell matching where (all when
+ * NULL) pairs with itself. */
+static int same_cell_pairs(const struct run *r, const struct node *where, struct expect_pair **out, size_t *n)
+{
+	*n = 0;
+	*out = calloc(r->ncells + 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t a = 0; a < r->ncells; a++)
+		if (r->cells[a].status != RUN_SKIPPED && rep_cell_matches(&r->cells[a], where))
+			(*out)[(*n)++] = (struct expect_pair){a, a, NAN, NAN, NAN, false, NULL};
+	return 0;
+}
+
 /* ---- evaluation ---- */
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -272,6 +343,10 @@ static double cell_value(const struct run *r, struct cell_summary *const *sums, 
 struct rel {
 	const char *ref, *metric;
 	char step[128];
+	/* between two metrics of each cell: the right side (to_ref NULL
+	 * between cells, where `to` is the map) */
+	const char *to_ref, *to_metric;
+	char to_step[128];
 	const struct node *where, *to;
 	double published, lo, hi;
 	char rel; /* order: '<' or '>'; 0 for a ratio */
@@ -285,13 +360,15 @@ static void measure(struct expect_row *row, const struct rel *x, const struct ru
 {
 	double *ratios = calloc(row->npairs + 1, sizeof(double)),
 	       *diffs = calloc(row->npairs + 1, sizeof(double));
-	const char *unit = "";
+	const char *unit = "", *unit_to = "";
 	size_t nm = 0;
 	for (size_t i = 0; i < row->npairs; i++) {
 		struct expect_pair *p = &row->pairs[i];
 		char *why = NULL;
 		p->va = cell_value(r, sums, p->a, x->step, x->metric, &unit, &why);
-		if (!why)
+		if (!why && x->to_ref)
+			p->vb = cell_value(r, sums, p->b, x->to_step, x->to_metric, &unit_to, &why);
+		else if (!why)
 			p->vb = cell_value(r, sums, p->b, x->step, x->metric, &unit, &why);
 		p->note = why;
 		if (why)
@@ -308,6 +385,7 @@ static void measure(struct expect_row *row, const struct rel *x, const struct ru
 		nm++;
 	}
 	row->unit = strdup(unit);
+	row->unit_to = x->to_ref ? strdup(unit_to) : NULL;
 	row->measured = ratios ? stats_median(ratios, nm) : NAN;
 	*med_diff = diffs ? stats_median(diffs, nm) : NAN;
 	*nmeasured = nm;
@@ -322,6 +400,12 @@ static void judge(struct expect_row *row, const struct rel *x, const struct run 
 	char w[256], t[256];
 	expect_where_text(x->where, w, sizeof(w));
 	expect_where_text(x->to, t, sizeof(t));
+	if (row->npairs == 0 && x->to_ref) {
+		row->status = EXPECT_SKIP;
+		row->note = x->where ? fmt("no cell of this run matches %s", w)
+		                     : strdup("no cell of this run was run (all skipped)");
+		return;
+	}
 	if (row->npairs == 0) {
 		size_t nw = 0, nt = 0;
 		for (size_t i = 0; i < r->ncells; i++) {
@@ -370,17 +454,29 @@ static void read_rel(const struct node *e, struct rel *x)
 		x->ref = node_get(ra, "of")->text;
 		x->where = node_get(ra, "where");
 		x->to = node_get(ra, "to");
+		if (is_metric_side(x->to)) {
+			x->to_ref = x->to->text;
+			x->to = NULL;
+		}
 		node_as_double(node_get(e, "published"), "published", &x->published, &quiet);
 		expect_parse_bounds(node_get(e, "tolerance"), x->published, &x->lo, &x->hi, &quiet);
 	} else {
 		const struct node *o = node_get(e, "order");
-		x->ref = node_get(e, "metric")->text;
-		x->where = o->items[0];
-		x->to = o->items[2];
+		if (is_metric_side(o->items[0])) {
+			x->ref = o->items[0]->text;
+			x->to_ref = o->items[2]->text;
+			x->where = node_get(e, "where");
+		} else {
+			x->ref = node_get(e, "metric")->text;
+			x->where = o->items[0];
+			x->to = o->items[2];
+		}
 		x->rel = o->items[1]->text[0];
 		x->published = x->lo = x->hi = NAN;
 	}
 	results_split_ref(x->ref, x->step, sizeof(x->step), &x->metric);
+	if (x->to_ref)
+		results_split_ref(x->to_ref, x->to_step, sizeof(x->to_step), &x->to_metric);
 	diag_free(&quiet);
 }
 
@@ -418,9 +514,18 @@ int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
 	row->upper = x.hi;
 	row->strict = strict;
 	row->diff_pct = NAN;
-	row->check = x.rel ? fmt("%s %c %s", w, x.rel, t) : fmt("%s / %s", w, t);
+	if (x.to_ref)
+		row->check = fmt("`%s` %s `%s` in %s", x.ref,
+		                 x.rel == '<' ? "<"
+		                 : x.rel      ? ">"
+		                              : "/",
+		                 x.to_ref, x.where ? w : "all cells");
+	else
+		row->check = x.rel ? fmt("%s %c %s", w, x.rel, t) : fmt("%s / %s", w, t);
+	row->to_ref = x.to_ref ? strdup(x.to_ref) : NULL;
 	row->claim = note && note->kind == NODE_SCALAR ? strdup(note->text) : NULL;
-	if (expect_rel_pairs(r, x.where, x.to, &row->pairs, &row->npairs) < 0)
+	if ((x.to_ref ? same_cell_pairs(r, x.where, &row->pairs, &row->npairs)
+	              : expect_rel_pairs(r, x.where, x.to, &row->pairs, &row->npairs)) < 0)
 		return -ENOMEM;
 	double med_diff = NAN;
 	size_t nm = 0;

@@ -7,6 +7,13 @@
  *   - order: [{shared_buffers: 2MB}, "<", {shared_buffers: 4GB}]
  *     metric: rw.tps
  * (both also take note:, xfail: and strict: as absolute entries do).
+ * Between two metrics of each cell, `to` (both sides of an order) is a
+ * metric reference:
+ *   - ratio: {of: w_sync.mb_s, to: w_cached.mb_s, where: {drive: usb}}
+ *   - order: [w_sync.mb_s, ">", w_cached.mb_s]
+ *     where: {drive: usb}     # optional in both; all cells when absent
+ * Each cell matching `where` (not skipped) is then one pair with itself:
+ * its `of` (left) and `to` (right) values; verdicts as below.
  *
  * Pairing: each cell a matching `where` (the order's left map) pairs with
  * every other cell b matching `to` (the right map) that has a's value for

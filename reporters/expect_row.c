@@ -193,6 +193,8 @@ void expect_result_free(struct expect_result *res)
 		free(res->rows[i].note);
 		free(res->rows[i].check);
 		free(res->rows[i].claim);
+		free(res->rows[i].to_ref);
+		free(res->rows[i].unit_to);
 		for (size_t k = 0; k < res->rows[i].npairs; k++)
 			free(res->rows[i].pairs[k].note);
 		free(res->rows[i].pairs);

@@ -16,7 +16,9 @@ enum expect_kind { EXPECT_ABSOLUTE, EXPECT_RATIO, EXPECT_ORDER };
 
 /* One pair of a ratio or order row: cell a matches `where` (the order's
  * left side), cell b matches `to` (its right side) and has a's value for
- * every parameter `to` does not name. Values are medians over repeats. */
+ * every parameter `to` does not name; or, between two metrics of each cell,
+ * a == b, va is its `of` (left) and vb its `to` (right) metric. Values are
+ * medians over repeats. */
 struct expect_pair {
 	size_t a, b;   /* indices into run->cells */
 	double va, vb; /* NaN when not measured */
@@ -39,9 +41,14 @@ struct expect_row {
 	/* ratio and order rows (cell -1; ref = the metric; measured = the
 	 * median of the pairs' ratios; expected = published, NaN for order) */
 	enum expect_kind kind;
-	char *check; /* "{wal: separate} / {wal: data}", "{sb: 2MB} < {sb: 4GB}" */
+	char *check; /* "{wal: separate} / {wal: data}", "{sb: 2MB} < {sb: 4GB}",
+	              * "`a.x` / `b.y` in {drive: usb}" (two metrics of each cell) */
 	char *claim; /* the entry's note: the published claim, or NULL */
 	char rel;    /* order: '<' or '>' */
+	/* between two metrics of each cell (`to: step.metric`, an order of
+	 * metrics): the right side's metric and unit; NULL between cells, where
+	 * both sides are `ref`. Each pair is then one cell (a == b). */
+	char *to_ref, *unit_to;
 	struct expect_pair *pairs;
 	size_t npairs;
 };

@@ -104,6 +104,9 @@ static void claim_row(FILE *f, const struct run *r, const struct expect_row *row
 		} else {
 			fputs("absolute: on this machine", f);
 		}
+	} else if (row->to_ref) { /* two metrics of each cell: check names both */
+		fprintf(f, "%s ", row->kind == EXPECT_RATIO ? "ratio" : "order");
+		rep_md_cell(f, row->check);
 	} else {
 		fprintf(f, "%s of `", row->kind == EXPECT_RATIO ? "ratio" : "order");
 		rep_md_cell(f, row->ref);
@@ -169,7 +172,9 @@ static void pairs_table(FILE *f, const struct run *r, const struct expect_result
 	if (n == 0)
 		return;
 	fputs("### Pairs\n\nEach cell matching `where` (an order's left side) with the cell matching `to` "
-	      "(its right side) that has the same value for every parameter `to` does not name.\n\n"
+	      "(its right side) that has the same value for every parameter `to` does not name. Between "
+	      "two metrics of each cell, the cell stands once (cell (to) is \"same\"), `where` holds "
+	      "its `of` (left) metric and `to` its `to` (right) metric.\n\n"
 	      "| # | cell (where) | cell (to) | where | to | ratio | holds |\n",
 	      f);
 	rep_md_row_sep(f, 7);
@@ -181,11 +186,14 @@ static void pairs_table(FILE *f, const struct run *r, const struct expect_result
 			fprintf(f, "| %zu | ", row->entry + 1);
 			cell_ref(f, r, p->a);
 			fputs(" | ", f);
-			cell_ref(f, r, p->b);
+			if (row->to_ref)
+				fputs("same", f);
+			else
+				cell_ref(f, r, p->b);
 			fputs(" | ", f);
 			value_text(f, p->va, row->unit);
 			fputs(" | ", f);
-			value_text(f, p->vb, row->unit);
+			value_text(f, p->vb, row->to_ref ? row->unit_to : row->unit);
 			rep_fmt_human(p->ratio, a, sizeof(a));
 			fprintf(f, " | %s | ", isfinite(p->ratio) ? a : "-");
 			if (p->note)
@@ -211,7 +219,8 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 		return;
 	fputs("## Reproduction\n\n", f);
 	fputs("Each published claim and the expectation that checks it. Ratio and order expectations compare "
-	      "cells of this run with each other, so they carry across machines",
+	      "cells of this run with each other (or two metrics of each cell), so they carry across "
+	      "machines",
 	      f);
 	if (r->repeat > 1)
 		fprintf(f, " (cell values are medians over the %zu repeats)", r->repeat);

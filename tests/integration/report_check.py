@@ -143,26 +143,32 @@ def check_md(d):
     check(h == ['fs_block', 'seqwrite.mb_s'], 'no published column without a figure %r' % h)
     _, h, rows = table(t, 'Reproduction')
     check(h == ['#', 'published claim', 'checked by', 'measured', 'published', 'verdict', 'note'], 'repro header %r' % h)
-    check(len(rows) == 9, 'repro rows: %d' % len(rows))
-    if len(rows) == 9:
+    check(len(rows) == 10, 'repro rows: %d' % len(rows))
+    if len(rows) == 10:
         check(rows[0][:6] == ['8', '4 KiB blocks write 1.5x faster',
                               'ratio of `seqwrite.mb_s`: {fs_block: 4KiB} / {fs_block: 1k}',
                               '1.66 (median of 2 pairs)', '1.5 [1.2, 1.8]', 'PASS'], 'ratio claim %r' % rows[0])
         check(rows[1][:6] == ['9', 'xfs is faster', 'order of `ro.tps`: {fs: xfs} > {fs: ext4}',
                               'ratio 1.11 (median of 1 pair; 1 hold)', 'left > right', 'PASS'], 'order claim %r' % rows[1])
         check(rows[1][6] == '1 of 2 pairs not measured', 'order note %r' % rows[1])
-        check(rows[2][0] == '1' and 'absolute: on this machine' in rows[2][2] and rows[2][3] == '2000 tps'
-              and rows[2][5] == 'PASS', 'absolute claim %r' % rows[2])
+        # two metrics of each cell: both named in "checked by"
+        check(rows[2][:6] == ['10', 'about 10 tps per MB/s', 'ratio `ro.tps` / `seqwrite.mb_s` in {fs: ext4}',
+                              '9.926 (median of 2 pairs)', '10 [9.5, 10.5]', 'PASS'], 'metrics ratio claim %r' % rows[2])
+        check(rows[3][0] == '1' and 'absolute: on this machine' in rows[3][2] and rows[3][3] == '2000 tps'
+              and rows[3][5] == 'PASS', 'absolute claim %r' % rows[3])
     check('(cell values are medians over the 3 repeats)' in text, 'repeats named')
-    check('3 PASS, 3 FAIL, 1 XFAIL, 1 XPASS, 1 SKIP; 1 strict failure (all expectations).' in text, 'repro totals')
+    check('4 PASS, 3 FAIL, 1 XFAIL, 1 XPASS, 1 SKIP; 1 strict failure (all expectations).' in text, 'repro totals')
     _, h, pr = table(t, 'Pairs')
     check(h == ['#', 'cell (where)', 'cell (to)', 'where', 'to', 'ratio', 'holds'], 'pairs header %r' % h)
-    check(len(pr) == 4, 'pairs: %r' % pr)
-    if len(pr) == 4:
+    check(len(pr) == 6, 'pairs: %r' % pr)
+    if len(pr) == 6:
         # the median passes though this pair alone is outside the bounds
         check(pr[0][0] == '8' and pr[0][3:] == ['201 MB/s', '101 MB/s', '1.99', 'no'], 'ratio pair %r' % pr[0])
         check(pr[1][3:] == ['400 MB/s', '301 MB/s', '1.329', 'yes'], 'ratio pair %r' % pr[1])
         check(pr[3][0] == '9' and 'step failed' in pr[3][6] and pr[3][3] == '-', 'unmeasured pair %r' % pr[3])
+        # two metrics of one cell: the cell once, both values
+        check(pr[4][0] == '10' and pr[4][1].startswith('0 (fs=ext4') and pr[4][2:] == ['same', '1000 tps', '101 MB/s', '9.901', 'yes'],
+              'metrics pair %r' % pr[4])
     _, h, rows = table(t, 'Published vs measured (on this machine)')
     check(h == ['#', 'cell', 'metric', 'expected', 'bounds', 'measured', 'diff %', 'status', 'note'], 'expect header')
     check([r[7] for r in rows] == ['PASS', 'FAIL', 'XFAIL', 'XPASS', 'FAIL', 'SKIP', 'FAIL (strict)'],
@@ -250,6 +256,7 @@ def check_json(d):
     check(m['value'] == 834 and m['n'] == 3 and m['median'] == 1000 and 'warning' in m, 'summary %r' % m)
     check(r['notes'] == ['Approximated: the disks are *models* | not the hardware.', 'Second note.'], 'notes %r' % r.get('notes'))
     check(r['expect'][7]['ratio']['of'] == 'seqwrite.mb_s' and r['expect'][8]['order'][1] == '>', 'new expect kinds stored')
+    check(r['expect'][9]['ratio'] == {'of': 'ro.tps', 'to': 'seqwrite.mb_s', 'where': {'fs': 'ext4'}}, 'metrics ratio stored %r' % r['expect'][9])
     check(len(c['reps']) == 3 and c['reps'][0][1]['series']['tps']['t'][:2] == [1, 2], 'reps')
 
 

@@ -8,7 +8,9 @@
  * outlier. The scenario's notes:, report: and expect: sections come from
  * YAML; expect: ends with a ratio (seqwrite.mb_s 4KiB / 1KiB: pairs 201/101
  * and 400/301, median 1.66, PASS) and an order (ro.tps xfs > ext4: 1110 vs
- * 1000 at 1KiB, the 4KiB pair not measured, PASS). */
+ * 1000 at 1KiB, the 4KiB pair not measured, PASS), and a ratio of two
+ * metrics of each ext4 cell (ro.tps / seqwrite.mb_s: 1000/101 and 2000/201,
+ * median 9.926, PASS). */
 #ifndef REPORT_FIXTURE_H
 #define REPORT_FIXTURE_H
 
@@ -56,7 +58,11 @@ static const char fixture_yaml[] =
     "    note: \"4 KiB blocks write 1.5x faster\"\n"
     "  - order: [{fs: xfs}, \">\", {fs: ext4}]\n"
     "    metric: ro.tps\n"
-    "    note: xfs is faster\n";
+    "    note: xfs is faster\n"
+    "  - ratio: {of: ro.tps, to: seqwrite.mb_s, where: {fs: ext4}}\n"
+    "    published: 10\n"
+    "    tolerance: 5%\n"
+    "    note: about 10 tps per MB/s\n";
 
 static struct node *fixture_params(const char *fs, const char *blk)
 {

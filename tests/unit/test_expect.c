@@ -34,7 +34,7 @@ static void test_fixture_statuses(void **state)
 	assert_int_equal(expect_check(r.expect_cfg, &d), 0);
 	assert_int_equal(expect_evaluate(r.expect_cfg, &r, NULL, &res, &d), 0);
 	assert_int_equal(d.nerrors, 0);
-	assert_int_equal(res.n, 9);
+	assert_int_equal(res.n, 10);
 	static const struct {
 		size_t entry;
 		long cell;
@@ -45,7 +45,7 @@ static void test_fixture_statuses(void **state)
 	    {2, 2, "ro.tps", EXPECT_XFAIL},   {3, 2, "seqwrite.mb_s", EXPECT_XPASS},
 	    {4, 3, "ro.tps", EXPECT_FAIL},    {5, -1, "ro.tps", EXPECT_SKIP},
 	    {6, 1, "ro.nosuch", EXPECT_FAIL}, {7, -1, "seqwrite.mb_s", EXPECT_PASS},
-	    {8, -1, "ro.tps", EXPECT_PASS},
+	    {8, -1, "ro.tps", EXPECT_PASS},   {9, -1, "ro.tps", EXPECT_PASS},
 	};
 	for (size_t i = 0; i < res.n; i++) {
 		const struct expect_row *row = &res.rows[i];
@@ -85,7 +85,12 @@ static void test_fixture_statuses(void **state)
 	assert_int_equal(res.rows[8].npairs, 2);
 	assert_near(res.rows[8].measured, 1110.0 / 1000, 1e-9);
 	assert_string_equal(res.rows[8].note, "1 of 2 pairs not measured");
-	assert_int_equal(res.count[EXPECT_PASS], 3);
+	/* two metrics of each ext4 cell: 1000/101 and 2000/201 */
+	assert_int_equal(res.rows[9].kind, EXPECT_RATIO);
+	assert_int_equal(res.rows[9].npairs, 2);
+	assert_string_equal(res.rows[9].to_ref, "seqwrite.mb_s");
+	assert_near(res.rows[9].measured, (1000.0 / 101 + 2000.0 / 201) / 2, 1e-9);
+	assert_int_equal(res.count[EXPECT_PASS], 4);
 	assert_int_equal(res.count[EXPECT_FAIL], 3);
 	assert_int_equal(res.count[EXPECT_XFAIL], 1);
 	assert_int_equal(res.count[EXPECT_XPASS], 1);

@@ -1,6 +1,7 @@
 /* test_expect_rel: ratio and order expectations on crafted runs: pairing by
  * the other parameters, medians over repeats, verdicts, tolerances, SKIP
- * with why, and the scenario check of parameter and step names. */
+ * with why, and the scenario check of parameter and step names; the same
+ * between two metrics of each cell (`to: step.metric`). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +321,176 @@ static void test_failed_step(void **state)
 	run_free(&r);
 }
 
+/* ---- between two metrics of each cell ---- */
+
+struct scell {
+	const char *drive, *fs;
+	double sync[3], cached[3]; /* MB/s; NaN: missing in that repetition */
+	int status;                /* 0 ok, 2 skipped */
+};
+
+/* medians: external/ext4 233 / 134, external/xfs 200 / 100, internal/ext4
+ * 50 / 100, internal/xfs no sync figure; external/btrfs skipped. */
+static const struct scell sbase[] = {
+    {"external", "ext4", {230, 233, 300}, {134, 120, 140}, 0},
+    {"external", "xfs", {200, 200, 200}, {100, 100, 100}, 0},
+    {"internal", "ext4", {50, 50, 50}, {100, 100, 100}, 0},
+    {"internal", "xfs", {NAN, NAN, NAN}, {100, 100, 100}, 0},
+    {"external", "btrfs", {1, 1, 1}, {1, 1, 1}, 2},
+};
+
+static void build_steps(struct run *r, const struct scell *t, size_t n)
+{
+	run_init(r);
+	r->repeat = 3;
+	for (size_t i = 0; i < n; i++) {
+		struct cell c = {.index = i};
+		snprintf(c.id, sizeof(c.id), "%012zx", i);
+		c.params = node_new(NODE_MAP, NULL);
+		node_map_put(c.params, "drive", NULL, node_new_scalar(t[i].drive, NULL));
+		node_map_put(c.params, "fs", NULL, node_new_scalar(t[i].fs, NULL));
+		struct run_cell *rc = run_add_cell(r, &c);
+		node_free(c.params);
+		if (t[i].status == 2) {
+			run_cell_set_status(rc, RUN_SKIPPED, "skipped by a hook");
+			continue;
+		}
+		for (size_t k = 0; k < 3; k++) {
+			struct step_result s, u;
+			result_init(&s, "ws", "exec");
+			if (isfinite(t[i].sync[k]))
+				result_metric(&s, "mb_s", t[i].sync[k], "MB/s");
+			result_metric(&s, "lat", 2, "ms");
+			run_cell_take_step(rc, k, &s);
+			result_init(&u, "wc", "exec");
+			if (isfinite(t[i].cached[k]))
+				result_metric(&u, "mb_s", t[i].cached[k], "MB/s");
+			run_cell_take_step(rc, k, &u);
+		}
+		run_cell_set_status(rc, RUN_OK, NULL);
+	}
+}
+
+static void test_steps_ratio(void **state)
+{
+	struct run r;
+	struct expect_result res;
+	build_steps(&r, sbase, 5);
+	eval(&r,
+	     "expect:\n  - ratio: {of: ws.mb_s, to: wc.mb_s, where: {drive: external}}\n"
+	     "    published: 1.74\n    tolerance: 30%\n    note: \"233 / 134\"\n",
+	     &res);
+	const struct expect_row *row = &res.rows[0];
+	assert_int_equal(row->kind, EXPECT_RATIO);
+	/* each matching cell once, with itself; the skipped cell is left out */
+	assert_int_equal(row->npairs, 2);
+	assert_int_equal(row->pairs[0].a, 0);
+	assert_int_equal(row->pairs[0].b, 0);
+	assert_int_equal(row->pairs[1].a, 1);
+	assert_int_equal(row->pairs[1].b, 1);
+	/* medians over the repeats (the means would be 254.3 / 131.3) */
+	assert_near(row->pairs[0].va, 233, 1e-9);
+	assert_near(row->pairs[0].vb, 134, 1e-9);
+	assert_near(row->pairs[0].ratio, 233.0 / 134, 1e-9);
+	assert_near(row->pairs[1].ratio, 2, 1e-9);
+	assert_near(row->measured, (233.0 / 134 + 2) / 2, 1e-9);
+	assert_int_equal(row->status, EXPECT_PASS);
+	assert_string_equal(row->ref, "ws.mb_s");
+	assert_string_equal(row->to_ref, "wc.mb_s");
+	assert_string_equal(row->unit, "MB/s");
+	assert_string_equal(row->unit_to, "MB/s");
+	assert_string_equal(row->check, "`ws.mb_s` / `wc.mb_s` in {drive: external}");
+	assert_string_equal(row->claim, "233 / 134");
+	assert_null(row->note);
+	expect_result_free(&res);
+
+	/* all cells without where: the cell missing its sync figure is not
+	 * measured, the other three decide (median 233/134) */
+	eval(&r, "expect:\n  - {ratio: {of: ws.mb_s, to: wc.mb_s}, published: 1.74, tolerance: 1%}\n", &res);
+	row = &res.rows[0];
+	assert_int_equal(row->npairs, 4);
+	assert_true(isnan(row->pairs[3].va));
+	assert_string_equal(row->pairs[3].note, "cell 3: 'mb_s' not measured");
+	assert_near(row->measured, 233.0 / 134, 1e-9);
+	assert_int_equal(row->status, EXPECT_PASS);
+	assert_string_equal(row->note, "1 of 4 pairs not measured");
+	assert_string_equal(row->check, "`ws.mb_s` / `wc.mb_s` in all cells");
+	expect_result_free(&res);
+
+	/* the missing metric on the `to` side; units of each side */
+	eval(&r,
+	     "expect:\n  - {ratio: {of: ws.lat, to: ws.mb_s, where: {fs: xfs}}, published: 0.01, "
+	     "tolerance: 1%}\n",
+	     &res);
+	row = &res.rows[0];
+	assert_int_equal(row->npairs, 2);
+	assert_near(row->pairs[0].ratio, 0.01, 1e-12);
+	assert_true(isnan(row->pairs[1].vb));
+	assert_non_null(row->pairs[1].note);
+	assert_string_equal(row->unit, "ms");
+	assert_string_equal(row->unit_to, "MB/s");
+	assert_int_equal(row->status, EXPECT_PASS);
+	expect_result_free(&res);
+
+	/* no cell matches where: SKIP with why; nothing measured: FAIL */
+	assert_int_equal(eval(&r,
+	                      "expect:\n  - {ratio: {of: ws.mb_s, to: wc.mb_s, where: {drive: usb}}, "
+	                      "published: 1, tolerance: 1}\n",
+	                      &res),
+	                 EXPECT_SKIP);
+	assert_string_equal(res.rows[0].note, "no cell of this run matches {drive: usb}");
+	expect_result_free(&res);
+	assert_int_equal(eval(&r,
+	                      "expect:\n  - {ratio: {of: ws.mb_s, to: wc.mb_s, where: {fs: xfs, drive: "
+	                      "internal}}, published: 1, tolerance: 1, xfail: true}\n",
+	                      &res),
+	                 EXPECT_FAIL);
+	expect_result_free(&res);
+	run_free(&r);
+}
+
+static void test_steps_order(void **state)
+{
+	struct run r;
+	struct expect_result res;
+	build_steps(&r, sbase, 5);
+	static const struct {
+		const char *yaml;
+		enum expect_status st;
+	} cases[] = {
+	    {"{order: [ws.mb_s, \">\", wc.mb_s], where: {drive: external}}", EXPECT_PASS},
+	    {"{order: [ws.mb_s, \"<\", wc.mb_s], where: {drive: external}}", EXPECT_FAIL},
+	    {"{order: [wc.mb_s, \"<\", ws.mb_s], where: {drive: external}}", EXPECT_PASS},
+	    /* internal: 50 < 100, the xfs cell not measured */
+	    {"{order: [ws.mb_s, \"<\", wc.mb_s], where: {drive: internal}}", EXPECT_PASS},
+	    {"{order: [ws.mb_s, \">\", wc.mb_s], where: {drive: internal}}", EXPECT_FAIL},
+	    /* all cells: differences 99, 100, -50: the median decides */
+	    {"{order: [ws.mb_s, \">\", wc.mb_s]}", EXPECT_PASS},
+	    {"{order: [ws.mb_s, \"<\", wc.mb_s], xfail: other disk}", EXPECT_XFAIL},
+	    {"{order: [ws.mb_s, \">\", wc.mb_s], where: {fs: zfs}}", EXPECT_SKIP},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char yaml[512];
+		snprintf(yaml, sizeof(yaml), "expect:\n  - %s\n", cases[i].yaml);
+		enum expect_status st = eval(&r, yaml, &res);
+		if (st != cases[i].st)
+			fail_msg("case %zu %s: got %s (%s), want %s", i, cases[i].yaml,
+			         expect_status_name(st), res.rows[0].note ? res.rows[0].note : "",
+			         expect_status_name(cases[i].st));
+		expect_result_free(&res);
+	}
+	eval(&r, "expect:\n  - {order: [ws.mb_s, \">\", wc.mb_s], where: {drive: external}}\n", &res);
+	const struct expect_row *row = &res.rows[0];
+	assert_int_equal(row->kind, EXPECT_ORDER);
+	assert_int_equal(row->rel, '>');
+	assert_int_equal(row->npairs, 2);
+	assert_true(row->pairs[0].holds && row->pairs[1].holds);
+	assert_near(row->measured, (233.0 / 134 + 2) / 2, 1e-9);
+	assert_string_equal(row->check, "`ws.mb_s` > `wc.mb_s` in {drive: external}");
+	expect_result_free(&res);
+	run_free(&r);
+}
+
 /* expect_check_scenario: names checked against the matrix and the steps. */
 static void test_scenario_names(void **state)
 {
@@ -340,6 +511,28 @@ static void test_scenario_names(void **state)
 	    {"matrix: {wal: [a, b]}\nsteps: [{exec: x}]\nexpect:\n"
 	     "  - {order: [{wal: a}, \"<\", {wal: b}], metric: rw.tps}\n",
 	     "(steps: step1)", 4, 48},
+	    /* between two metrics of each cell */
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {ratio: {of: rw.tps, to: tps}, published: 1, tolerance: 1}\n",
+	     "ratio.to 'tps' is not step.metric (e.g. rw.tps) nor a map of parameters", 4, 30},
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {ratio: {of: rw.tps, to: ro.tps}, published: 1, tolerance: 1}\n",
+	     "ratio.to 'ro.tps' names no step of the scenario (steps: rw)", 4, 30},
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {order: [{wal: a}, \"<\", rw.tps], metric: rw.tps}\n",
+	     "order mixes a metric ('rw.tps') with a map of parameters", 4, 29},
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {order: [rw.tps, \"<\", rw.lat], metric: rw.tps}\n",
+	     "an order of two metrics names them in its sides; it takes no metric:", 4, 36},
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {order: [rw.tps, \"<\", rw.lat], where: {wall: a}}\n",
+	     "where names 'wall'", 4, 44},
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {order: [{wal: a}, \"<\", {wal: b}], metric: rw.tps, where: {wal: a}}\n",
+	     "where: goes with an order of two metrics", 4, 56},
+	    {"matrix: {wal: [a, b]}\nsteps: [{name: rw}]\nexpect:\n"
+	     "  - {ratio: {of: rw.tps, to: {wal: b}}, published: 1, tolerance: 1}\n",
+	     "ratio has no 'where'", 4, 13},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct diag d;
@@ -365,7 +558,11 @@ static void test_scenario_names(void **state)
 	    "steps: [{name: rw}, {exec: x}]\nexpect:\n"
 	    "  - {ratio: {of: step2.tps, where: {blk: 1, c: 8}, to: {fs: y}}, published: 1, tolerance: 1}\n"
 	    "  - {order: [{wal: a}, \"<\", {wal: b}], metric: rw.tps}\n"
-	    "  - {where: {nosuch: 1}, other.tps: [1, 1]}\n",
+	    "  - {where: {nosuch: 1}, other.tps: [1, 1]}\n"
+	    "  - {ratio: {of: rw.tps, to: step2.lat}, published: 1, tolerance: 1}\n"
+	    "  - {ratio: {of: rw.tps, to: step2.lat, where: {blk: 1}}, published: 1, tolerance: 1}\n"
+	    "  - {order: [rw.tps, \">\", step2.tps], where: {wal: a}}\n"
+	    "  - {order: [rw.tps, \"<\", step2.tps]}\n",
 	    &d);
 	assert_int_equal(expect_check_scenario(n, n, &d), 0);
 	assert_int_equal(d.nerrors, 0);
@@ -378,7 +575,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pairs),       cmocka_unit_test(test_missing_params_and_skipped),
 	    cmocka_unit_test(test_verdicts),    cmocka_unit_test(test_order_median),
-	    cmocka_unit_test(test_failed_step), cmocka_unit_test(test_scenario_names),
+	    cmocka_unit_test(test_failed_step), cmocka_unit_test(test_steps_ratio),
+	    cmocka_unit_test(test_steps_order), cmocka_unit_test(test_scenario_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
