@@ -89,7 +89,7 @@ int mon_devs_add_target(struct mon_devs *L, const char *target, const char *bloc
 	else
 		snprintf(d->prefix, sizeof(d->prefix), "disk");
 	snprintf(d->target, sizeof(d->target), "%s", target ? target : "main");
-	snprintf(d->desc, sizeof(d->desc), "/dev/%s (target %s%s%.900s)", d->kname, d->target,
+	snprintf(d->desc, sizeof(d->desc), "/dev/%s (target %s%s%.800s)", d->kname, d->target,
 	         what && *what ? ": " : "", what ? what : "");
 	L->n++;
 	return 0;

@@ -47,7 +47,7 @@ static void build(struct run *r, const struct tcell *t, size_t n)
 	r->repeat = 3;
 	for (size_t i = 0; i < n; i++) {
 		struct cell c = {.index = i};
-		snprintf(c.id, sizeof(c.id), "%012zx", i);
+		snprintf(c.id, sizeof(c.id), "%012x", (unsigned)(i & 0xffffffu));
 		c.params = node_new(NODE_MAP, NULL);
 		node_map_put(c.params, "wal", NULL, node_new_scalar(t[i].wal, NULL));
 		if (t[i].fs)
@@ -345,7 +345,7 @@ static void build_steps(struct run *r, const struct scell *t, size_t n)
 	r->repeat = 3;
 	for (size_t i = 0; i < n; i++) {
 		struct cell c = {.index = i};
-		snprintf(c.id, sizeof(c.id), "%012zx", i);
+		snprintf(c.id, sizeof(c.id), "%012x", (unsigned)(i & 0xffffffu));
 		c.params = node_new(NODE_MAP, NULL);
 		node_map_put(c.params, "drive", NULL, node_new_scalar(t[i].drive, NULL));
 		node_map_put(c.params, "fs", NULL, node_new_scalar(t[i].fs, NULL));
