@@ -90,6 +90,27 @@ static enum expect_status eval(const struct run *r, const char *yaml, struct exp
 	return res->rows[0].status;
 }
 
+/* One expectation per case, each with the verdict it must get. */
+struct verdict_case {
+	const char *yaml; /* the entry, in flow style */
+	enum expect_status st;
+};
+
+static void eval_cases(const struct run *r, const struct verdict_case *cases, size_t n)
+{
+	struct expect_result res;
+	for (size_t i = 0; i < n; i++) {
+		char yaml[512];
+		snprintf(yaml, sizeof(yaml), "expect:\n  - %s\n", cases[i].yaml);
+		enum expect_status st = eval(r, yaml, &res);
+		if (st != cases[i].st)
+			fail_msg("case %zu %s: got %s (%s), want %s", i, cases[i].yaml,
+			         expect_status_name(st), res.rows[0].note ? res.rows[0].note : "",
+			         expect_status_name(cases[i].st));
+		expect_result_free(&res);
+	}
+}
+
 static void test_pairs(void **state)
 {
 	struct run r;
@@ -186,10 +207,7 @@ static void test_verdicts(void **state)
 	struct run r;
 	struct expect_result res;
 	build(&r, base, 5);
-	static const struct {
-		const char *yaml;
-		enum expect_status st;
-	} cases[] = {
+	static const struct verdict_case cases[] = {
 	    /* tolerance: percent of published, absolute, [lower, upper] */
 	    {"{ratio: {of: rw.tps, where: {wal: separate}, to: {wal: data}}, published: 0.66, tolerance: "
 	     "10%}",
@@ -234,16 +252,7 @@ static void test_verdicts(void **state)
 	    {"{ratio: {of: ro.tps, where: {wal: separate}, to: {wal: data}}, published: 1, tolerance: 1}",
 	     EXPECT_FAIL},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char yaml[512];
-		snprintf(yaml, sizeof(yaml), "expect:\n  - %s\n", cases[i].yaml);
-		enum expect_status st = eval(&r, yaml, &res);
-		if (st != cases[i].st)
-			fail_msg("case %zu %s: got %s (%s), want %s", i, cases[i].yaml,
-			         expect_status_name(st), res.rows[0].note ? res.rows[0].note : "",
-			         expect_status_name(cases[i].st));
-		expect_result_free(&res);
-	}
+	eval_cases(&r, cases, sizeof(cases) / sizeof(cases[0]));
 
 	/* order shows the median ratio and which pairs hold */
 	eval(&r, "expect:\n  - {order: [{fs: ext4}, \">\", {fs: xfs}], metric: rw.tps}\n", &res);
@@ -454,10 +463,7 @@ static void test_steps_order(void **state)
 	struct run r;
 	struct expect_result res;
 	build_steps(&r, sbase, 5);
-	static const struct {
-		const char *yaml;
-		enum expect_status st;
-	} cases[] = {
+	static const struct verdict_case cases[] = {
 	    {"{order: [ws.mb_s, \">\", wc.mb_s], where: {drive: external}}", EXPECT_PASS},
 	    {"{order: [ws.mb_s, \"<\", wc.mb_s], where: {drive: external}}", EXPECT_FAIL},
 	    {"{order: [wc.mb_s, \"<\", ws.mb_s], where: {drive: external}}", EXPECT_PASS},
@@ -469,16 +475,7 @@ static void test_steps_order(void **state)
 	    {"{order: [ws.mb_s, \"<\", wc.mb_s], xfail: other disk}", EXPECT_XFAIL},
 	    {"{order: [ws.mb_s, \">\", wc.mb_s], where: {fs: zfs}}", EXPECT_SKIP},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char yaml[512];
-		snprintf(yaml, sizeof(yaml), "expect:\n  - %s\n", cases[i].yaml);
-		enum expect_status st = eval(&r, yaml, &res);
-		if (st != cases[i].st)
-			fail_msg("case %zu %s: got %s (%s), want %s", i, cases[i].yaml,
-			         expect_status_name(st), res.rows[0].note ? res.rows[0].note : "",
-			         expect_status_name(cases[i].st));
-		expect_result_free(&res);
-	}
+	eval_cases(&r, cases, sizeof(cases) / sizeof(cases[0]));
 	eval(&r, "expect:\n  - {order: [ws.mb_s, \">\", wc.mb_s], where: {drive: external}}\n", &res);
 	const struct expect_row *row = &res.rows[0];
 	assert_int_equal(row->kind, EXPECT_ORDER);
