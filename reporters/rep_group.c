@@ -239,3 +239,42 @@ double rep_stat(const struct metric_summary *m, const char *stat)
 		return (double)m->st.n;
 	return NAN;
 }
+
+/* Does parameter `name` take more than one value among r's cells? */
+static bool param_varies(const struct run *r, const char *name)
+{
+	const char *first = NULL;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const char *v = run_cell_param(&r->cells[i], name);
+		if (i == 0)
+			first = v;
+		else if ((v == NULL) != (first == NULL) || (v && !rep_value_equal(v, first)))
+			return true;
+	}
+	return false;
+}
+
+void rep_cell_label_varying(const struct run *r, const struct run_cell *c, char *buf, size_t len)
+{
+	size_t k = 0;
+	bool any = false;
+	buf[0] = '\0';
+	if (!c->params || c->params->kind != NODE_MAP)
+		return;
+	for (size_t i = 0; i < c->params->n; i++)
+		any |= param_varies(r, c->params->keys[i]);
+	if (!any) {
+		run_cell_label(c, buf, len);
+		return;
+	}
+	for (size_t i = 0; i < c->params->n && k < len; i++) {
+		const struct node *v = c->params->items[i];
+		if (!param_varies(r, c->params->keys[i]))
+			continue;
+		int w = snprintf(buf + k, len - k, "%s%s=%s", k ? ", " : "", c->params->keys[i],
+		                 v->kind == NODE_SCALAR ? v->text : "?");
+		if (w < 0)
+			break;
+		k += (size_t)w;
+	}
+}

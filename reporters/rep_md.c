@@ -423,7 +423,7 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 		if (row->kind != EXPECT_ABSOLUTE)
 			continue;
 		if (row->cell >= 0)
-			run_cell_label(&r->cells[row->cell], label, sizeof(label));
+			rep_cell_label_varying(r, &r->cells[row->cell], label, sizeof(label));
 		else
 			snprintf(label, sizeof(label), "-");
 		rep_fmt_human(row->expected, a, sizeof(a));

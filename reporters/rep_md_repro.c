@@ -97,7 +97,7 @@ static void claim_row(FILE *f, const struct run *r, const struct expect_row *row
 		rep_md_cell(f, row->ref);
 		fputs("` ", f);
 		if (row->cell >= 0) {
-			run_cell_label(&r->cells[row->cell], label, sizeof(label));
+			rep_cell_label_varying(r, &r->cells[row->cell], label, sizeof(label));
 			fprintf(f, "of cell %zu (", r->cells[row->cell].index);
 			rep_md_cell(f, label);
 			fputs("), absolute: on this machine", f);
@@ -142,7 +142,7 @@ static void claim_row(FILE *f, const struct run *r, const struct expect_row *row
 static void cell_ref(FILE *f, const struct run *r, size_t ci)
 {
 	char label[512];
-	run_cell_label(&r->cells[ci], label, sizeof(label));
+	rep_cell_label_varying(r, &r->cells[ci], label, sizeof(label));
 	fprintf(f, "%zu (", r->cells[ci].index);
 	rep_md_cell(f, label);
 	fputc(')', f);
