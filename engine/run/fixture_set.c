@@ -191,11 +191,6 @@ const char *fixture_set_dir(const struct fixture_set *fx, const char *dflt)
 	return fx->fs ? fx_fs_path(fx->fs) : dflt;
 }
 
-const char *fixture_set_blockdev(const struct fixture_set *fx)
-{
-	return fx->fs ? fx_fs_blockdev(fx->fs) : NULL;
-}
-
 const char *fixture_set_pg_conninfo(const struct fixture_set *fx)
 {
 	return fx->pg ? fx_pg_conninfo(fx->pg) : NULL;
