@@ -233,7 +233,7 @@ static int evaluate_entry(const struct node *e, size_t ei, const struct run *r,
 	if (check_entry(e, NULL, &x.xfail, &x.reason, &x.strict, d) < 0)
 		return -EINVAL;
 	if (expect_rel_kind(e) != EXPECT_ABSOLUTE)
-		return expect_rel_evaluate(e, ei, r, sums, out);
+		return expect_rel_evaluate(e, ei, r, sums, x.xfail, x.reason, x.strict, out);
 	const struct node *where = node_get(e, "where");
 	/* `note:` (the source of a published figure, say) shows in every
 	 * row of the entry unless a more specific note replaces it. */

@@ -481,22 +481,14 @@ static void read_rel(const struct node *e, struct rel *x)
 }
 
 int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
-                        struct cell_summary *const *sums, struct expect_result *out)
+                        struct cell_summary *const *sums, bool xfail, const char *reason, bool strict,
+                        struct expect_result *out)
 {
 	struct rel x;
-	bool strict = false;
-	const struct node *xf = node_get(e, "xfail"), *note = node_get(e, "note"),
-	                  *st = node_get(e, "strict");
-	struct diag quiet;
-	diag_init(&quiet);
+	const struct node *note = node_get(e, "note");
 	read_rel(e, &x);
-	if (xf && node_as_bool(xf, "xfail", &x.xfail, &quiet) < 0) {
-		x.xfail = true;
-		x.reason = xf->text;
-	}
-	if (st)
-		node_as_bool(st, "strict", &strict, &quiet);
-	diag_free(&quiet);
+	x.xfail = xfail;
+	x.reason = reason;
 
 	struct expect_row *row = expect_add_row(out);
 	if (!row)
@@ -525,8 +517,11 @@ int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
 	row->to_ref = x.to_ref ? strdup(x.to_ref) : NULL;
 	row->claim = note && note->kind == NODE_SCALAR ? strdup(note->text) : NULL;
 	if ((x.to_ref ? same_cell_pairs(r, x.where, &row->pairs, &row->npairs)
-	              : expect_rel_pairs(r, x.where, x.to, &row->pairs, &row->npairs)) < 0)
+	              : expect_rel_pairs(r, x.where, x.to, &row->pairs, &row->npairs)) < 0) {
+		expect_row_free(row); /* no half-filled row in the counts */
+		out->n--;
 		return -ENOMEM;
+	}
 	double med_diff = NAN;
 	size_t nm = 0;
 	measure(row, &x, r, sums, &med_diff, &nm);

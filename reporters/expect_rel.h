@@ -50,8 +50,10 @@ int expect_rel_check(const struct node *entry, const struct expect_names *names,
 int expect_rel_pairs(const struct run *r, const struct node *where, const struct node *to,
                      struct expect_pair **out, size_t *n);
 
-/* Evaluate a checked ratio or order entry (index ei) into one row of out. */
+/* Evaluate a checked ratio or order entry (index ei) into one row of out;
+ * xfail, reason and strict as check_entry read them. */
 int expect_rel_evaluate(const struct node *entry, size_t ei, const struct run *r,
-                        struct cell_summary *const *sums, struct expect_result *out);
+                        struct cell_summary *const *sums, bool xfail, const char *reason, bool strict,
+                        struct expect_result *out);
 
 #endif

@@ -181,24 +181,29 @@ void expect_where_text(const struct node *where, char *buf, size_t len)
 void expect_finish_row(struct expect_result *res, struct expect_row *row)
 {
 	res->count[row->status]++;
-	if (row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS))
+	if (expect_row_strict_fail(row))
 		res->nstrict++;
+}
+
+void expect_row_free(struct expect_row *row)
+{
+	free(row->ref);
+	free(row->unit);
+	free(row->note);
+	free(row->check);
+	free(row->claim);
+	free(row->to_ref);
+	free(row->unit_to);
+	for (size_t k = 0; k < row->npairs; k++)
+		free(row->pairs[k].note);
+	free(row->pairs);
+	memset(row, 0, sizeof(*row));
 }
 
 void expect_result_free(struct expect_result *res)
 {
-	for (size_t i = 0; i < res->n; i++) {
-		free(res->rows[i].ref);
-		free(res->rows[i].unit);
-		free(res->rows[i].note);
-		free(res->rows[i].check);
-		free(res->rows[i].claim);
-		free(res->rows[i].to_ref);
-		free(res->rows[i].unit_to);
-		for (size_t k = 0; k < res->rows[i].npairs; k++)
-			free(res->rows[i].pairs[k].note);
-		free(res->rows[i].pairs);
-	}
+	for (size_t i = 0; i < res->n; i++)
+		expect_row_free(&res->rows[i]);
 	free(res->rows);
 	memset(res, 0, sizeof(*res));
 }

@@ -53,6 +53,12 @@ struct expect_row {
 	size_t npairs;
 };
 
+/* A strict entry that did not come out as published: fails the run. */
+static inline bool expect_row_strict_fail(const struct expect_row *row)
+{
+	return row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS);
+}
+
 struct expect_result {
 	struct expect_row *rows;
 	size_t n, cap;
@@ -70,6 +76,8 @@ struct expect_names {
 };
 
 void expect_result_free(struct expect_result *res);
+/* Free what one row holds (the last row of a result, taken back on failure). */
+void expect_row_free(struct expect_row *row);
 const char *expect_status_name(enum expect_status s);
 /* Parse one tolerance ("-20%", "+5", "null") relative to value into an
  * absolute offset; lower says which side it is. 0 or -EINVAL with d. */

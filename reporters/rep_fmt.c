@@ -53,6 +53,14 @@ void rep_fmt_human(double v, char *buf, size_t len)
 	}
 }
 
+void rep_fmt_bound(double v, char *buf, size_t len)
+{
+	if (isinf(v))
+		snprintf(buf, len, "%s", v < 0 ? "-inf" : "inf");
+	else
+		rep_fmt_human(v, buf, len);
+}
+
 void rep_csv_field(FILE *f, const char *s)
 {
 	if (!s)

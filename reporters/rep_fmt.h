@@ -10,6 +10,8 @@
 void rep_fmt_exact(double v, char *buf, size_t len);
 /* A number for people: 4 significant digits, no exponent below 1e15. */
 void rep_fmt_human(double v, char *buf, size_t len);
+/* A bound of a tolerance: rep_fmt_human, or "-inf" / "inf" for an open side. */
+void rep_fmt_bound(double v, char *buf, size_t len);
 /* One CSV field, RFC 4180 (quoted when it holds , " CR LF or edge spaces).
  * Invalid UTF-8, NUL, DEL and the C0 controls other than TAB, CR and LF
  * are written as U+FFFD. */

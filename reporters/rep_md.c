@@ -383,14 +383,6 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 	rep_strs_free(&differ);
 }
 
-static void bound_text(double v, char *buf, size_t len)
-{
-	if (isinf(v))
-		snprintf(buf, len, "%s", v < 0 ? "-inf" : "inf");
-	else
-		rep_fmt_human(v, buf, len);
-}
-
 static void section_expect(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
@@ -405,7 +397,7 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 			continue;
 		n++;
 		count[row->status]++;
-		nstrict += row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS);
+		nstrict += expect_row_strict_fail(row);
 	}
 	if (n == 0)
 		return;
@@ -427,8 +419,8 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 		else
 			snprintf(label, sizeof(label), "-");
 		rep_fmt_human(row->expected, a, sizeof(a));
-		bound_text(row->lower, b, sizeof(b));
-		bound_text(row->upper, c, sizeof(c));
+		rep_fmt_bound(row->lower, b, sizeof(b));
+		rep_fmt_bound(row->upper, c, sizeof(c));
 		if (row->cell >= 0)
 			fprintf(f, "| %zu | ", r->cells[row->cell].index);
 		else
@@ -445,9 +437,7 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 		else
 			fputc('-', f);
 		fprintf(f, " | %s%s | ", expect_status_name(row->status),
-		        row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS)
-		            ? " (strict)"
-		            : "");
+		        expect_row_strict_fail(row) ? " (strict)" : "");
 		rep_md_cell(f, row->note ? row->note : "");
 		fputs(" |\n", f);
 	}

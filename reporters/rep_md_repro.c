@@ -53,14 +53,6 @@ double rep_md_published(const struct md *m, size_t ci, const char *ref)
 	return NAN;
 }
 
-static void bound_text(double v, char *buf, size_t len)
-{
-	if (isinf(v))
-		snprintf(buf, len, "%s", v < 0 ? "-inf" : "inf");
-	else
-		rep_fmt_human(v, buf, len);
-}
-
 /* "0.66 [0.495, 0.825]" or "< 1" (order). */
 static void published_text(const struct expect_row *row, char *buf, size_t len)
 {
@@ -70,8 +62,8 @@ static void published_text(const struct expect_row *row, char *buf, size_t len)
 		return;
 	}
 	rep_fmt_human(row->expected, a, sizeof(a));
-	bound_text(row->lower, b, sizeof(b));
-	bound_text(row->upper, c, sizeof(c));
+	rep_fmt_bound(row->lower, b, sizeof(b));
+	rep_fmt_bound(row->upper, c, sizeof(c));
 	snprintf(buf, len, "%s [%s, %s]", a, b, c);
 }
 
@@ -133,8 +125,7 @@ static void claim_row(FILE *f, const struct run *r, const struct expect_row *row
 	}
 	published_text(row, b, sizeof(b));
 	fprintf(f, " | %s | %s%s | ", b, expect_status_name(row->status),
-	        row->strict && (row->status == EXPECT_FAIL || row->status == EXPECT_XPASS) ? " (strict)"
-	                                                                                   : "");
+	        expect_row_strict_fail(row) ? " (strict)" : "");
 	rep_md_cell(f, row->note && (!row->claim || strcmp(row->note, row->claim)) ? row->note : "");
 	fputs(" |\n", f);
 }

@@ -94,15 +94,16 @@ void rep_md_statements(struct rep_ctx *cx, struct md *m)
 {
 	FILE *f = m->rf.f;
 	struct rep_strs steps = {0};
+	struct rep_group *g = NULL;
+	size_t ng = 0;
 	statement_steps(cx, &steps);
-	for (size_t si = 0; si < steps.n; si++) {
+	/* No parameter is "used": every cell is a group of its own, labelled by
+	 * the parameters that vary. */
+	bool ok = steps.n && rep_group_cells(cx->run, NULL, NULL, 0, &g, &ng) == 0;
+	for (size_t si = 0; ok && si < steps.n; si++) {
 		const char *step = steps.v[si];
 		size_t nstmt = statement_count(cx, step);
-		struct rep_group *g;
-		size_t ng;
-		/* No parameter is "used": every cell is a group of its own, labelled by
-		 * the parameters that vary. */
-		if (nstmt == 0 || rep_group_cells(cx->run, NULL, NULL, 0, &g, &ng) < 0)
+		if (nstmt == 0)
 			continue;
 		fputs("## Per-statement latencies: ", f);
 		rep_md_cell(f, step);
@@ -110,7 +111,7 @@ void rep_md_statements(struct rep_ctx *cx, struct md *m)
 		for (size_t from = 0; from < ng; from += COLS_PER_TABLE)
 			statement_table(cx, f, step, nstmt, g, from,
 			                from + COLS_PER_TABLE < ng ? from + COLS_PER_TABLE : ng);
-		rep_groups_free(g, ng);
 	}
+	rep_groups_free(g, ng);
 	rep_strs_free(&steps);
 }

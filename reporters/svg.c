@@ -142,7 +142,7 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	*fr = (struct frame){.W = c->width > 0 ? c->width : 760,
 	                     .H = c->height > 0 ? c->height : 420,
 	                     .x0 = 80,
-	                     .y0 = c->subtitle ? 62 : 48,
+	                     .y0 = 48,
 	                     .cat = c->categories != NULL,
 	                     .ncat = c->ncat};
 	for (size_t i = 0; i < c->ns; i++) {
@@ -214,8 +214,6 @@ static void write_head(FILE *f, const struct svg_chart *c, const struct frame *f
 		text(f, fr->W / 2.0, 24, "middle", "title", c->title);
 		fputs("</g>\n", f);
 	}
-	if (c->subtitle)
-		text(f, fr->W / 2.0, 42, "middle", "subtitle", c->subtitle);
 }
 
 static void write_x_ticks(FILE *f, const struct svg_chart *c, const struct frame *fr)

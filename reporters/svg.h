@@ -40,7 +40,6 @@ struct svg_mark {
 struct svg_chart {
 	enum svg_kind kind;
 	const char *title;
-	const char *subtitle; /* e.g. the fixed parameters of this chart, or NULL */
 	const char *xlabel, *ylabel;
 	const char *const *categories; /* categorical x axis when not NULL */
 	size_t ncat;
