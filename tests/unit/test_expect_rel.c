@@ -284,6 +284,30 @@ static void test_verdicts(void **state)
 	run_free(&r);
 }
 
+/* Three pairs whose ratios (0.5, 0.5, 2.0) have their median (0.5) and their
+ * mean (1.0) on opposite sides of the bounds: the median decides. */
+static void test_ratio_median_of_three(void **state)
+{
+	static const struct tcell three[] = {
+	    {"separate", "ext4", {50, 50, 50}, 0},   {"data", "ext4", {100, 100, 100}, 0},
+	    {"separate", "xfs", {40, 40, 40}, 0},    {"data", "xfs", {80, 80, 80}, 0},
+	    {"separate", "zfs", {200, 200, 200}, 0}, {"data", "zfs", {100, 100, 100}, 0},
+	};
+	struct run r;
+	struct expect_result res;
+	(void)state;
+	build(&r, three, 6);
+	assert_int_equal(eval(&r,
+	                      "expect:\n  - ratio: {of: rw.tps, where: {wal: separate}, to: {wal: data}}\n"
+	                      "    published: 0.5\n    tolerance: 10%\n",
+	                      &res),
+	                 EXPECT_PASS);
+	assert_int_equal(res.rows[0].npairs, 3);
+	assert_float_equal(res.rows[0].measured, 0.5, 1e-12);
+	expect_result_free(&res);
+	run_free(&r);
+}
+
 static void test_order_median(void **state)
 {
 	/* two of three pairs hold: the median difference decides */
@@ -570,10 +594,11 @@ static void test_scenario_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_pairs),       cmocka_unit_test(test_missing_params_and_skipped),
-	    cmocka_unit_test(test_verdicts),    cmocka_unit_test(test_order_median),
-	    cmocka_unit_test(test_failed_step), cmocka_unit_test(test_steps_ratio),
-	    cmocka_unit_test(test_steps_order), cmocka_unit_test(test_scenario_names),
+	    cmocka_unit_test(test_pairs),          cmocka_unit_test(test_missing_params_and_skipped),
+	    cmocka_unit_test(test_verdicts),       cmocka_unit_test(test_ratio_median_of_three),
+	    cmocka_unit_test(test_order_median),   cmocka_unit_test(test_failed_step),
+	    cmocka_unit_test(test_steps_ratio),    cmocka_unit_test(test_steps_order),
+	    cmocka_unit_test(test_scenario_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
