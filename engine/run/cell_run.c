@@ -81,7 +81,11 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	if (!(tree = spec_cell_tree_rt(E->s, c, rt, false, d)))
 		goto out;
 	fixture_set_facts(&E->fx, &rc->facts);
-	mon_devs_fixture_facts(&E->fx, &rc->facts); /* devices.PREFIX: the monitor's columns */
+	/* Once per cell (it reads sysfs): the monitor's devices, and facts
+	 * devices.PREFIX that say what its columns are. */
+	mon_devs_free(&E->devs);
+	mon_devs_of_fixtures(&E->devs, &E->fx);
+	mon_devs_facts(&E->devs, &rc->facts);
 out:
 	node_free(tree0);
 	node_free(tree1);
@@ -108,6 +112,23 @@ static int after_cell(struct run_env *E, const struct cell *c, struct run_cell *
 	return status;
 }
 
+/* Lift the device models after the steps. A limit that stays would shape
+ * the next cells unseen: say so loudly (the cell's own figures stand). */
+static void lift_models(struct run_env *E, struct run_cell *rc)
+{
+	struct diag ld;
+	diag_init(&ld);
+	devmodel_lift(E->fx.dm, true, &ld);
+	if (ld.nerrors) {
+		char err[1024];
+		step_run_first_error(&ld, err, sizeof(err));
+		result_info(&rc->facts, "warning", "device model not lifted (run `benchgrid cleanup`): %s",
+		            err);
+		progress_note(&E->prog, "  WARNING: device model not lifted: %s", err);
+	}
+	diag_free(&ld);
+}
+
 int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 {
 	char cell_dir[4096], err[4600];
@@ -129,7 +150,7 @@ int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
 	if (skip == 0 && (tree = set_up(E, c, rc, cell_dir, &d)) && devmodel_apply(E->fx.dm, true, &d) == 0) {
 		for (long rep = -(long)E->warmup; rep < (long)E->repeat && status == STEPS_OK; rep++)
 			status = step_run_rep(E, c, tree, rc, rep, cell_dir);
-		devmodel_lift(E->fx.dm, true, &d);
+		lift_models(E, rc);
 		devmodel_facts(E->fx.dm, &rc->facts);
 		if (status == STEPS_OK)
 			status = after_cell(E, c, rc, &d);

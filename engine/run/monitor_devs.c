@@ -201,11 +201,3 @@ void mon_devs_facts(const struct mon_devs *L, struct step_result *facts)
 		result_info(facts, key, "%s", L->v[i].desc);
 	}
 }
-
-void mon_devs_fixture_facts(const struct fixture_set *fx, struct step_result *facts)
-{
-	struct mon_devs L = {0};
-	mon_devs_of_fixtures(&L, fx);
-	mon_devs_facts(&L, facts);
-	mon_devs_free(&L);
-}

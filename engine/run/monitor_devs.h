@@ -56,7 +56,5 @@ void mon_devs_free(struct mon_devs *L);
 void mon_devs_column(const struct mon_dev *d, const char *q, char *out, size_t len);
 /* The cell facts devices.PREFIX = desc. */
 void mon_devs_facts(const struct mon_devs *L, struct step_result *facts);
-/* Both at once: the cell's devices as facts (cell_run). */
-void mon_devs_fixture_facts(const struct fixture_set *fx, struct step_result *facts);
 
 #endif

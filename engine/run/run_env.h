@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fixture_set.h"
+#include "monitor_devs.h"
 #include "progress.h"
 #include "spec.h"
 
@@ -21,6 +22,7 @@ struct run_env {
 	int64_t repeat, warmup;
 	double default_timeout; /* `timeout:` of the scenario, 0 none */
 	struct fixture_set fx;
+	struct mon_devs devs; /* the running cell's devices for the monitor, found at set-up */
 	struct progress prog;
 	struct lb *lua; /* the scenario's Lua state, or NULL */
 };

@@ -296,6 +296,7 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	/* What the steps left running may hold the mounts: end it first. */
 	contain_end(d);
 	fixture_set_down(&R->E.fx, d);
+	mon_devs_free(&R->E.devs);
 	/* Never crosses a mount point nor follows a symlink. */
 	/* A failed removal stays in the journal for `benchgrid cleanup`. */
 	if (state_undo_action("rmtree", R->E.work, NULL, d) == 0 && R->work_token > 0)

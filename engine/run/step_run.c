@@ -112,10 +112,7 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	};
 	/* CPU figures of the whole machine and those of every device of the
 	 * cell (its targets' and the disks under their images) during the step. */
-	struct mon_devs devs = {0};
-	mon_devs_of_fixtures(&devs, &E->fx);
-	struct monitor *mon = monitor_start_devs(&devs, 1.0);
-	mon_devs_free(&devs);
+	struct monitor *mon = monitor_start_devs(&E->devs, 1.0);
 	interrupt_step_begin(S->timeout);
 	double t0 = clock_mono();
 	int rc = S->ops->run(S->opts, &cx, res, sd);
