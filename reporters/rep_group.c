@@ -254,25 +254,28 @@ static bool param_varies(const struct run *r, const char *name)
 	return false;
 }
 
-void rep_cell_label_varying(const struct run *r, const struct run_cell *c, char *buf, size_t len)
+void rep_varying_params(const struct run *r, struct rep_strs *out)
+{
+	struct rep_strs all = {0};
+	rep_param_names(r, &all);
+	for (size_t k = 0; k < all.n; k++)
+		if (param_varies(r, all.v[k]))
+			rep_strs_add(out, all.v[k]);
+	if (out->n == 0) /* nothing varies: name cells by everything */
+		for (size_t k = 0; k < all.n; k++)
+			rep_strs_add(out, all.v[k]);
+	rep_strs_free(&all);
+}
+
+void rep_cell_label_of(const struct run_cell *c, const struct rep_strs *names, char *buf, size_t len)
 {
 	size_t k = 0;
-	bool any = false;
 	buf[0] = '\0';
-	if (!c->params || c->params->kind != NODE_MAP)
-		return;
-	for (size_t i = 0; i < c->params->n; i++)
-		any |= param_varies(r, c->params->keys[i]);
-	if (!any) {
-		run_cell_label(c, buf, len);
-		return;
-	}
-	for (size_t i = 0; i < c->params->n && k < len; i++) {
-		const struct node *v = c->params->items[i];
-		if (!param_varies(r, c->params->keys[i]))
+	for (size_t i = 0; i < names->n && k < len; i++) {
+		const char *v = run_cell_param(c, names->v[i]);
+		if (!v)
 			continue;
-		int w = snprintf(buf + k, len - k, "%s%s=%s", k ? ", " : "", c->params->keys[i],
-		                 v->kind == NODE_SCALAR ? v->text : "?");
+		int w = snprintf(buf + k, len - k, "%s%s=%s", k ? ", " : "", names->v[i], v);
 		if (w < 0)
 			break;
 		k += (size_t)w;

@@ -29,10 +29,12 @@ void rep_strs_free(struct rep_strs *s);
  * first-seen order. */
 void rep_strs_sort_values(struct rep_strs *s);
 
-/* "wal=separate, fs=ext4": the parameters of c whose value is not the same
- * in every cell of r (all of them when none differ), for a cell named
- * among many where the constant ones (profile=small) are only noise. */
-void rep_cell_label_varying(const struct run *r, const struct run_cell *c, char *buf, size_t len);
+/* The parameters whose value is not the same in every cell of r (all of
+ * them when none differs): what tells cells apart where the constant ones
+ * (profile=small) are only noise. */
+void rep_varying_params(const struct run *r, struct rep_strs *out);
+/* "wal=separate, fs=ext4": c's values of `names` (from rep_varying_params). */
+void rep_cell_label_of(const struct run_cell *c, const struct rep_strs *names, char *buf, size_t len);
 
 /* Parameter names of all cells in first-seen order. */
 void rep_param_names(const struct run *r, struct rep_strs *out);

@@ -415,7 +415,7 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 		if (row->kind != EXPECT_ABSOLUTE)
 			continue;
 		if (row->cell >= 0)
-			rep_cell_label_varying(r, &r->cells[row->cell], label, sizeof(label));
+			rep_cell_label_of(&r->cells[row->cell], &m->vary, label, sizeof(label));
 		else
 			snprintf(label, sizeof(label), "-");
 		rep_fmt_human(row->expected, a, sizeof(a));
@@ -557,6 +557,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		if (ex && ex->kind != NODE_NULL && expect_evaluate(ex, cx->run, cx->sum, &m->exp, cx->d) < 0)
 			m->bad_config = true;
 		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
+		rep_varying_params(cx->run, &m->vary);
 		section_steps(cx, m);
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
@@ -586,6 +587,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 	if (rc == 0 && m->bad_config)
 		rc = -EINVAL;
 	rep_strs_free(&m->params);
+	rep_strs_free(&m->vary);
 	expect_result_free(&m->exp);
 	free(m);
 	cx->priv = NULL;

@@ -24,6 +24,7 @@ struct md {
 	size_t hlen;
 	struct expect_result exp; /* expect: evaluated at the end (n 0 without) */
 	struct rep_strs params;
+	struct rep_strs vary; /* the parameters that tell cells apart (rep_varying_params) */
 	int nchart;
 	bool bad_config;
 };

@@ -78,7 +78,7 @@ static size_t measured_pairs(const struct expect_row *row, size_t *nholds)
 	return n;
 }
 
-static void claim_row(FILE *f, const struct run *r, const struct expect_row *row)
+static void claim_row(FILE *f, const struct run *r, const struct rep_strs *vary, const struct expect_row *row)
 {
 	char a[64], b[128], label[512];
 	fprintf(f, "| %zu | ", row->entry + 1);
@@ -89,7 +89,7 @@ static void claim_row(FILE *f, const struct run *r, const struct expect_row *row
 		rep_md_cell(f, row->ref);
 		fputs("` ", f);
 		if (row->cell >= 0) {
-			rep_cell_label_varying(r, &r->cells[row->cell], label, sizeof(label));
+			rep_cell_label_of(&r->cells[row->cell], vary, label, sizeof(label));
 			fprintf(f, "of cell %zu (", r->cells[row->cell].index);
 			rep_md_cell(f, label);
 			fputs("), absolute: on this machine", f);
@@ -130,10 +130,10 @@ static void claim_row(FILE *f, const struct run *r, const struct expect_row *row
 	fputs(" |\n", f);
 }
 
-static void cell_ref(FILE *f, const struct run *r, size_t ci)
+static void cell_ref(FILE *f, const struct run *r, const struct rep_strs *vary, size_t ci)
 {
 	char label[512];
-	rep_cell_label_varying(r, &r->cells[ci], label, sizeof(label));
+	rep_cell_label_of(&r->cells[ci], vary, label, sizeof(label));
 	fprintf(f, "%zu (", r->cells[ci].index);
 	rep_md_cell(f, label);
 	fputc(')', f);
@@ -155,7 +155,8 @@ static void value_text(FILE *f, double v, const char *unit)
 }
 
 /* Every pair of the ratio and order rows, one table. */
-static void pairs_table(FILE *f, const struct run *r, const struct expect_result *res)
+static void pairs_table(FILE *f, const struct run *r, const struct rep_strs *vary,
+                        const struct expect_result *res)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < res->n; i++)
@@ -175,12 +176,12 @@ static void pairs_table(FILE *f, const struct run *r, const struct expect_result
 			const struct expect_pair *p = &row->pairs[k];
 			char a[64];
 			fprintf(f, "| %zu | ", row->entry + 1);
-			cell_ref(f, r, p->a);
+			cell_ref(f, r, vary, p->a);
 			fputs(" | ", f);
 			if (row->to_ref)
 				fputs("same", f);
 			else
-				cell_ref(f, r, p->b);
+				cell_ref(f, r, vary, p->b);
 			fputs(" | ", f);
 			value_text(f, p->va, row->unit);
 			fputs(" | ", f);
@@ -230,7 +231,7 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < res->n; i++)
 			if ((res->rows[i].kind == EXPECT_ABSOLUTE) == (pass == 1))
-				claim_row(f, r, &res->rows[i]);
+				claim_row(f, r, &m->vary, &res->rows[i]);
 	fputc('\n', f);
-	pairs_table(f, r, res);
+	pairs_table(f, r, &m->vary, res);
 }
