@@ -12,10 +12,11 @@
 #include "cli_plan.h"
 #include "cli_report.h"
 #include "cli_run.h"
+#include "cli_slurm.h"
 #include "validators.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_check, &cli_plan, &cli_run, &cli_report, &cli_compare, &cli_cleanup, NULL,
+    &cli_check, &cli_plan, &cli_run, &cli_report, &cli_compare, &cli_cleanup, &cli_slurm, NULL,
 };
 
 static void usage(FILE *out)
