@@ -11,11 +11,13 @@
 #include "matrix.h"
 #include "plan.h"
 #include "runner.h"
+#include "shard.h"
 
 static void run_usage(FILE *out)
 {
 	fprintf(out, "usage: benchgrid run SPEC [-o DIR] [-D name=value ...] [--only name=value ...]\n"
-	             "                     [--resume DIR] [--dry-run] [--fail-fast] [--yes] [-q]\n\n"
+	             "                     [--resume DIR] [--dry-run] [--fail-fast] [--yes] [-q]\n"
+	             "                     [--shard i/n|auto [--shards N] [--split-groups]]\n\n"
 	             "Run every cell of the scenario and write results.json, results.csv,\n"
 	             "timeseries.csv and report.md (with SVG charts) into DIR.\n\n"
 	             "  -o, --output DIR   output directory (default benchgrid-out/NAME-DATE-TIME)\n"
@@ -26,7 +28,13 @@ static void run_usage(FILE *out)
 	             "  --fail-fast        stop at the first failed cell\n"
 	             "  --yes              confirm destroying the block devices the scenario names\n"
 	             "  --work-dir DIR     where temporary targets are created (default /var/tmp)\n"
-	             "  -q, --quiet        no progress output\n\n"
+	             "  -q, --quiet        no progress output\n"
+	             "  --shard i/n        run share i (from 0) of n of the cells into DIR, which\n"
+	             "                     the other shares (other hosts) write too; then `merge DIR`\n"
+	             "  --shard auto       i and n from SLURM_ARRAY_TASK_ID and _COUNT, or i from\n"
+	             "                     JOB_COMPLETION_INDEX (Kubernetes) with --shards N\n"
+	             "  --shards N         the number of shares (with --shard auto)\n"
+	             "  --split-groups     split cells that share a filesystem or server over shares\n\n"
 	             "DIR must be a new directory, or a directory (not a symbolic link) owned by\n"
 	             "you and not writable by group or others; --resume DIR must exist.\n\n"
 	             "Exit status: 0 all cells ok and all results written; 1 a cell failed or\n"
@@ -55,6 +63,42 @@ static size_t apply_only(struct cell *cells, size_t n, const struct defines *onl
 	return out;
 }
 
+static int parse_shards(const char *arg, size_t *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || v < 1 || v > 1000000) {
+		fprintf(stderr, "benchgrid run: --shards expects a number from 1, got '%s'\n", arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* --shard: which share of the plan this run is, and the shares. */
+static int plan_share(const struct spec *s, const struct cell *cells, size_t n, const char *arg,
+                      size_t nshards_opt, bool split_groups, struct runner_opts *o, struct shard_plan *sp)
+{
+	char err[512];
+	size_t i, nshards;
+	if (shard_parse(arg, nshards_opt, &i, &nshards, err, sizeof(err)) < 0) {
+		fprintf(stderr, "benchgrid run: %s\n", err);
+		return -1;
+	}
+	if (!o->outdir) {
+		fprintf(stderr,
+		        "benchgrid run: --shard needs -o DIR, the directory every share writes into\n");
+		return -1;
+	}
+	if (shard_plan_build(s, cells, n, nshards, split_groups, sp) < 0) {
+		fprintf(stderr, "benchgrid run: out of memory\n");
+		return -1;
+	}
+	o->shards = sp;
+	o->share = i;
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -67,12 +111,19 @@ static int run_main(int argc, char **argv)
 	    {"yes", no_argument, NULL, 'y'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"work-dir", required_argument, NULL, 'W'},
+	    {"shard", required_argument, NULL, 'S'},
+	    {"shards", required_argument, NULL, 'N'},
+	    {"split-groups", no_argument, NULL, 'G'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct defines D = {0}, only = {0};
 	struct runner_opts o = {0};
 	char *work_dir = NULL; /* --work-dir, made absolute */
+	const char *shard = NULL;
+	size_t nshards_opt = 0;
+	bool split_groups = false;
+	struct shard_plan sp = {0};
 	int c, rc = CLI_EXIT_USAGE;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:D:qh", longopts, NULL)) != -1) {
@@ -115,6 +166,12 @@ static int run_main(int argc, char **argv)
 			}
 			o.work_dir = work_dir;
 			break;
+		case 'S': shard = optarg; break;
+		case 'N':
+			if (parse_shards(optarg, &nshards_opt) < 0)
+				goto out;
+			break;
+		case 'G': split_groups = true; break;
 		case 'h':
 			run_usage(stdout);
 			rc = 0;
@@ -138,6 +195,8 @@ static int run_main(int argc, char **argv)
 		if (only.n && n == 0) {
 			fprintf(stderr, "benchgrid run: no cell matches the --only filters\n");
 			rc = CLI_EXIT_USAGE;
+		} else if (shard && plan_share(s, cells, n, shard, nshards_opt, split_groups, &o, &sp) < 0) {
+			rc = CLI_EXIT_USAGE;
 		} else {
 			int r = runner_run(s, cells, n, &o, &d);
 			diag_print(&d, stderr);
@@ -147,6 +206,7 @@ static int run_main(int argc, char **argv)
 	matrix_free(cells, n);
 	spec_free(s);
 	diag_free(&d);
+	shard_plan_free(&sp);
 out:
 	free(work_dir);
 	defines_free(&D);

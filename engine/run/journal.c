@@ -30,10 +30,17 @@ int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	fprintf(f, "# id\tfingerprint\tindex\n");
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\t%016llx\t%zu\n", cells[i].id,
-		        (unsigned long long)cell_fingerprint(s, &cells[i], repeat, warmup), cells[i].index);
+	fprintf(f, "# id\tfingerprint\tindex\tlabel\n");
+	for (size_t i = 0; i < n; i++) {
+		char label[1024];
+		cell_run_label(&cells[i], label, sizeof(label));
+		for (char *p = label; *p; p++) /* one field of one line */
+			if (*p == '\t' || *p == '\n' || *p == '\r')
+				*p = ' ';
+		fprintf(f, "%s\t%016llx\t%zu\t%s\n", cells[i].id,
+		        (unsigned long long)cell_fingerprint(s, &cells[i], repeat, warmup), cells[i].index,
+		        label);
+	}
 	fclose(f);
 	int rc = results_file_write(dirfd, "plan.tsv", buf, len);
 	free(buf);
@@ -111,15 +118,14 @@ int journal_check_plan(int dirfd, const char *outdir, const struct run *run, con
 	return bad;
 }
 
-int journal_load(struct run *run, int dirfd, const char *outdir, struct diag *d)
+int journal_load(struct run *run, int dirfd, const char *name, const char *shown, bool own, struct diag *d)
 {
-	int fd = open_own(dirfd, JOURNAL_NAME, O_RDWR);
+	int fd = open_own(dirfd, name, own ? O_RDWR : O_RDONLY);
 	if (fd == -ENOENT)
 		return 0;
-	FILE *f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+	FILE *f = fd >= 0 ? fdopen(fd, own ? "r+" : "r") : NULL;
 	if (!f) {
-		diag_error(d, NULL, "--resume: %s/%s: %s", outdir, JOURNAL_NAME,
-		           open_own_error(fd >= 0 ? -ENOMEM : fd));
+		diag_error(d, NULL, "%s: %s", shown, open_own_error(fd >= 0 ? -ENOMEM : fd));
 		if (fd >= 0)
 			close(fd);
 		return -EINVAL;
@@ -138,7 +144,9 @@ int journal_load(struct run *run, int dirfd, const char *outdir, struct diag *d)
 		if (results_cell_parse_line(line, (size_t)len, &c, &ld) == 0) {
 			/* A cell finished twice (resumed run) keeps the newest. */
 			struct run_cell *old = run_find_cell(run, c.id);
-			if (old) {
+			if (old && old->started > c.started) {
+				run_cell_free(&c);
+			} else if (old) {
 				run_cell_free(old);
 				*old = c;
 			} else {
@@ -153,18 +161,65 @@ int journal_load(struct run *run, int dirfd, const char *outdir, struct diag *d)
 		good_end = ftell(f);
 	}
 	free(line);
-	if (ftruncate(fileno(f), good_end) < 0)
-		diag_warn(d, NULL, "cannot truncate %s/%s: %s", outdir, JOURNAL_NAME, strerror(errno));
+	if (own && ftruncate(fileno(f), good_end) < 0)
+		diag_warn(d, NULL, "cannot truncate %s: %s", shown, strerror(errno));
 	fclose(f);
 	return (int)loaded;
 }
 
-int journal_open(int dirfd, const char *outdir, bool resume, struct diag *d)
+int journal_open(int dirfd, const char *name, const char *shown, bool resume, struct diag *d)
 {
-	int fd = open_own(dirfd, JOURNAL_NAME, O_WRONLY | O_APPEND | O_CREAT | (resume ? 0 : O_EXCL));
+	int fd = open_own(dirfd, name, O_WRONLY | O_APPEND | O_CREAT | (resume ? 0 : O_EXCL));
 	if (fd < 0)
-		diag_error(d, NULL, "cannot open %s/%s: %s", outdir, JOURNAL_NAME, open_own_error(fd));
+		diag_error(d, NULL, "cannot open %s: %s", shown, open_own_error(fd));
 	return fd;
+}
+
+void journal_plan_free(struct plan_entry *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i].label);
+	free(p);
+}
+
+int journal_read_plan(int dirfd, struct plan_entry **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	int fd = open_own(dirfd, "plan.tsv", O_RDONLY);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return fd >= 0 ? -ENOMEM : fd;
+	}
+	char *line = NULL;
+	size_t cap = 0, have = 0;
+	ssize_t len;
+	struct plan_entry *p = NULL;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char id[32];
+		unsigned long long fp;
+		size_t index;
+		int used = 0;
+		if (line[0] == '#' || sscanf(line, "%31s %llx %zu%n", id, &fp, &index, &used) != 3 ||
+		    strlen(id) != 12)
+			continue;
+		struct plan_entry *np = realloc(p, (have + 1) * sizeof(*p));
+		if (!np)
+			break;
+		p = np;
+		memcpy(p[have].id, id, 13);
+		p[have].index = index;
+		const char *lab = line + used + (line[used] == '\t');
+		p[have].label = strndup(lab, strcspn(lab, "\n"));
+		have++;
+	}
+	free(line);
+	fclose(f);
+	*out = p;
+	*n = have;
+	return 0;
 }
 
 int journal_append(int fd, const struct run_cell *rc)

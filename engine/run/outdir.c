@@ -119,7 +119,10 @@ static bool is_temporary(const char *name)
 	return true;
 }
 
-/* The temporary files of a killed run. */
+/* The temporary files of a killed run. Only old ones: the shares of a
+ * sweep write into one directory at once, and a temporary file of a live
+ * writer is renamed within seconds. */
+#define LEFTOVER_AGE 600 /* seconds */
 static void remove_leftovers(int dirfd)
 {
 	int fd = dup(dirfd);
@@ -134,7 +137,8 @@ static void remove_leftovers(int dirfd)
 		struct stat st;
 		if (!is_temporary(e->d_name))
 			continue;
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_mtime + LEFTOVER_AGE < time(NULL))
 			unlinkat(dirfd, e->d_name, 0);
 	}
 	closedir(dir);

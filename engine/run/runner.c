@@ -15,6 +15,7 @@
 #include "cell_run.h"
 #include "clock.h"
 #include "contain.h"
+#include "estimate.h"
 #include "expect.h"
 #include "facts.h"
 #include "interrupt.h"
@@ -24,6 +25,7 @@
 #include "plan.h"
 #include "rep.h"
 #include "results.h"
+#include "share.h"
 #include "state.h"
 #include "step_run.h"
 #include "units.h"
@@ -36,7 +38,26 @@ struct runner {
 	int journal;       /* journal.jsonl, appended per finished cell */
 	int work_token;    /* the state journal's entry for the work directory */
 	bool write_failed; /* results could not be written: the run fails */
+	/* A share of a sweep (--shard): its files, and the cells other writers
+	 * of the directory finished (not this run's results). */
+	bool sharded;
+	struct share sh;
+	struct run done;
+	char journal_shown[4300]; /* the journal's path, for messages */
+	int results_fd;           /* where results.json (or the share's) goes */
+	const char *results_name;
 };
+
+/* Is cell k of the run order this run's to run? */
+static bool is_mine(const struct runner *R, size_t k)
+{
+	return !R->sharded || R->o->shards->share_of[k] == R->o->share;
+}
+
+static bool is_finished(const struct runner *R, const char *id)
+{
+	return run_find_cell(&R->run, id) || run_find_cell(&R->done, id);
+}
 
 /* repeat, warmup and timeout of the scenario (spec_open checked them). */
 static void read_settings(struct runner *R, const struct spec *s, struct diag *d)
@@ -55,7 +76,7 @@ static void read_settings(struct runner *R, const struct spec *s, struct diag *d
 static int load_earlier(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
 {
 	if (R->o->resume) {
-		if (journal_load(&R->run, R->E.outfd, R->E.outdir, d) < 0)
+		if (journal_load(&R->run, R->E.outfd, JOURNAL_NAME, R->journal_shown, true, d) < 0)
 			return -EINVAL;
 		return journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat,
 		                          R->E.warmup, d);
@@ -67,6 +88,71 @@ static int load_earlier(struct runner *R, const struct cell *cells, size_t n, st
 		           R->E.outdir, R->E.outdir);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Every share of a sweep must run the same plan, or the shares would
+ * overlap or leave cells out: the cells of plan.tsv (when a share wrote it
+ * already) must be these. */
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int same_cells_planned(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
+{
+	struct plan_entry *p;
+	size_t np;
+	int rc = journal_read_plan(R->E.outfd, &p, &np);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0) {
+		diag_error(d, NULL, "%s/plan.tsv: %s", R->E.outdir, strerror(-rc));
+		return -EINVAL;
+	}
+	const char **ids = malloc((n ? n : 1) * sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = cells[i].id;
+	qsort(ids, n, sizeof(*ids), cmp_id);
+	size_t unknown = 0;
+	for (size_t k = 0; k < np; k++) {
+		const char *key = p[k].id;
+		unknown += !bsearch(&key, ids, n, sizeof(*ids), cmp_id);
+	}
+	free(ids);
+	journal_plan_free(p, np);
+	if (unknown || np != n) {
+		diag_error(d, NULL,
+		           "%s holds the plan of another sweep (%zu cells there, %zu here, %zu of them not "
+		           "in this plan): every share must run the same scenario with the same -D and "
+		           "--only; use another -o directory",
+		           R->E.outdir, np, n, unknown);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A share joins a directory that other shares, here or on other hosts, may
+ * be writing: its own journal (locked: the same share twice is refused),
+ * the cells the others finished, and the plan, which must be theirs. */
+static int open_share(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
+{
+	if (share_open(&R->sh, R->E.outfd, R->E.outdir, R->o->share, R->o->shards->nshards, d) < 0)
+		return -EINVAL;
+	snprintf(R->journal_shown, sizeof(R->journal_shown), "%s", R->sh.shown);
+	if ((R->journal = journal_open(R->sh.dirfd, R->sh.journal, R->sh.shown, true, d)) < 0 ||
+	    share_lock(&R->sh, R->journal, d) < 0 ||
+	    journal_load(&R->run, R->sh.dirfd, R->sh.journal, R->sh.shown, true, d) < 0 ||
+	    share_load_others(&R->sh, R->E.outfd, R->E.outdir, &R->done, d) < 0 ||
+	    same_cells_planned(R, cells, n, d) < 0)
+		return -EINVAL;
+	if (journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat, R->E.warmup,
+	                       d) < 0 ||
+	    journal_check_plan(R->E.outfd, R->E.outdir, &R->done, R->E.s, cells, n, R->E.repeat, R->E.warmup,
+	                       d) < 0)
+		return -EINVAL;
+	R->results_fd = R->sh.dirfd;
+	R->results_name = R->sh.results;
 	return 0;
 }
 
@@ -94,17 +180,21 @@ static void describe_run(struct runner *R, const struct spec *s, size_t n)
 static int open_outdir(struct runner *R, const struct spec *s, const struct cell *cells, size_t n,
                        struct diag *d)
 {
-	if ((R->E.outfd = outdir_open(R->E.outdir, R->o->resume, d)) < 0)
+	/* A share creates the directory or joins the other shares in it. */
+	if ((R->E.outfd = outdir_open(R->E.outdir, R->o->resume && !R->sharded, d)) < 0)
 		return -EINVAL;
+	R->results_fd = R->E.outfd;
+	R->results_name = "results.json";
+	snprintf(R->journal_shown, sizeof(R->journal_shown), "%s/%s", R->E.outdir, JOURNAL_NAME);
 	char path[4200], err[4600];
 	snprintf(path, sizeof(path), "%s/cells", R->E.outdir);
 	if ((R->E.cellsfd = outdir_subdir(R->E.outfd, "cells", path, err, sizeof(err))) < 0) {
 		diag_error(d, NULL, "output directory: %s", err);
 		return -EINVAL;
 	}
-	if (load_earlier(R, cells, n, d) < 0)
+	if (R->sharded ? open_share(R, cells, n, d) < 0 : load_earlier(R, cells, n, d) < 0)
 		return -EINVAL;
-	describe_run(R, s, n);
+	describe_run(R, s, R->sharded ? R->o->shards->ncells[R->o->share] : n);
 	int rc = journal_write_plan(R->E.outfd, s, cells, n, R->E.repeat, R->E.warmup);
 	const char *what = "plan.tsv";
 	if (rc == 0) {
@@ -115,7 +205,13 @@ static int open_outdir(struct runner *R, const struct spec *s, const struct cell
 		diag_error(d, NULL, "cannot write %s/%s: %s", R->E.outdir, what, strerror(-rc));
 		return -EINVAL;
 	}
-	if ((R->journal = journal_open(R->E.outfd, R->E.outdir, R->o->resume, d)) < 0)
+	if (R->sharded)
+		return share_write_meta(&R->sh, cells, n, R->o->shards->share_of, R->run.started, 0) < 0
+		           ? (diag_error(d, NULL, "cannot write %s/%s/%s", R->E.outdir, SHARES_DIR,
+		                         R->sh.meta),
+		              -EINVAL)
+		           : 0;
+	if ((R->journal = journal_open(R->E.outfd, JOURNAL_NAME, R->journal_shown, R->o->resume, d)) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -158,28 +254,6 @@ static int start(struct runner *R, struct spec *s, struct diag *d)
 	return 0;
 }
 
-/* The seconds the steps declare (runtime:, duration:), for the ETA. */
-static double declared_seconds(const struct node *n)
-{
-	double sum = 0;
-	if (!n)
-		return 0;
-	if (n->kind == NODE_MAP)
-		for (size_t i = 0; i < n->n; i++) {
-			double t;
-			if ((!strcmp(n->keys[i], "runtime") || !strcmp(n->keys[i], "duration")) &&
-			    n->items[i]->kind == NODE_SCALAR &&
-			    units_parse_duration(n->items[i]->text, &t, NULL, 0) == 0)
-				sum += t;
-			else
-				sum += declared_seconds(n->items[i]);
-		}
-	else if (n->kind == NODE_SEQ)
-		for (size_t i = 0; i < n->n; i++)
-			sum += declared_seconds(n->items[i]);
-	return sum;
-}
-
 static void print_warning(void *arg, const char *msg)
 {
 	progress_note(arg, "  warning: %s", msg);
@@ -202,9 +276,10 @@ static void write_results(struct runner *R, struct diag *d)
 {
 	struct diag wd;
 	diag_init(&wd);
-	int rc = results_write_json_at(&R->run, R->E.outfd, "results.json", &wd);
+	int rc = results_write_json_at(&R->run, R->results_fd, R->results_name, &wd);
 	if (rc < 0) {
-		diag_error(d, NULL, "cannot write %s/results.json: %s", R->E.outdir, strerror(-rc));
+		diag_error(d, NULL, "cannot write %s/%s%s: %s", R->E.outdir, R->sharded ? SHARES_DIR "/" : "",
+		           R->results_name, strerror(-rc));
 		R->write_failed = true;
 	}
 	diag_free(&wd);
@@ -224,34 +299,51 @@ static void cell_finished(struct runner *R, struct run_cell *rc, size_t k, size_
 		char *was = rc->error;
 		rc->error = NULL;
 		run_cell_set_status(rc, RUN_FAILED,
-		                    "not recorded: cannot append to %s/%s: %s; --resume will run this "
+		                    "not recorded: cannot append to %s: %s; --resume will run this "
 		                    "cell again%s%s",
-		                    R->E.outdir, JOURNAL_NAME, strerror(-e), was ? "; " : "", was ? was : "");
+		                    R->journal_shown, strerror(-e), was ? "; " : "", was ? was : "");
 		free(was);
-		diag_error(d, NULL, "cell %s (%s) was not recorded in %s/%s: %s", rc->id, label, R->E.outdir,
-		           JOURNAL_NAME, strerror(-e));
+		diag_error(d, NULL, "cell %s (%s) was not recorded in %s: %s", rc->id, label,
+		           R->journal_shown, strerror(-e));
 		R->write_failed = true;
 	}
 	write_results(R, d);
 }
 
+/* Where the cell ran: results of several hosts are told apart by it. */
+static void record_where(const struct runner *R, struct run_cell *rc)
+{
+	char host[256] = "unknown";
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		snprintf(host, sizeof(host), "unknown");
+	result_info(&rc->facts, "host", "%s", host);
+	if (R->sharded)
+		result_info(&rc->facts, "share", "%zu/%zu", R->sh.i, R->sh.n);
+}
+
 /* Run the cells the journal lacks. Returns true when interrupted. */
 static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
 {
-	size_t to_run = 0;
+	size_t to_run = 0, mine = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!run_find_cell(&R->run, cells[i].id))
-			to_run++;
-	if (R->o->resume && !R->o->quiet)
+		if (is_mine(R, i)) {
+			mine++;
+			to_run += !is_finished(R, cells[i].id);
+		}
+	if (R->sharded && !R->o->quiet)
+		fprintf(stderr,
+		        "share %zu/%zu on %s: %zu of the plan's %zu cells, %zu finished, %zu to run\n",
+		        R->sh.i, R->sh.n, R->sh.host, mine, n, mine - to_run, to_run);
+	else if (R->o->resume && !R->o->quiet)
 		fprintf(stderr, "resuming %s: %zu of %zu cells finished, %zu to run\n", R->E.outdir,
 		        n - to_run, n, to_run);
 	double declared =
-	    declared_seconds(node_get(R->E.s->root, "steps")) * (double)(R->E.repeat + R->E.warmup);
+	    estimate_declared_seconds(node_get(R->E.s->root, "steps")) * (double)(R->E.repeat + R->E.warmup);
 	double spent = 0;
 	size_t k = 0, finished = 0;
 	for (size_t i = 0; i < n && !interrupt_requested(); i++) {
 		const struct cell *c = &cells[i];
-		if (run_find_cell(&R->run, c->id))
+		if (!is_mine(R, i) || is_finished(R, c->id))
 			continue;
 		k++;
 		char label[512];
@@ -268,6 +360,7 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 		int st = cell_run(&R->E, c, rc);
 		rc = run_find_cell(&R->run, id);
 		rc->elapsed = clock_mono() - t0;
+		record_where(R, rc);
 		if (st == STEPS_INTERRUPTED || interrupt_requested()) {
 			/* Not finished: drop it, resume will run it again. */
 			run_cell_free(rc);
@@ -285,9 +378,31 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 	return interrupt_requested();
 }
 
+/* A share ends with its own files: the reports need every share's cells
+ * and come from `benchgrid merge`, as do the finish hook and `expect:`. */
+static int finish_share(struct runner *R, const struct cell *cells, size_t n, bool interrupted,
+                        struct diag *d)
+{
+	if (share_write_meta(&R->sh, cells, n, R->o->shards->share_of, R->run.started, R->run.finished) < 0) {
+		diag_error(d, NULL, "cannot write %s/%s/%s", R->E.outdir, SHARES_DIR, R->sh.meta);
+		R->write_failed = true;
+	}
+	size_t nf = 0;
+	for (size_t i = 0; i < R->run.ncells; i++)
+		nf += R->run.cells[i].status == RUN_FAILED;
+	if (!R->o->quiet)
+		fprintf(stderr,
+		        "share %zu/%zu: %zu cell%s finished, %zu failed; when every share is done: "
+		        "benchgrid merge %s\n",
+		        R->sh.i, R->sh.n, R->run.ncells, R->run.ncells == 1 ? "" : "s", nf, R->E.outdir);
+	if (interrupted)
+		return 130;
+	return nf || R->write_failed ? 1 : 0;
+}
+
 /* Tear down, write the results and reports, run the finish hook. Returns
  * the exit status of the run. */
-static int finish(struct runner *R, bool interrupted, struct diag *d)
+static int finish(struct runner *R, const struct cell *cells, size_t n, bool interrupted, struct diag *d)
 {
 	progress_end(&R->E.prog);
 	if (interrupted && !R->o->quiet)
@@ -305,6 +420,8 @@ static int finish(struct runner *R, bool interrupted, struct diag *d)
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
 	write_results(R, d);
+	if (R->sharded)
+		return finish_share(R, cells, n, interrupted, d);
 	/* After a signal no Lua runs (the stop flag ends every call at once). */
 	if (R->E.lua && !interrupted && lb_has_hook(R->E.lua, "finish")) {
 		struct diag hd;
@@ -347,7 +464,9 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	                         .cellsfd = -1,
 	                         .cellfd = -1},
 	                   .o = o,
-	                   .journal = -1};
+	                   .journal = -1,
+	                   .sharded = o->shards != NULL,
+	                   .sh = {.dirfd = -1}};
 	read_settings(&R, s, d);
 	R.E.outdir = o->outdir ? strdup(o->outdir) : outdir_default(s->name);
 	if (o->dry_run) {
@@ -357,11 +476,23 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		return 0;
 	}
 	run_init(&R.run);
+	run_init(&R.done);
 	int rc = open_outdir(&R, s, cells, n, d);
+	if (rc == 0 && R.sharded && o->shards->ncells[o->share] == 0) {
+		/* More shares than run-order groups: nothing to do here. */
+		if (!o->quiet)
+			fprintf(stderr,
+			        "share %zu/%zu: nothing to do: the plan has %zu run-order group%s for %zu "
+			        "shares (--split-groups splits groups, at the cost of repeated set-ups)\n",
+			        o->share, o->shards->nshards, o->shards->ngroups,
+			        o->shards->ngroups == 1 ? "" : "s", o->shards->nshards);
+		share_write_meta(&R.sh, cells, n, o->shards->share_of, R.run.started, clock_wall());
+		rc = -ENODATA;
+	}
 	if (rc == 0)
 		rc = start(&R, s, d);
 	if (rc == 0)
-		rc = finish(&R, sweep(&R, cells, n, d), d);
+		rc = finish(&R, cells, n, sweep(&R, cells, n, d), d);
 	if (R.journal >= 0)
 		close(R.journal);
 	if (R.E.cellsfd >= 0)
@@ -370,6 +501,10 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 		close(R.E.outfd);
 	if (rc < 0 && R.E.work)
 		rmdir(R.E.work);
+	if (rc == -ENODATA)
+		rc = 0;
+	share_close(&R.sh);
+	run_free(&R.done);
 	run_free(&R.run);
 	free(R.E.outdir);
 	free(R.E.work);

@@ -7,12 +7,15 @@
  * atomically. A failing cell is recorded and the sweep goes on. SIGINT and
  * SIGTERM end the running step early, tear every fixture down and keep what
  * finished; `--resume DIR` runs only the cells the journal lacks. The output
- * directory is written only through its directory fd (outdir.h). */
+ * directory is written only through its directory fd (outdir.h). A share
+ * of a sweep (`--shard i/n`) runs only its cells that no journal of the
+ * directory holds, into files of its own (share.h); `merge` joins them. */
 #ifndef BENCHGRID_RUNNER_H
 #define BENCHGRID_RUNNER_H
 
 #include <stdbool.h>
 #include "cell.h"
+#include "shard.h"
 #include "spec.h"
 
 struct runner_opts {
@@ -23,6 +26,10 @@ struct runner_opts {
 	bool yes;             /* --yes: allow destroying a named device */
 	int quiet;            /* -q: no progress */
 	const char *work_dir; /* where temporary targets go (default /var/tmp) */
+	/* --shard i/n: run only share `share` of `shards` (share.h); NULL for
+	 * a run of every cell. */
+	const struct shard_plan *shards;
+	size_t share;
 };
 
 /* Returns 0 when every cell succeeded and every result was written, 1 when

@@ -20,10 +20,10 @@
 
 struct shard_plan {
 	size_t nshards;
-	size_t ngroups;   /* run-order groups that were distributed */
-	size_t *share_of; /* per cell of the run order: its share, 0..nshards-1 */
-	size_t *ncells;   /* per share: cells */
-	size_t *setups;   /* per share: fixture set-ups (a new filesystem or server) */
+	size_t ngroups;      /* run-order groups that were distributed */
+	size_t *share_of;    /* per cell of the run order: its share, 0..nshards-1 */
+	size_t *ncells;      /* per share: cells */
+	size_t *setups;      /* per share: fixture set-ups (a new filesystem or server) */
 	size_t setups_whole; /* set-ups of the plan run as one share */
 };
 
