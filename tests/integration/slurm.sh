@@ -169,8 +169,9 @@ assert len(D) == 6
 shares = set()
 for c in D:
     assert c["status"] == "ok", c
-    assert c["facts"].get("host") == host, c["facts"]
-    shares.add(c["facts"].get("share"))
+    info = c["facts"]["info"]
+    assert info.get("host") == host, info
+    shares.add(info.get("share"))
 assert shares == {"0/3", "1/3", "2/3"}, shares
 PY
 [[ -f $t/a/report.md && -f $t/a/results.csv ]] && ok "merge wrote report.md and results.csv" ||
