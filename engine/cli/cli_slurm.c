@@ -376,8 +376,10 @@ static int plan_shares(const struct spec *s, const struct cell *cells, size_t n,
 		fprintf(
 		    stderr,
 		    "benchgrid slurm: warning: %zu shards for %zu %s: %zu task%s will have nothing to do%s\n",
-		    N, P->ngroups, o->split_groups ? "cells" : "run-order groups", N - P->ngroups,
-		    N - P->ngroups == 1 ? "" : "s",
+		    N, P->ngroups,
+		    o->split_groups ? (P->ngroups == 1 ? "cell" : "cells")
+		                    : (P->ngroups == 1 ? "run-order group" : "run-order groups"),
+		    N - P->ngroups, N - P->ngroups == 1 ? "" : "s",
 		    o->split_groups ? ""
 		                    : " (--split-groups splits the groups, at the cost of more set-ups)");
 	if (shard_plan_build(s, cells, n, N, o->split_groups, &P->sp) < 0)

@@ -216,8 +216,13 @@ rc=$?
 grep -E "^missing: $slow_id .*share $share/3 on $(hostname)" "$t/m1.err" >/dev/null &&
 	ok "merge lists the missing cell with its share and host" ||
 	bad "missing line for $slow_id (share $share/3): $(cat "$t/m1.err")"
-"$bg" slurm "$t/slow.yaml" -o "$t/b" --shards 3 -D slow=0 --submit >"$t/b2.out" 2>"$t/b2.err" ||
-	bad "resubmission exit $?: $(cat "$t/b2.err")"
+# The resubmission through the printed script (the first went through --submit).
+if "$bg" slurm "$t/slow.yaml" -o "$t/b" --shards 3 -D slow=0 >"$t/b2.sh" 2>"$t/b2.err" &&
+	bash "$t/b2.sh" >"$t/b2.out" 2>>"$t/b2.err"; then
+	ok "resubmitted by the printed script: $(tr '\n' ' ' <"$t/b2.out")"
+else
+	bad "resubmission: $(cat "$t/b2.err")"
+fi
 wait_for 600 queue_empty || bad "resubmitted jobs still queued after 60 s"
 "$bg" merge "$t/b" >"$t/m2.out" 2>"$t/m2.err"
 rc=$?
@@ -231,6 +236,12 @@ import json, sys
 D = json.load(open(f"{sys.argv[1]}/results.json"))["cells"]
 assert sorted(c["params"]["n"] for c in D) == [1, 2, 3, 4, 5, 6], [c["params"] for c in D]
 assert all(c["status"] == "ok" for c in D), [(c["id"], c["status"], c["error"]) for c in D]
+PY
+# The resubmission ran only the missing cells: each id is in one journal line.
+python3 - "$t/b" <<'PY' && ok "no cell ran twice (one journal line each)" || bad "journal lines"
+import glob, json, sys
+ids = [json.loads(l)["id"] for f in glob.glob(f"{sys.argv[1]}/shards/*.jsonl") for l in open(f)]
+assert len(ids) == 6 and len(set(ids)) == 6, sorted(ids)
 PY
 
 # ---- arguments ----
