@@ -39,5 +39,11 @@ check plan-tsv 0 $'^index\tid\ta' -- "$bg" plan --format tsv "$t/ok.yaml"
 check plan-table 0 'index +id +sets up +a' -- "$bg" plan "$t/ok.yaml"
 check only-nomatch 2 'no cell matches' -- "$bg" run -q --only a=9 -o "$t/o1" "$t/ok.yaml"
 check dry-run 0 'would run 1 cell' -- "$bg" run --dry-run --only a=2 "$t/ok.yaml"
+# benchgrid slurm without Slurm: its arguments, and the script it prints (tests/integration/slurm.sh submits it).
+check slurm-help 0 'usage: benchgrid slurm' -- "$bg" slurm --help
+check slurm-no-o 2 '-o DIR is required' -- "$bg" slurm "$t/ok.yaml"
+check slurm-bad-time 2 "'1:2:3:4' is not a Slurm time limit" -- "$bg" slurm -o "$t/s" --time 1:2:3:4 "$t/ok.yaml"
+check slurm-bad-arg 2 'expects an sbatch option' -- "$bg" slurm -o "$t/s" --sbatch-arg account=x "$t/ok.yaml"
+check slurm-script 0 '--array=0-1%1 .*--exclusive .*--time=0:05:00 ' -- bash -c '"$1" slurm -o "$2" --parallel 1 "$3" | tr "\n" " "' - "$bg" "$t/s" "$t/ok.yaml"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -190,18 +190,20 @@ steps:
 Y
 slow_id=$("$bg" plan --format json "$t/slow.yaml" |
 	python3 -c 'import json,sys; print([c["id"] for c in json.load(sys.stdin) if c["params"]["n"] == 4][0])')
-"$bg" slurm "$t/slow.yaml" -o "$t/b" --shards 3 --submit >"$t/b1.out" 2>"$t/b1.err" ||
+# A space and a quote in DIR: the printed script and --submit quote it.
+b="$t/b d'x"
+"$bg" slurm "$t/slow.yaml" -o "$b" --shards 3 --submit >"$t/b1.out" 2>"$t/b1.err" ||
 	bad "slurm --submit (slow) exit $?: $(cat "$t/b1.err")"
 read -r aj mj < <(job_ids "$t/b1.out")
 # The share that holds the slow cell: its shards/I-of-3.json lists it.
 slow_share() {
 	local f
-	for f in "$t"/b/shards/*-of-3.json; do
+	for f in "$b"/shards/*-of-3.json; do
 		grep -q "\"$slow_id\"" "$f" 2>/dev/null && { basename "$f" | cut -d- -f1; return 0; }
 	done
 	return 1
 }
-if wait_for 300 test -d "$t/b/cells/$slow_id" && share=$(slow_share); then
+if wait_for 300 test -d "$b/cells/$slow_id" && share=$(slow_share); then
 	sleep 0.5 # inside its sleep
 	scancel "${aj}_${share}"
 	ok "cell $slow_id started in share $share/3: scancel ${aj}_${share}"
@@ -210,35 +212,38 @@ else
 	share=x
 fi
 wait_for 300 queue_empty || bad "jobs still queued 30 s after scancel: $(squeue -h 2>&1)"
-"$bg" merge "$t/b" >"$t/m1.out" 2>"$t/m1.err"
+"$bg" merge "$b" >"$t/m1.out" 2>"$t/m1.err"
 rc=$?
 [[ $rc -eq 1 ]] && ok "merge after scancel exits 1" || bad "merge after scancel exits $rc: $(cat "$t/m1.err")"
 grep -E "^missing: $slow_id .*share $share/3 on $(hostname)" "$t/m1.err" >/dev/null &&
 	ok "merge lists the missing cell with its share and host" ||
 	bad "missing line for $slow_id (share $share/3): $(cat "$t/m1.err")"
 # The resubmission through the printed script (the first went through --submit).
-if "$bg" slurm "$t/slow.yaml" -o "$t/b" --shards 3 -D slow=0 >"$t/b2.sh" 2>"$t/b2.err" &&
+if "$bg" slurm "$t/slow.yaml" -o "$b" --shards 3 -D slow=0 >"$t/b2.sh" 2>"$t/b2.err" &&
 	bash "$t/b2.sh" >"$t/b2.out" 2>>"$t/b2.err"; then
 	ok "resubmitted by the printed script: $(tr '\n' ' ' <"$t/b2.out")"
 else
 	bad "resubmission: $(cat "$t/b2.err")"
 fi
+read -r _ mj2 < <(job_ids "$t/b2.out")
 wait_for 600 queue_empty || bad "resubmitted jobs still queued after 60 s"
-"$bg" merge "$t/b" >"$t/m2.out" 2>"$t/m2.err"
+grep -qs "6 of 6" "$b/slurm/${mj2:-x}-merge.out" && ok "the merge job ran in the quoted DIR: $(cat "$b/slurm/$mj2-merge.out")" ||
+	bad "merge job output: $(ls "$b/slurm")"
+"$bg" merge "$b" >"$t/m2.out" 2>"$t/m2.err"
 rc=$?
 [[ $rc -eq 0 ]] && ok "merge after the resubmission exits 0" ||
 	{
 		bad "merge after the resubmission exits $rc: $(cat "$t/m2.err")"
-		tail -n 20 "$t"/b/slurm/*.out
+		tail -n 20 "$b"/slurm/*.out
 	}
-python3 - "$t/b" <<'PY' && ok "all 6 cells ok after the resubmission" || bad "cells after the resubmission"
+python3 - "$b" <<'PY' && ok "all 6 cells ok after the resubmission" || bad "cells after the resubmission"
 import json, sys
 D = json.load(open(f"{sys.argv[1]}/results.json"))["cells"]
 assert sorted(c["params"]["n"] for c in D) == [1, 2, 3, 4, 5, 6], [c["params"] for c in D]
 assert all(c["status"] == "ok" for c in D), [(c["id"], c["status"], c["error"]) for c in D]
 PY
 # The resubmission ran only the missing cells: each id is in one journal line.
-python3 - "$t/b" <<'PY' && ok "no cell ran twice (one journal line each)" || bad "journal lines"
+python3 - "$b" <<'PY' && ok "no cell ran twice (one journal line each)" || bad "journal lines"
 import glob, json, sys
 ids = [json.loads(l)["id"] for f in glob.glob(f"{sys.argv[1]}/shards/*.jsonl") for l in open(f)]
 assert len(ids) == 6 and len(set(ids)) == 6, sorted(ids)
