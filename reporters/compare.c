@@ -143,10 +143,9 @@ static bool compare_hosts_note(FILE *out, const struct run *a, const struct run 
 				n += cb && hosts_differ(&a->cells[i], cb);
 			}
 			if (n)
-				fprintf(out,
-				        "- **Warning:** %zu of %zu shared cells ran on a different host in B "
-				        "than in A (marked in the table); their ratios may be the hardware's\n",
-				        n, shared);
+				fprintf(out, "- **Warning:** %zu of %zu shared cells %s\n", n, shared,
+				        "ran on a different host in B than in A (marked in the table); their "
+				        "ratios may be the hardware's");
 			flag = n > 0;
 		}
 	}
