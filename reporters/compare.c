@@ -6,7 +6,10 @@
  * step and metric present in both, one Markdown table row gives A, B and the
  * ratio B/A (means over repetitions). A last table gives per metric the
  * geometric mean of the ratios over the shared cells (ratios of positive
- * values only), which is the fair single figure for "B is x times A". */
+ * values only), which is the fair single figure for "B is x times A".
+ * Cells record the host they ran on: a shared cell that ran on different
+ * hosts in A and B is flagged, unless all of A ran on one host and all of B
+ * on another (then one line says two machines are compared). */
 #include "compare.h"
 
 #include <errno.h>
@@ -16,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "rep_fmt.h"
+#include "rep_hosts.h"
 #include "results.h"
 
 static int load(const char *path, struct run *r, struct diag *d)
@@ -96,6 +100,72 @@ static void compare_run_line(FILE *out, const char *label, const char *path, con
 	fputc('\n', out);
 }
 
+/* "- Hosts of A: a (4 cells), b (2 cells) ..." when x's cells ran on
+ * more than one host. */
+static void run_hosts_note(FILE *out, const char *name, const struct rep_hosts *h)
+{
+	if (h->names.n < 2)
+		return;
+	fprintf(out, "- Hosts of %s: ", name);
+	rep_hosts_list(out, h);
+	fprintf(out, "; comparisons between cells of %s may be the hardware's\n", name);
+}
+
+/* Shared cells whose hosts (both known) differ. */
+static bool hosts_differ(const struct run_cell *ca, const struct run_cell *cb)
+{
+	const char *ha = rep_cell_host(ca), *hb = rep_cell_host(cb);
+	return ha && hb && strcmp(ha, hb) != 0;
+}
+
+/* The lines on hosts under the cell counts; nothing when A and B ran on
+ * one and the same host (or recorded none). When every cell of A ran on
+ * one host and every cell of B on another, one line says that the two
+ * machines are compared; else shared cells that ran on different hosts
+ * are counted here and flagged in the table (returns true). */
+static bool compare_hosts_note(FILE *out, const struct run *a, const struct run *b, size_t shared)
+{
+	struct rep_hosts ha = {0}, hb = {0};
+	bool flag = false;
+	if (rep_hosts_count(a, NULL, 0, &ha) == 0 && rep_hosts_count(b, NULL, 0, &hb) == 0) {
+		if (ha.names.n == 1 && hb.names.n == 1 && strcmp(ha.names.v[0], hb.names.v[0]) != 0) {
+			fputs("- Hosts: every cell of A ran on ", out);
+			rep_md_cell(out, ha.names.v[0]);
+			fputs(", every cell of B on ", out);
+			rep_md_cell(out, hb.names.v[0]);
+			fputs(": this compares two machines as well as the runs\n", out);
+		} else {
+			run_hosts_note(out, "A", &ha);
+			run_hosts_note(out, "B", &hb);
+			size_t n = 0;
+			for (size_t i = 0; i < a->ncells; i++) {
+				const struct run_cell *cb = run_find_cell(b, a->cells[i].id);
+				n += cb && hosts_differ(&a->cells[i], cb);
+			}
+			if (n)
+				fprintf(out, "- **Warning:** %zu of %zu shared cells %s\n", n, shared,
+				        "ran on a different host in B than in A (marked in the table); their "
+				        "ratios may be the hardware's");
+			flag = n > 0;
+		}
+	}
+	rep_hosts_free(&ha);
+	rep_hosts_free(&hb);
+	return flag;
+}
+
+/* " (A on a, B on b)" after the label of a cell whose hosts differ. */
+static void cell_hosts_flag(FILE *out, const struct run_cell *ca, const struct run_cell *cb)
+{
+	if (!hosts_differ(ca, cb))
+		return;
+	fputs(" (A on ", out);
+	rep_md_cell(out, rep_cell_host(ca));
+	fputs(", B on ", out);
+	rep_md_cell(out, rep_cell_host(cb));
+	fputc(')', out);
+}
+
 int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 {
 	struct run a, b;
@@ -123,7 +193,9 @@ int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 	fputs("# Compare\n\n", out);
 	compare_run_line(out, "A", pa, a.name);
 	compare_run_line(out, "B", pb, b.name);
-	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n\n", shared, only_a, only_b);
+	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n", shared, only_a, only_b);
+	bool flag_hosts = compare_hosts_note(out, &a, &b, shared);
+	fputc('\n', out);
 
 	struct geo *geo = NULL;
 	size_t ngeo = 0;
@@ -154,6 +226,8 @@ int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 						snprintf(vr, sizeof(vr), "-");
 					fprintf(out, "| %zu | %s | ", ca->index, ca->id);
 					rep_md_cell(out, label);
+					if (flag_hosts)
+						cell_hosts_flag(out, ca, cb);
 					fputs(" | ", out);
 					rep_md_cell(out, ref);
 					if (*ma->unit) {

@@ -1,7 +1,8 @@
 /* rep_md: report.md and its SVG charts.
  *
  * Sections, in order (docs/results.md):
- *   title, notes (`notes:`), description, run facts (scenario, times, cells, repeat)
+ *   title, notes (`notes:`), description, run facts (scenario, times, cells,
+ *   hosts when more than one, repeat)
  *   ## Reproduction        published claims: ratio/order, then absolute (rep_md_repro)
  *   ## Environment         machine facts (kernel, CPU, PostgreSQL, ...)
  *   ## Summary             one row per cell: #, id, parameters, status, elapsed
@@ -28,6 +29,7 @@
 
 #include "expect.h"
 #include "rep_fmt.h"
+#include "rep_hosts.h"
 #include "rep_md_charts.h"
 #include "rep_md_devices.h"
 #include "rep_md_doc.h"
@@ -93,6 +95,19 @@ static void md_description(FILE *f, const char *s)
 
 /* ---- begin / cell ---- */
 
+/* "- Hosts: a (4 cells), b (2 cells)" when the cells ran on more than one
+ * host (a sharded run); nothing for one host or none recorded. */
+static void run_hosts_line(FILE *f, const struct run *r)
+{
+	struct rep_hosts h;
+	if (rep_hosts_count(r, NULL, 0, &h) == 0 && h.names.n > 1) {
+		fputs("- Hosts: ", f);
+		rep_hosts_list(f, &h);
+		fputs("; pivot tables and charts whose cells ran on more than one host say so\n", f);
+	}
+	rep_hosts_free(&h);
+}
+
 static int md_begin(struct rep_ctx *cx)
 {
 	const struct run *r = cx->run;
@@ -140,6 +155,7 @@ static int md_begin(struct rep_ctx *cx)
 	if (r->nplanned)
 		fprintf(f, " of %zu planned", r->nplanned);
 	fprintf(f, " (%zu ok, %zu failed, %zu skipped)\n", nok, nfail, nskip);
+	run_hosts_line(f, r);
 	if (r->repeat > 1 || r->warmup)
 		fprintf(f, "- Repeat: %zu (values are means ± sample standard deviation), warmup: %zu\n",
 		        r->repeat, r->warmup);

@@ -8,6 +8,7 @@
 
 #include "rep_config.h"
 #include "rep_fmt.h"
+#include "rep_hosts.h"
 #include "rep_md_repro.h"
 #include "rep_metric_axis.h"
 #include "svg.h"
@@ -272,6 +273,7 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			/* the facet (the other parameters' values) in the title */
 			char full[512];
 			snprintf(full, sizeof(full), "%s%s%s", title, *g[gi].label ? " — " : "", g[gi].label);
+			rep_hosts_warn(m->rf.f, cx->run, g[gi].cells, g[gi].n, "chart");
 			rc = over_time
 			         ? chart_time(cx, m, &c, step, metric, &g[gi], full)
 			         : chart_param(cx, m, &c, step, metric, by_axis ? &ax : NULL, &g[gi], full);

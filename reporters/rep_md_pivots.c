@@ -8,6 +8,7 @@
 
 #include "rep_config.h"
 #include "rep_fmt.h"
+#include "rep_hosts.h"
 #include "rep_md_repro.h"
 #include "rep_metric_axis.h"
 
@@ -152,7 +153,9 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 					rep_strs_add(&head, p.cols ? buf : "published");
 				}
 			}
-			fputs("\n\n| ", f);
+			fputs("\n\n", f);
+			rep_hosts_warn(f, r, g[gi].cells, g[gi].n, "table");
+			fputs("| ", f);
 			rep_md_cell(f, p.rows);
 			if (p.cols) {
 				fputs(" \\ ", f);

@@ -1,6 +1,6 @@
 # report: the run's result model (results.json), statistics over repeats,
 # the reporters (CSV, timeseries CSV, Markdown + SVG charts), expect and compare.
-foreach(t test_results test_jsonio test_stats test_expect test_expect_rel test_utf8)
+foreach(t test_results test_jsonio test_stats test_expect test_expect_rel test_utf8 test_rep_hosts)
   if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c)
     bg_unit_test(${t} SOURCES tests/unit/${t}.c LABELS report)
   endif()
@@ -18,4 +18,6 @@ endif()
 
 # Output files stay valid UTF-8 text when a command prints invalid bytes,
 # NULs and control characters (strict parsers read every file).
+# report.md and compare on results whose cells ran on different hosts.
+bg_script_test(report_hosts tests/integration/report_hosts.sh LABELS "report;integration" TIMEOUT 60)
 bg_script_test(valid_output tests/integration/valid_output.sh LABELS "report;integration" TIMEOUT 120)

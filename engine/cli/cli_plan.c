@@ -9,6 +9,7 @@
 
 #include "matrix.h"
 #include "plan.h"
+#include "shard.h"
 
 int cli_define(struct defines *D, const char *arg)
 {
@@ -53,19 +54,58 @@ static void plan_usage(FILE *out)
 	             "  --format json   one JSON array: "
 	             "[{\"index\":0,\"id\":\"...\",\"params\":{...},\"text\":{...}}]\n"
 	             "                  sizes in bytes, durations in seconds; text keeps values as written\n"
-	             "  -D name=value   override a variable from vars:\n");
+	             "  -D name=value   override a variable from vars:\n"
+	             "  --shards N      also show how `run --shard i/N` splits the cells over N\n"
+	             "                  shares (hosts), and the set-ups each share repeats\n"
+	             "  --split-groups  with --shards: split cells that share fixtures too\n");
+}
+
+/* How `run --shard i/n` splits the run order, share by share. */
+static void print_shares(const struct spec *s, const struct cell *cells, size_t n, size_t nshards,
+                         bool split_groups)
+{
+	struct shard_plan sp;
+	if (shard_plan_build(s, cells, n, nshards, split_groups, &sp) < 0)
+		return;
+	size_t setups = 0, idle = 0;
+	printf("\n# %zu share%s of %zu run-order group%s%s\n", nshards, nshards == 1 ? "" : "s", sp.ngroups,
+	       sp.ngroups == 1 ? "" : "s", split_groups ? " (--split-groups: one per cell)" : "");
+	for (size_t j = 0; j < nshards; j++) {
+		printf("share %zu/%zu: %zu cell%s", j, nshards, sp.ncells[j], sp.ncells[j] == 1 ? "" : "s");
+		if (!sp.cheap)
+			printf(", %zu set-up%s", sp.setups[j], sp.setups[j] == 1 ? "" : "s");
+		printf(": %s", sp.ncells[j] ? "cells" : "nothing to do");
+		for (size_t i = 0; i < n; i++)
+			if (sp.share_of[i] == j)
+				printf(" %zu", cells[i].index);
+		printf("\n");
+		setups += sp.setups[j];
+		idle += sp.ncells[j] == 0;
+	}
+	if (sp.cheap)
+		printf("set-ups: none worth keeping (no loop or device target, no postgres:), so every "
+		       "cell is a group of its own\n");
+	else
+		printf("set-ups: %zu over the shares, %zu in one run (%zu repeated)\n", setups,
+		       sp.setups_whole, setups - sp.setups_whole);
+	if (idle)
+		printf("%zu share%s would have nothing to do: fewer run-order groups than shares%s\n", idle,
+		       idle == 1 ? "" : "s", split_groups || sp.cheap ? "" : " (--split-groups splits them)");
+	shard_plan_free(&sp);
 }
 
 /* Both commands: SPEC, -D, and for plan --format. */
 static int run_plan(int argc, char **argv, bool is_plan)
 {
 	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"define", required_argument, NULL, 'D'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, 'f'}, {"define", required_argument, NULL, 'D'},
+	    {"help", no_argument, NULL, 'h'},         {"shards", required_argument, NULL, 'N'},
+	    {"split-groups", no_argument, NULL, 'G'}, {NULL, 0, NULL, 0},
 	};
 	struct defines D = {0};
+	size_t nshards = 0;
+	bool split_groups = false;
+	char *end;
 	enum plan_format fmt = PLAN_TABLE;
 	int c, rc = CLI_EXIT_USAGE;
 	optind = 1;
@@ -89,6 +129,21 @@ static int run_plan(int argc, char **argv, bool is_plan)
 				goto out;
 			}
 			break;
+		case 'N':
+			nshards = strtoul(optarg, &end, 10);
+			if (!is_plan || *optarg < '0' || *optarg > '9' || *end || nshards < 1 ||
+			    nshards > 1000000) {
+				fprintf(stderr,
+				        "benchgrid plan: --shards expects a number from 1, got '%s'\n",
+				        optarg);
+				goto out;
+			}
+			break;
+		case 'G':
+			if (!is_plan)
+				goto bad;
+			split_groups = true;
+			break;
 		case 'h':
 			(is_plan ? plan_usage : check_usage)(stdout);
 			rc = 0;
@@ -100,6 +155,10 @@ static int run_plan(int argc, char **argv, bool is_plan)
 		fprintf(stderr, "benchgrid %s: expected one scenario file\n", argv[0]);
 		goto bad;
 	}
+	if (nshards && fmt != PLAN_TABLE) {
+		fprintf(stderr, "benchgrid plan: --shards shows the shares with the table format only\n");
+		goto out;
+	}
 	struct diag d;
 	struct spec *s;
 	struct cell *cells;
@@ -107,10 +166,10 @@ static int run_plan(int argc, char **argv, bool is_plan)
 	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0) {
 		rc = CLI_EXIT_USAGE;
 	} else {
-		if (is_plan)
-			plan_print(s, cells, n, fmt, stdout);
-		else
+		if (!is_plan)
 			printf("%s: ok, %zu cell%s\n", argv[optind], n, n == 1 ? "" : "s");
+		else if (plan_print(s, cells, n, fmt, stdout), nshards)
+			print_shares(s, cells, n, nshards, split_groups);
 		rc = CLI_EXIT_OK;
 	}
 	matrix_free(cells, n);

@@ -61,13 +61,14 @@ int share_lock(const struct share *sh, int journal_fd, struct diag *d)
 	/* flock works across NFS clients on NFSv4 (and v3 with lockd). */
 	if (flock(journal_fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
+	int e = errno;
 	char who[512];
 	holder_of(sh, who, sizeof(who));
-	if (errno == EWOULDBLOCK)
+	if (e == EWOULDBLOCK)
 		diag_error(d, NULL, "share %zu/%zu is already running into this directory%s: %s is locked",
 		           sh->i, sh->n, who, sh->shown);
 	else
-		diag_error(d, NULL, "cannot lock %s: %s", sh->shown, strerror(errno));
+		diag_error(d, NULL, "cannot lock %s: %s", sh->shown, strerror(e));
 	return -EINVAL;
 }
 

@@ -76,7 +76,8 @@ int shard_plan_build(const struct spec *s, const struct cell *cells, size_t n, s
 		shard_plan_free(sp);
 		return -ENOMEM;
 	}
-	bool keep = !split_groups && fixtures_worth_keeping(s);
+	sp->cheap = !fixtures_worth_keeping(s);
+	bool keep = !split_groups && !sp->cheap;
 	for (size_t i = 0; i < n; i++) {
 		if (keep && sp->ngroups && cells[i].fs_key == cells[i - 1].fs_key)
 			g[sp->ngroups - 1].n++;
@@ -95,9 +96,9 @@ int shard_plan_build(const struct spec *s, const struct cell *cells, size_t n, s
 	}
 	free(g);
 	bool has_pg = node_get(s->root, "postgres") != NULL;
-	for (size_t j = 0; j < nshards; j++)
+	for (size_t j = 0; j < nshards && !sp->cheap; j++)
 		sp->setups[j] = count_setups(cells, n, sp->share_of, j, has_pg);
-	sp->setups_whole = count_setups(cells, n, NULL, 0, has_pg);
+	sp->setups_whole = sp->cheap ? 0 : count_setups(cells, n, NULL, 0, has_pg);
 	return 0;
 }
 

@@ -25,6 +25,7 @@ struct shard_plan {
 	size_t *ncells;      /* per share: cells */
 	size_t *setups;      /* per share: fixture set-ups (a new filesystem or server) */
 	size_t setups_whole; /* set-ups of the plan run as one share */
+	bool cheap;          /* nothing costly to set up: every cell is a group */
 };
 
 /* Split cells (in run order, as plan_build left them) into nshards >= 1
