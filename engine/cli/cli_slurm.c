@@ -646,12 +646,27 @@ static int run_sbatch(const char *sbatch, const char *dep, const struct strv *op
 	return 0;
 }
 
+/* The program name in one of PATH's directories (as execvp, which spawn
+ * uses, finds it): the path in out, or false. */
+static bool find_in_path(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n > 0 && (size_t)snprintf(out, len, "%.*s/%s", (int)n, p, name) < len &&
+		    access(out, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
 /* --submit: the bodies into DIR/slurm/, then both jobs. 0 or -1. */
-static int submit(const struct slurm_opts *o, const struct slurm_job *J)
+static int submit(const struct slurm_job *J)
 {
 	char sbatch[PATH_MAX], array[64], merge[64], *logs = NULL, *af = NULL, *mf = NULL, *dep = NULL;
 	int rc = -1;
-	if (!spawn_find_program("sbatch", sbatch, sizeof(sbatch))) {
+	if (!find_in_path("sbatch", sbatch, sizeof(sbatch))) {
 		fprintf(stderr, "benchgrid slurm: --submit: sbatch not found in PATH (is Slurm's client "
 		                "installed here? without --submit the script is printed instead)\n");
 		return -1;
@@ -672,7 +687,6 @@ static int submit(const struct slurm_opts *o, const struct slurm_job *J)
 	}
 	printf("array job %s\nmerge job %s\n", array, merge);
 	rc = 0;
-	(void)o;
 out:
 	free(logs);
 	free(af);
@@ -715,7 +729,7 @@ static int slurm_main(int argc, char **argv)
 		else if (plan_shares(s, cells, n, &o, &P) == 0 &&
 		         build_job(s, argv[optind], &o, &P, &J) == 0 && build_bodies(&o, &J) == 0) {
 			if (o.submit) {
-				rc = submit(&o, &J) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+				rc = submit(&J) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 			} else {
 				print_script(stdout, &o, &P, &J);
 				rc = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;

@@ -44,6 +44,8 @@ check slurm-help 0 'usage: benchgrid slurm' -- "$bg" slurm --help
 check slurm-no-o 2 '-o DIR is required' -- "$bg" slurm "$t/ok.yaml"
 check slurm-bad-time 2 "'1:2:3:4' is not a Slurm time limit" -- "$bg" slurm -o "$t/s" --time 1:2:3:4 "$t/ok.yaml"
 check slurm-bad-arg 2 'expects an sbatch option' -- "$bg" slurm -o "$t/s" --sbatch-arg account=x "$t/ok.yaml"
+check slurm-no-sbatch 1 'sbatch not found in PATH' -- env PATH=/nonexistent "$bg" slurm -o "$t/s" --submit "$t/ok.yaml"
 check slurm-script 0 '--array=0-1%1 .*--exclusive .*--time=0:05:00 ' -- bash -c '"$1" slurm -o "$2" --parallel 1 "$3" | tr "\n" " "' - "$bg" "$t/s" "$t/ok.yaml"
 echo "$pass passed, $fail failed"
+[[ ! -e $t/s ]] || { echo "FAIL slurm wrote $t/s"; fail=$((fail + 1)); }
 [[ $fail -eq 0 ]]
