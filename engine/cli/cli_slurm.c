@@ -625,11 +625,13 @@ static int run_sbatch(const char *sbatch, const char *dep, const struct strv *op
 	int rc = spawn_run(&r);
 	free(argv);
 	if (rc < 0 || r.why.exec_errno || r.status != 0) {
+		char why[64];
+		snprintf(why, sizeof(why), "exit status %d", r.status);
 		fprintf(stderr, "benchgrid slurm: sbatch %s failed (%s): %s", file,
 		        rc < 0             ? strerror(-rc)
 		        : r.why.exec_errno ? strerror(r.why.exec_errno)
 		        : r.timed_out      ? "no answer in 120 s"
-		                           : "exit status",
+		                           : why,
 		        r.err && *r.err ? r.err : "\n");
 		spawn_run_free(&r);
 		return -1;
