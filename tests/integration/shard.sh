@@ -100,6 +100,10 @@ wait "${pids[@]}"
 pids=()
 echo 0 >"$t/slow"
 
+out=$("$bg" run "$t/s.yaml" -o "$first" "${W[@]}" -q 2>&1)
+[[ $? == 2 && $out == *"holds the shares of a sweep"* ]] && ok "a local run into a sweep's directory is refused (exit 2)" ||
+	bad "local run into a sweep's directory: $out"
+
 # 3. More shares than cells: the idle ones say so and succeed.
 out=$("$bg" run "$t/s.yaml" -o "$t/idle" --shard 6/7 "${W[@]}" 2>&1)
 rc=$?
