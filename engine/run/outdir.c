@@ -223,6 +223,7 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 {
 	char err[4600];
 	int rc = 0;
+	squashed = false;
 	if (!resume && (rc = mkdir_parents(path)) == 0 && mkdir(path, 0755) < 0 && errno != EEXIST)
 		rc = -errno;
 	if (rc < 0) {
@@ -247,7 +248,6 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 	}
 	char hint[512] = "";
 	struct stat st;
-	squashed = false;
 	if (fstat(fd, &st) == 0 && st.st_uid != geteuid())
 		accept_squashed(fd, path, &st, hint, sizeof(hint), d);
 	if (check_owner(fd, path, err, sizeof(err)) < 0) {
