@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cell_run.h"
+#include "outdir.h"
 #include "results_write.h"
 
 /* The fingerprint of a cell: everything that decides how it runs. */
@@ -56,7 +57,7 @@ static int open_own(int dirfd, const char *name, int flags)
 		return -errno;
 	struct stat st;
 	int rc = fstat(fd, &st) < 0 ? -errno : 0;
-	if (rc == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid()))
+	if (rc == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1 || !outdir_owned_by_us(&st)))
 		rc = -EPERM;
 	if (rc < 0) {
 		close(fd);

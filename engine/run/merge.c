@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -244,9 +245,13 @@ static int merge_plan(struct merge *M, bool quiet, struct diag *d)
 		                         : strerror(-rc));
 		return -EINVAL;
 	}
-	char err[4600], path[4200];
+	char err[4600] = "", path[4200];
 	snprintf(path, sizeof(path), "%s/%s", M->outdir, SHARES_DIR);
-	M->sharesfd = outdir_subdir(M->outfd, SHARES_DIR, path, err, sizeof(err));
+	/* A local run has no shares/ (and merge does not make one). */
+	struct stat st;
+	bool has_shares = fstatat(M->outfd, SHARES_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (has_shares)
+		M->sharesfd = outdir_subdir(M->outfd, SHARES_DIR, path, err, sizeof(err));
 	take_header(M, M->outfd, "results.json", d); /* a local run's, if any */
 	char shown[4300];
 	snprintf(shown, sizeof(shown), "%s/%s", M->outdir, JOURNAL_NAME);
@@ -254,9 +259,9 @@ static int merge_plan(struct merge *M, bool quiet, struct diag *d)
 	for (size_t i = 0; i < M->run.ncells; i++)
 		run_cell_free(&M->run.cells[i]);
 	M->run.ncells = 0;
-	if (M->sharesfd < 0 || read_shares(M, d) < 0 ||
+	if ((has_shares && (M->sharesfd < 0 || read_shares(M, d) < 0)) ||
 	    journal_load(&M->run, M->outfd, JOURNAL_NAME, shown, false, d) < 0) {
-		if (M->sharesfd < 0)
+		if (err[0])
 			diag_error(d, NULL, "output directory: %s", err);
 		journal_plan_free(p, np);
 		return -EINVAL;

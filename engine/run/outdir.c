@@ -51,6 +51,17 @@ static int mkdir_parents(const char *path)
 	return 0;
 }
 
+/* Set by outdir_open when the files this process creates in the output
+ * directory get another owner than the effective user (root squashed on a
+ * shared file system): that owner counts as us. */
+static bool squashed;
+static uid_t squashed_uid;
+
+bool outdir_owned_by_us(const struct stat *st)
+{
+	return st->st_uid == geteuid() || (squashed && st->st_uid == squashed_uid);
+}
+
 /* Ours and not writable by anyone else: 0, or -EPERM with the reason. */
 static int check_owner(int fd, const char *path, char *err, size_t errlen)
 {
@@ -59,11 +70,15 @@ static int check_owner(int fd, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	if (st.st_uid != geteuid()) {
+	if (!outdir_owned_by_us(&st)) {
+		char also[96] = "";
+		if (squashed)
+			snprintf(also, sizeof(also), " nor by uid %u, the owner its files get here",
+			         (unsigned)squashed_uid);
 		snprintf(err, errlen,
-		         "%s is owned by uid %u, not by the user running benchgrid (uid %u): "
+		         "%s is owned by uid %u, not by the user running benchgrid (uid %u)%s: "
 		         "refusing to write into it",
-		         path, (unsigned)st.st_uid, (unsigned)geteuid());
+		         path, (unsigned)st.st_uid, (unsigned)geteuid(), also);
 		return -EPERM;
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
@@ -74,6 +89,70 @@ static int check_owner(int fd, const char *path, char *err, size_t errlen)
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* The owner a new file in dirfd gets (a fresh O_EXCL|O_NOFOLLOW name that
+ * remove_leftovers would clear, removed at once): 0, or a negative errno. */
+static int probe_owner(int dirfd, uid_t *uid)
+{
+	struct results_file rf;
+	int rc = results_file_open(&rf, dirfd, "ownerprobe");
+	if (rc < 0)
+		return rc;
+	struct stat st;
+	rc = fstat(rf.fd, &st) < 0 ? -errno : 0;
+	results_file_abort(&rf);
+	if (rc == 0)
+		*uid = st.st_uid;
+	return rc;
+}
+
+#define SQUASH_DOC "see docs/results.md#ownership"
+
+/* The output directory fd (with st) is not the effective user's: when the
+ * files we create there get its owner too (root squashed to it), that
+ * owner counts as ours from now on, with a note in d unless the directory
+ * is writable by others (refused all the same). Otherwise hint gets a
+ * clause for the refusal when root squash may be what the user is up
+ * against. */
+static void accept_squashed(int fd, const char *path, const struct stat *st, char *hint, size_t hlen,
+                            struct diag *d)
+{
+	uid_t euid = geteuid(), probe = 0;
+	int rc = probe_owner(fd, &probe);
+	if (rc == 0 && probe == st->st_uid) {
+		squashed = true;
+		squashed_uid = probe;
+		if (st->st_mode & (S_IWGRP | S_IWOTH))
+			snprintf(hint, hlen,
+			         " (%s squashed to uid %u on this shared file system: keep the directory "
+			         "owned by uid %u and not writable by others, " SQUASH_DOC ")",
+			         euid == 0 ? "root is" : "the user is", (unsigned)probe, (unsigned)probe);
+		else
+			diag_add(d, DIAG_NOTE, NULL,
+			         "output directory %s and the files benchgrid creates in it are owned by uid "
+			         "%u, not by the user running it (uid %u): %s squashed on this shared file "
+			         "system; uid %u counts as benchgrid's own there (" SQUASH_DOC ")",
+			         path, (unsigned)probe, (unsigned)euid, euid == 0 ? "root is" : "the user is",
+			         (unsigned)probe);
+		return;
+	}
+	if (rc < 0)
+		snprintf(hint, hlen, "; benchgrid cannot create a file in it either (%s)%s", strerror(-rc),
+		         euid == 0 && (rc == -EACCES || rc == -EPERM)
+		             ? ": root is probably squashed on this file system and the user it is squashed "
+		               "to may not write there (" SQUASH_DOC ")"
+		             : "");
+	else if (probe != euid)
+		snprintf(hint, hlen,
+		         "; the files benchgrid creates there get uid %u (%s squashed on this file "
+		         "system): the directory must be owned by uid %u, e.g. created by benchgrid "
+		         "itself (" SQUASH_DOC ")",
+		         (unsigned)probe, euid == 0 ? "root is" : "the user is", (unsigned)probe);
+	else if (euid == 0 && st->st_uid == 65534)
+		snprintf(hint, hlen,
+		         "; files root creates there are owned by root, so root is not squashed on this "
+		         "file system and the directory belongs to nobody (" SQUASH_DOC ")");
 }
 
 static void open_error(const char *path, int e, char *err, size_t errlen)
@@ -148,10 +227,15 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 {
 	char err[4600];
 	int rc = 0;
+	squashed = false;
 	if (!resume && (rc = mkdir_parents(path)) == 0 && mkdir(path, 0755) < 0 && errno != EEXIST)
 		rc = -errno;
 	if (rc < 0) {
-		diag_error(d, NULL, "cannot create output directory %s: %s", path, strerror(-rc));
+		diag_error(
+		    d, NULL, "cannot create output directory %s: %s%s", path, strerror(-rc),
+		    geteuid() == 0 && (rc == -EACCES || rc == -EPERM)
+		        ? " (root refused: root may be squashed on this shared file system, " SQUASH_DOC ")"
+		        : "");
 		return -EINVAL;
 	}
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -166,8 +250,12 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 		diag_error(d, NULL, "output directory: %s", err);
 		return -EINVAL;
 	}
+	char hint[512] = "";
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_uid != geteuid())
+		accept_squashed(fd, path, &st, hint, sizeof(hint), d);
 	if (check_owner(fd, path, err, sizeof(err)) < 0) {
-		diag_error(d, NULL, "output directory: %s", err);
+		diag_error(d, NULL, "output directory: %s%s", err, hint);
 		close(fd);
 		return -EINVAL;
 	}

@@ -4,7 +4,11 @@
  *  - a new directory is created (with its parents) mode 0755; an existing
  *    one (and `--resume DIR`, which must exist) must be a real directory, not
  *    a symbolic link, owned by the effective user and not writable by its
- *    group or others, or the run is refused;
+ *    group or others, or the run is refused; on a shared file system that
+ *    squashes the user (NFS root_squash: root's files are created as
+ *    nobody), a directory owned by the uid our files really get there
+ *    (learnt from a probe file) is accepted, with a note, and that uid then
+ *    counts as ours (outdir_owned_by_us; docs/results.md#ownership);
  *  - cells/ and cells/ID are created with mkdirat and opened with
  *    O_NOFOLLOW under the same rules;
  *  - files are written whole (results_write.h's results_file: a fresh
@@ -15,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "diag.h"
@@ -26,6 +31,10 @@ char *outdir_default(const char *scenario_name);
  * remove the temporary files a killed run left. A directory fd, or
  * -EINVAL with the reason in d. */
 int outdir_open(const char *path, bool resume, struct diag *d);
+/* Whether a file or directory (its fstat) in the output directory is ours:
+ * owned by the effective user, or by the uid the last outdir_open found our
+ * files get there (a squashed root). */
+bool outdir_owned_by_us(const struct stat *st);
 /* The sub-directory name of dirfd (created mode 0755 when missing), opened
  * with O_NOFOLLOW and checked like the output directory. A directory fd, or
  * a negative errno with the reason in err (shown as path). */

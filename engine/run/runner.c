@@ -82,6 +82,13 @@ static int load_earlier(struct runner *R, const struct cell *cells, size_t n, st
 		                          R->E.warmup, d);
 	}
 	struct stat st;
+	if (fstatat(R->E.outfd, SHARES_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		diag_error(d, NULL,
+		           "%s holds the shares of a sweep (%s/): run a share with --shard i/n, join them "
+		           "with `benchgrid merge %s`, or use another -o directory",
+		           R->E.outdir, SHARES_DIR, R->E.outdir);
+		return -EINVAL;
+	}
 	if (fstatat(R->E.outfd, JOURNAL_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		diag_error(d, NULL,
 		           "%s already holds a run; use --resume %s to complete it, or another -o directory",

@@ -71,6 +71,12 @@ assert r["planned_cells"] == 6 and len(r["cells"]) == 6
 P
 [[ -s $first/report.md && -s $first/results.csv ]] && ok "merge wrote report.md and results.csv" || bad "merge wrote no reports"
 "$bg" report "$first" >/dev/null && ok "report works on a merged run" || bad "report on a merged run"
+# (the monitor's columns depend on what the disk did in each run: compared
+# are the cells' identity, parameters, steps and statuses)
+[[ "$(cut -d, -f1-7 "$first/results.csv" | sort)" == "$(cut -d, -f1-7 "$t/local/results.csv" | sort)" ]] &&
+	ok "the merged results.csv has the local run's cells, steps and statuses" || bad "results.csv differs from the local run's"
+"$bg" merge -q "$t/local" && [[ ! -e $t/local/shards ]] && [[ "$(ids "$t/local/results.json")" == "$want" ]] &&
+	ok "merge of a local run rewrites the same results (and adds no shards/)" || bad "merge of a local run"
 
 # 2. The same share twice at once; another plan into the same directory.
 o=$t/twice
@@ -93,6 +99,10 @@ rc=$?
 wait "${pids[@]}"
 pids=()
 echo 0 >"$t/slow"
+
+out=$("$bg" run "$t/s.yaml" -o "$first" "${W[@]}" -q 2>&1)
+[[ $? == 2 && $out == *"holds the shares of a sweep"* ]] && ok "a local run into a sweep's directory is refused (exit 2)" ||
+	bad "local run into a sweep's directory: $out"
 
 # 3. More shares than cells: the idle ones say so and succeed.
 out=$("$bg" run "$t/s.yaml" -o "$t/idle" --shard 6/7 "${W[@]}" 2>&1)
