@@ -56,9 +56,11 @@ void rep_hosts_list(FILE *f, const struct rep_hosts *h)
 		        h->unknown == 1 ? "" : "s");
 }
 
+/* Not `node`: a NUMA node or a cluster size is no host axis (a parameter
+ * whose values name the hosts still is one, whatever its name). */
 static bool host_param_name(const char *p)
 {
-	return strcasecmp(p, "host") == 0 || strcasecmp(p, "hostname") == 0 || strcasecmp(p, "node") == 0;
+	return strcasecmp(p, "host") == 0 || strcasecmp(p, "hostname") == 0;
 }
 
 /* Does parameter value v name host h: the same name (case aside), or one

@@ -347,8 +347,9 @@ static void section_facts(struct rep_ctx *cx, struct md *m)
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		for (size_t k = 0; k < r->cells[i].facts.ni; k++)
-			if (strncmp(r->cells[i].facts.info[k].key, "devices.", 8) !=
-			    0) /* the Devices legend */
+			/* devices.*: the Devices legend; fingerprint: for --resume */
+			if (strncmp(r->cells[i].facts.info[k].key, "devices.", 8) != 0 &&
+			    strcmp(r->cells[i].facts.info[k].key, "fingerprint") != 0)
 				rep_strs_add(&keys, r->cells[i].facts.info[k].key);
 		for (size_t k = 0; k < r->cells[i].facts.nm; k++)
 			rep_strs_add(&keys, r->cells[i].facts.m[k].name);

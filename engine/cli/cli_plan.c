@@ -40,6 +40,25 @@ int cli_load_plan(const char *path, const struct defines *D, struct spec **s, st
 	return 0;
 }
 
+size_t cli_apply_only(struct cell *cells, size_t n, const struct defines *only)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool keep = true;
+		for (size_t k = 0; k < only->n && keep; k++) {
+			const struct node *v = node_get(cells[i].params, only->names[k]);
+			struct node *want = node_new_scalar(only->values[k], NULL);
+			keep = v && param_equal(v, want);
+			node_free(want);
+		}
+		if (keep)
+			cells[out++] = cells[i];
+		else
+			node_free(cells[i].params);
+	}
+	return out;
+}
+
 static void check_usage(FILE *out)
 {
 	fprintf(out, "usage: benchgrid check SPEC [-D name=value ...]\n\n"
@@ -131,8 +150,9 @@ static int run_plan(int argc, char **argv, bool is_plan)
 			break;
 		case 'N':
 			nshards = strtoul(optarg, &end, 10);
-			if (!is_plan || *optarg < '0' || *optarg > '9' || *end || nshards < 1 ||
-			    nshards > 1000000) {
+			if (!is_plan)
+				goto bad;
+			if (*optarg < '0' || *optarg > '9' || *end || nshards < 1 || nshards > 1000000) {
 				fprintf(stderr,
 				        "benchgrid plan: --shards expects a number from 1, got '%s'\n",
 				        optarg);

@@ -18,4 +18,8 @@ int cli_define(struct defines *D, const char *arg);
 int cli_load_plan(const char *path, const struct defines *D, struct spec **s, struct cell **cells, size_t *n,
                   struct diag *d);
 
+/* Keep only the cells matching every --only name=value (run, slurm): the
+ * new count; the others' parameters are freed. */
+size_t cli_apply_only(struct cell *cells, size_t n, const struct defines *only);
+
 #endif

@@ -43,26 +43,6 @@ static void run_usage(FILE *out)
 	             "(finished cells are kept; use --resume).\n");
 }
 
-/* Keep only cells matching every --only name=value. */
-static size_t apply_only(struct cell *cells, size_t n, const struct defines *only)
-{
-	size_t out = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool keep = true;
-		for (size_t k = 0; k < only->n && keep; k++) {
-			const struct node *v = node_get(cells[i].params, only->names[k]);
-			struct node *want = node_new_scalar(only->values[k], NULL);
-			keep = v && param_equal(v, want);
-			node_free(want);
-		}
-		if (keep)
-			cells[out++] = cells[i];
-		else
-			node_free(cells[i].params);
-	}
-	return out;
-}
-
 static int parse_shards(const char *arg, size_t *out)
 {
 	char *end;
@@ -191,9 +171,12 @@ static int run_main(int argc, char **argv)
 	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0) {
 		rc = CLI_EXIT_USAGE;
 	} else {
-		n = apply_only(cells, n, &only);
+		n = cli_apply_only(cells, n, &only);
 		if (only.n && n == 0) {
 			fprintf(stderr, "benchgrid run: no cell matches the --only filters\n");
+			rc = CLI_EXIT_USAGE;
+		} else if (!shard && (nshards_opt || split_groups)) {
+			fprintf(stderr, "benchgrid run: --shards and --split-groups go with --shard\n");
 			rc = CLI_EXIT_USAGE;
 		} else if (shard && plan_share(s, cells, n, shard, nshards_opt, split_groups, &o, &sp) < 0) {
 			rc = CLI_EXIT_USAGE;

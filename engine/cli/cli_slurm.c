@@ -4,8 +4,9 @@
  * the sbatch command line (the shell quotes them, so paths with spaces
  * work) and their bodies on stdin (quoted heredocs: nothing is expanded):
  *   - an array job of N tasks, one per share, each running
- *     `benchgrid run SPEC -o DIR --shard auto -q` (i and n come from
- *     SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT);
+ *     `benchgrid run SPEC -o DIR --shard auto --shards N -q` (i comes from
+ *     SLURM_ARRAY_TASK_ID; n is given, so that resubmitting some tasks
+ *     only, `sbatch --array=3 DIR/slurm/array.sh`, works);
  *   - a merge job, --dependency=afterany on the array, running
  *     `benchgrid merge DIR`.
  * Slurm writes each job's output into DIR/slurm/, which the script creates
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli_plan.h"
+#include "outdir.h"
 #include "estimate.h"
 #include "matrix.h"
 #include "shard.h"
@@ -96,6 +98,7 @@ struct slurm_opts {
 /* What the script is made of. */
 struct slurm_job {
 	char *bin, *spec, *dir; /* absolute */
+	char *dir_pattern;      /* dir with each % doubled: Slurm reads --output as a pattern */
 	char *name;             /* --job-name */
 	char time[32];          /* --time of the tasks */
 	struct strv array_opts, merge_opts;
@@ -282,26 +285,6 @@ static int parse_args(int argc, char **argv, struct slurm_opts *o)
 	return check_text("the scenario path", argv[optind]);
 }
 
-/* Keep only the cells matching every --only name=value (as `run` does). */
-static size_t apply_only(struct cell *cells, size_t n, const struct defines *only)
-{
-	size_t out = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool keep = true;
-		for (size_t k = 0; k < only->n && keep; k++) {
-			const struct node *v = node_get(cells[i].params, only->names[k]);
-			struct node *want = node_new_scalar(only->values[k], NULL);
-			keep = v && param_equal(v, want);
-			node_free(want);
-		}
-		if (keep)
-			cells[out++] = cells[i];
-		else
-			node_free(cells[i].params);
-	}
-	return out;
-}
-
 /* The shares of the plan and their declared seconds. */
 struct slurm_plan {
 	struct shard_plan sp;
@@ -345,6 +328,21 @@ static char *abs_path(const char *path)
 }
 
 /* --job-name: benchgrid-NAME with only [A-Za-z0-9_.-]. */
+/* s with each '%' doubled (malloc'd), or NULL. */
+static char *percent_escaped(const char *s)
+{
+	char *out = malloc(strlen(s) * 2 + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		if (*s == '%')
+			*o++ = '%';
+		*o++ = *s;
+	}
+	*o = 0;
+	return out;
+}
+
 static char *job_name(const char *scenario)
 {
 	char *out;
@@ -422,6 +420,20 @@ static void format_minutes(long m, char *out, size_t len)
 		snprintf(out, len, "%ld:%02ld:00", m / 60, m % 60);
 }
 
+/* A share whose steps declare no duration gets a limit that is a guess:
+ * Slurm would kill it at the limit, so say so. */
+static void warn_undeclared(const struct slurm_plan *P, const char *limit)
+{
+	size_t undeclared = 0;
+	for (size_t i = 0; i < P->sp.nshards; i++)
+		undeclared += P->sp.ncells[i] && P->declared[i] == 0;
+	if (undeclared)
+		fprintf(stderr,
+		        "benchgrid slurm: warning: the steps of %zu share%s declare no duration (runtime:, "
+		        "duration:): the time limit %s is a guess; give --time\n",
+		        undeclared, undeclared == 1 ? "" : "s", limit);
+}
+
 /* The job's paths, options and bodies. 0, or -1 (message printed). */
 static int build_job(const struct spec *s, const char *spec_path, const struct slurm_opts *o,
                      const struct slurm_plan *P, struct slurm_job *J)
@@ -437,11 +449,16 @@ static int build_job(const struct spec *s, const char *spec_path, const struct s
 	J->spec = realpath(spec_path, NULL);
 	J->dir = abs_path(o->outdir);
 	J->name = job_name(s->name);
-	if (!J->bin || !J->spec || !J->dir || !J->name || check_text("the output path", J->dir) < 0 ||
-	    check_text("benchgrid's path", J->bin) < 0) {
+	J->dir_pattern = J->dir ? percent_escaped(J->dir) : NULL;
+	if (!J->bin || !J->spec || !J->dir || !J->name || !J->dir_pattern) {
 		fprintf(stderr, "benchgrid slurm: cannot make the paths absolute: %s\n", strerror(errno));
 		return -1;
 	}
+	/* The absolute paths (the current directory, links resolved) go into the
+	 * script too. */
+	if (check_text("the scenario's absolute path", J->spec) < 0 ||
+	    check_text("the output path", J->dir) < 0 || check_text("benchgrid's path", J->bin) < 0)
+		return -1;
 	if (o->time) {
 		snprintf(J->time, sizeof(J->time), "%s", o->time);
 	} else {
@@ -450,6 +467,7 @@ static int build_job(const struct spec *s, const char *spec_path, const struct s
 			if (share_minutes(P, i) > m)
 				m = share_minutes(P, i);
 		format_minutes(m < SLURM_MIN_MINUTES ? SLURM_MIN_MINUTES : m, J->time, sizeof(J->time));
+		warn_undeclared(P, J->time);
 	}
 	char range[64];
 	snprintf(range, sizeof(range), "0-%zu", P->sp.nshards - 1);
@@ -458,9 +476,9 @@ static int build_job(const struct spec *s, const char *spec_path, const struct s
 	struct strv *a = &J->array_opts, *m = &J->merge_opts;
 	int rc = strv_pushf(a, "--job-name=%s", J->name) | strv_pushf(a, "--array=%s", range) |
 	         (o->exclusive ? strv_push(a, "--exclusive") : 0) | strv_pushf(a, "--time=%s", J->time) |
-	         strv_pushf(a, "--output=%s/slurm/%%A_%%a.out", J->dir) |
+	         strv_pushf(a, "--output=%s/slurm/%%A_%%a.out", J->dir_pattern) |
 	         strv_pushf(m, "--job-name=%s-merge", J->name) | strv_push(m, "--time=" SLURM_MERGE_MINUTES) |
-	         strv_pushf(m, "--output=%s/slurm/%%j-merge.out", J->dir);
+	         strv_pushf(m, "--output=%s/slurm/%%j-merge.out", J->dir_pattern);
 	if (o->partition)
 		rc |= strv_pushf(a, "--partition=%s", o->partition) |
 		      strv_pushf(m, "--partition=%s", o->partition);
@@ -472,20 +490,19 @@ static int build_job(const struct spec *s, const char *spec_path, const struct s
 }
 
 /* The bodies of the two jobs (bash scripts). */
-static int build_bodies(const struct slurm_opts *o, struct slurm_job *J)
+static int build_bodies(const struct slurm_opts *o, size_t nshards, struct slurm_job *J)
 {
 	size_t len;
 	FILE *f = open_memstream(&J->array_body, &len);
 	if (!f)
 		return -1;
-	fputs("#!/bin/bash\n# One share of the cells: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT.\nexec ",
-	      f);
+	fprintf(f, "#!/bin/bash\n# One share of the cells: SLURM_ARRAY_TASK_ID of %zu.\nexec ", nshards);
 	shq(f, J->bin);
 	fputs(" run ", f);
 	shq(f, J->spec);
 	fputs(" -o ", f);
 	shq(f, J->dir);
-	fputs(" --shard auto -q", f);
+	fprintf(f, " --shard auto --shards %zu -q", nshards);
 	for (size_t i = 0; i < o->pass.n; i++) {
 		fputc(' ', f);
 		shq(f, o->pass.v[i]);
@@ -563,46 +580,24 @@ static void print_script(FILE *f, const struct slurm_opts *o, const struct slurm
 	fputs("echo \"array job $array\"\necho \"merge job $merge\"\n", f);
 }
 
-/* mkdir -p path, mode 0755: 0 or -1 (message printed). */
-static int mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "benchgrid slurm: %s: path too long\n", path);
-		return -1;
-	}
-	for (char *p = tmp + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char was = *p;
-		*p = 0;
-		struct stat st;
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
-			fprintf(stderr, "benchgrid slurm: cannot create %s: %s\n", tmp, strerror(errno));
-			return -1;
-		}
-		if (lstat(tmp, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "benchgrid slurm: %s is not a directory\n", tmp);
-			return -1;
-		}
-		if (!(*p = was))
-			return 0;
-	}
-}
-
-static int write_file(const char *dir, const char *name, const char *body, char **path)
+/* name in the directory dirfd (shown as dir), never through a link: 0, or
+ * -1 (message printed). */
+static int write_file(int dirfd, const char *dir, const char *name, const char *body, char **path)
 {
 	if (asprintf(path, "%s/%s", dir, name) < 0)
 		return -1;
-	int fd = open(*path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	size_t len = strlen(body);
-	if (fd < 0 || write(fd, body, len) != (ssize_t)len || close(fd) < 0) {
-		fprintf(stderr, "benchgrid slurm: cannot write %s: %s\n", *path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+	int err = fd < 0 ? errno : 0;
+	if (!err) {
+		ssize_t w = write(fd, body, len);
+		err = w < 0 ? errno : (size_t)w != len ? EIO : 0;
+		if (close(fd) < 0 && !err)
+			err = errno;
 	}
-	return 0;
+	if (err)
+		fprintf(stderr, "benchgrid slurm: cannot write %s: %s\n", *path, strerror(err));
+	return err ? -1 : 0;
 }
 
 /* sbatch --parsable [dep] OPTS FILE: the job id in id, or -1 (message
@@ -673,9 +668,22 @@ static int submit(const struct slurm_job *J)
 		                "installed here? without --submit the script is printed instead)\n");
 		return -1;
 	}
-	if (asprintf(&logs, "%s/slurm", J->dir) < 0 || mkdir_p(logs) < 0 ||
-	    write_file(logs, "array.sh", J->array_body, &af) < 0 ||
-	    write_file(logs, "merge.sh", J->merge_body, &mf) < 0)
+	/* DIR under the rules of every run's output directory (run/outdir.h):
+	 * ours, not a link, not writable by others; slurm/ likewise. */
+	struct diag d;
+	diag_init(&d);
+	int dirfd = outdir_open(J->dir, false, &d), logfd = -1;
+	diag_print(&d, stderr);
+	diag_free(&d);
+	char err[4600];
+	if (dirfd < 0 || asprintf(&logs, "%s/slurm", J->dir) < 0)
+		goto out;
+	if ((logfd = outdir_subdir(dirfd, "slurm", logs, err, sizeof(err))) < 0) {
+		fprintf(stderr, "benchgrid slurm: %s\n", err);
+		goto out;
+	}
+	if (write_file(logfd, logs, "array.sh", J->array_body, &af) < 0 ||
+	    write_file(logfd, logs, "merge.sh", J->merge_body, &mf) < 0)
 		goto out;
 	if (run_sbatch(sbatch, NULL, &J->array_opts, af, array, sizeof(array)) < 0)
 		goto out;
@@ -690,6 +698,10 @@ static int submit(const struct slurm_job *J)
 	printf("array job %s\nmerge job %s\n", array, merge);
 	rc = 0;
 out:
+	if (logfd >= 0)
+		close(logfd);
+	if (dirfd >= 0)
+		close(dirfd);
 	free(logs);
 	free(af);
 	free(mf);
@@ -702,6 +714,7 @@ static void job_free(struct slurm_job *J)
 	free(J->bin);
 	free(J->spec);
 	free(J->dir);
+	free(J->dir_pattern);
 	free(J->name);
 	free(J->array_body);
 	free(J->merge_body);
@@ -725,11 +738,12 @@ static int slurm_main(int argc, char **argv)
 	size_t n;
 	rc = CLI_EXIT_USAGE;
 	if (cli_load_plan(argv[optind], &o.D, &s, &cells, &n, &d) == 0) {
-		n = apply_only(cells, n, &o.only);
+		n = cli_apply_only(cells, n, &o.only);
 		if (o.only.n && n == 0)
 			fprintf(stderr, "benchgrid slurm: no cell matches the --only filters\n");
 		else if (plan_shares(s, cells, n, &o, &P) == 0 &&
-		         build_job(s, argv[optind], &o, &P, &J) == 0 && build_bodies(&o, &J) == 0) {
+		         build_job(s, argv[optind], &o, &P, &J) == 0 &&
+		         build_bodies(&o, P.sp.nshards, &J) == 0) {
 			if (o.submit) {
 				rc = submit(&J) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 			} else {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -306,6 +307,30 @@ int results_file_write(int dirfd, const char *name, const void *buf, size_t len)
 		return rc;
 	}
 	return results_file_commit(&rf);
+}
+
+/* Does NAME (a regular file, not followed if a link) hold buf exactly? */
+static bool holds_bytes(int dirfd, const char *name, const void *buf, size_t len)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == len;
+	char chunk[8192];
+	for (size_t off = 0; same && off < len;) {
+		ssize_t r = read(fd, chunk, sizeof(chunk));
+		same =
+		    r > 0 && (size_t)r <= len - off && memcmp(chunk, (const char *)buf + off, (size_t)r) == 0;
+		off += r > 0 ? (size_t)r : 0;
+	}
+	close(fd);
+	return same;
+}
+
+int results_file_write_changed(int dirfd, const char *name, const void *buf, size_t len)
+{
+	return holds_bytes(dirfd, name, buf, len) ? 0 : results_file_write(dirfd, name, buf, len);
 }
 
 int results_open_dir_of(const char *path, const char **base)

@@ -36,6 +36,10 @@ int results_file_commit(struct results_file *rf);
 void results_file_abort(struct results_file *rf);
 /* The whole of buf as NAME in dirfd: 0 or a negative errno. */
 int results_file_write(int dirfd, const char *name, const void *buf, size_t len);
+/* The same, unless NAME holds exactly these bytes already (then nothing is
+ * written: writers that share a directory do not replace a file under one
+ * another's readers). */
+int results_file_write_changed(int dirfd, const char *name, const void *buf, size_t len);
 /* Open the directory of path (O_DIRECTORY; "." for a bare name) and point
  * *base at its last component: a directory fd, or -1 with errno. */
 int results_open_dir_of(const char *path, const char **base);

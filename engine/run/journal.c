@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,8 +13,7 @@
 #include "outdir.h"
 #include "results_write.h"
 
-/* The fingerprint of a cell: everything that decides how it runs. */
-static uint64_t cell_fingerprint(const struct spec *s, const struct cell *c, int64_t repeat, int64_t warmup)
+uint64_t journal_cell_fingerprint(const struct spec *s, const struct cell *c, int64_t repeat, int64_t warmup)
 {
 	struct diag d;
 	diag_init(&d);
@@ -39,11 +39,11 @@ int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells
 			if (*p == '\t' || *p == '\n' || *p == '\r')
 				*p = ' ';
 		fprintf(f, "%s\t%016llx\t%zu\t%s\n", cells[i].id,
-		        (unsigned long long)cell_fingerprint(s, &cells[i], repeat, warmup), cells[i].index,
-		        label);
+		        (unsigned long long)journal_cell_fingerprint(s, &cells[i], repeat, warmup),
+		        cells[i].index, label);
 	}
 	fclose(f);
-	int rc = results_file_write(dirfd, "plan.tsv", buf, len);
+	int rc = results_file_write_changed(dirfd, "plan.tsv", buf, len);
 	free(buf);
 	return rc;
 }
@@ -75,47 +75,57 @@ static const char *open_own_error(int rc)
 	return strerror(-rc);
 }
 
+/* The fingerprint finished cell rc ran with: its fact, else plan.tsv's
+ * (read once into *p). 1 found, 0 unknown, or a negative errno. */
+static int finished_fingerprint(int dirfd, const struct run_cell *rc, struct plan_entry **p, size_t *np,
+                                bool *read, uint64_t *fp)
+{
+	unsigned long long v;
+	const char *fact = result_info_get(&rc->facts, "fingerprint");
+	if (fact && sscanf(fact, "%llx", &v) == 1) {
+		*fp = v;
+		return 1;
+	}
+	if (!*read) {
+		int e = journal_read_plan(dirfd, p, np);
+		if (e < 0)
+			return e;
+		*read = true;
+	}
+	for (size_t k = 0; k < *np; k++)
+		if (!strcmp((*p)[k].id, rc->id)) {
+			*fp = (*p)[k].fingerprint;
+			return 1;
+		}
+	return 0;
+}
+
 int journal_check_plan(int dirfd, const char *outdir, const struct run *run, const struct spec *s,
                        const struct cell *cells, size_t n, int64_t repeat, int64_t warmup, struct diag *d)
 {
-	int fd = open_own(dirfd, "plan.tsv", O_RDONLY);
-	if (fd == -ENOENT && run->ncells == 0)
-		return 0; /* killed before anything was written: start afresh */
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		diag_error(d, NULL, "--resume: %s/plan.tsv: %s%s", outdir,
-		           open_own_error(fd >= 0 ? -ENOMEM : fd),
-		           fd == -ENOENT ? " (not a benchgrid output directory?)" : "");
-		if (fd >= 0)
-			close(fd);
-		return -EINVAL;
-	}
-	char line[256];
+	struct plan_entry *p = NULL;
+	size_t np = 0;
+	bool read = false;
 	int bad = 0;
-	while (fgets(line, sizeof(line), f)) {
-		char id[32];
-		unsigned long long fp;
-		if (line[0] == '#' || sscanf(line, "%31s %llx", id, &fp) != 2)
-			continue;
-		if (!run_find_cell(run, id))
-			continue;
-		for (size_t i = 0; i < n; i++) {
-			if (strcmp(cells[i].id, id))
-				continue;
-			uint64_t now = cell_fingerprint(s, &cells[i], repeat, warmup);
-			if (now != fp) {
-				char label[256];
-				cell_run_label(&cells[i], label, sizeof(label));
-				diag_error(
-				    d, NULL,
-				    "--resume: the scenario changed for finished cell %s (%s): its target, "
-				    "settings, steps or repeat count differ; use a new output directory",
-				    id, label);
-				bad = -EINVAL;
-			}
+	for (size_t i = 0; i < n && !bad; i++) {
+		const struct run_cell *rc = run_find_cell(run, cells[i].id);
+		uint64_t was;
+		int e = rc ? finished_fingerprint(dirfd, rc, &p, &np, &read, &was) : 0;
+		if (e < 0) {
+			diag_error(d, NULL, "--resume: %s/plan.tsv: %s%s", outdir, open_own_error(e),
+			           e == -ENOENT ? " (not a benchgrid output directory?)" : "");
+			bad = -EINVAL;
+		} else if (e == 1 && journal_cell_fingerprint(s, &cells[i], repeat, warmup) != was) {
+			char label[256];
+			cell_run_label(&cells[i], label, sizeof(label));
+			diag_error(d, NULL,
+			           "--resume: the scenario changed for finished cell %s (%s): its target, "
+			           "settings, steps or repeat count differ; use a new output directory",
+			           cells[i].id, label);
+			bad = -EINVAL;
 		}
 	}
-	fclose(f);
+	journal_plan_free(p, np);
 	return bad;
 }
 
@@ -136,7 +146,9 @@ int journal_load(struct run *run, int dirfd, const char *name, const char *shown
 	ssize_t len;
 	long good_end = 0;
 	size_t loaded = 0;
+	size_t lineno = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
+		lineno++;
 		if (line[len - 1] != '\n')
 			break; /* torn write: kill -9 in the middle of a line */
 		struct run_cell c;
@@ -155,6 +167,11 @@ int journal_load(struct run *run, int dirfd, const char *name, const char *shown
 			}
 			loaded++;
 		} else {
+			/* A whole line that is no cell: what follows is not trusted. */
+			diag_warn(
+			    d, NULL,
+			    "%s: line %zu is not a finished cell: it and the lines after it are ignored",
+			    shown, lineno);
 			diag_free(&ld);
 			break;
 		}
@@ -212,15 +229,33 @@ int journal_read_plan(int dirfd, struct plan_entry **out, size_t *n)
 		p = np;
 		memcpy(p[have].id, id, 13);
 		p[have].index = index;
+		p[have].fingerprint = fp;
 		const char *lab = line + used + (line[used] == '\t');
 		p[have].label = strndup(lab, strcspn(lab, "\n"));
 		have++;
 	}
 	free(line);
+	int err = ferror(f) ? (errno ? errno : EIO) : 0;
 	fclose(f);
+	if (err) {
+		journal_plan_free(p, have);
+		return -err;
+	}
 	*out = p;
 	*n = have;
 	return 0;
+}
+
+bool journal_busy(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	/* A shared lock for a moment: a share taking its lock meanwhile retries
+	 * (share_lock). */
+	bool busy = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return busy;
 }
 
 int journal_append(int fd, const struct run_cell *rc)

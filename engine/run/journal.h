@@ -28,12 +28,18 @@
 /* All take the output directory's fd (outdir.h) and never follow a link in
  * it; outdir is its path, for messages. */
 
-/* Write plan.tsv: 0 or a negative errno. */
+/* The fingerprint of a cell: a hash of everything that decides how it
+ * runs (its interpolated tree, parameters, repeat and warmup). Each
+ * finished cell records it as its fact `fingerprint`. */
+uint64_t journal_cell_fingerprint(const struct spec *s, const struct cell *c, int64_t repeat, int64_t warmup);
+/* Write plan.tsv (unless it holds these bytes already: the shares of a
+ * sweep all write it): 0 or a negative errno. */
 int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells, size_t n, int64_t repeat,
                        int64_t warmup);
 /* On resume: every cell of run that is still planned must run the same way
- * now, or its old figures would be mixed with new ones. 0 or -EINVAL with
- * errors in d. */
+ * now, or its old figures would be mixed with new ones. A cell's own
+ * `fingerprint` fact is compared, else (older journals) plan.tsv's. 0 or
+ * -EINVAL with errors in d. */
 int journal_check_plan(int dirfd, const char *outdir, const struct run *run, const struct spec *s,
                        const struct cell *cells, size_t n, int64_t repeat, int64_t warmup, struct diag *d);
 /* Read the cells of the journal `name` (in dirfd; shown as `shown` in
@@ -43,6 +49,8 @@ int journal_check_plan(int dirfd, const char *outdir, const struct run *run, con
  * written). The number of cells read (0 when there is no journal) or
  * -EINVAL with the error in d (a link, a file that is not ours). */
 int journal_load(struct run *run, int dirfd, const char *name, const char *shown, bool own, struct diag *d);
+/* Is the journal name in dirfd locked by a live writer (a share running)? */
+bool journal_busy(int dirfd, const char *name);
 /* Open the journal `name` for appending: created (it must not exist) for a
  * new run, or the existing one of ours on resume. An fd, or a negative
  * errno with the error in d. */
@@ -52,10 +60,12 @@ int journal_open(int dirfd, const char *name, const char *shown, bool resume, st
 struct plan_entry {
 	char id[13];
 	size_t index;
+	uint64_t fingerprint;
 	char *label; /* the cell's parameters, "fs=ext4 bs=4k" (owned) */
 };
 /* Read plan.tsv: 0 with *out (free with journal_plan_free), -ENOENT when
- * there is none, or another negative errno. */
+ * there is none, or another negative errno (a read error is one: a file
+ * replaced under the reader on NFS gives ESTALE). */
 int journal_read_plan(int dirfd, struct plan_entry **out, size_t *n);
 void journal_plan_free(struct plan_entry *p, size_t n);
 /* Append a finished cell as one line and fsync: 0 or a negative errno; on

@@ -60,6 +60,10 @@ static void take_header(struct merge *M, int dirfd, const char *name, struct dia
 	struct diag rd;
 	diag_init(&rd);
 	if (results_from_json(&r, v, name, &rd) == 0) {
+		/* Only the facts: the journals are the record of the cells. */
+		for (size_t i = 0; i < r.ncells; i++)
+			run_cell_free(&r.cells[i]);
+		r.ncells = 0;
 		if (!M->have_header || r.started < M->run.started) {
 			run_free(&M->run);
 			M->run = r;
@@ -96,11 +100,7 @@ static void take_share_info(struct merge *M, const char *name)
 	/* A live share holds an flock on its journal (share_lock). */
 	char journal[80];
 	snprintf(journal, sizeof(journal), "%.*s.jsonl", (int)(strlen(name) - 5), name);
-	int fd = openat(M->sharesfd, journal, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0) {
-		si.running = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
-		close(fd);
-	}
+	si.running = journal_busy(M->sharesfd, journal);
 	json_decref(v);
 	M->shares = realloc(M->shares, (M->nshares + 1) * sizeof(*M->shares));
 	M->shares[M->nshares++] = si;
@@ -126,7 +126,7 @@ static int read_shares(struct merge *M, struct diag *d)
 			take_header(M, M->sharesfd, e->d_name, d);
 		else if (has_suffix(e->d_name, ".json"))
 			take_share_info(M, e->d_name);
-		else if (has_suffix(e->d_name, ".jsonl")) {
+		else if (share_is_journal(e->d_name, &(size_t){0}, &(size_t){0})) {
 			journals = realloc(journals, (nj + 1) * sizeof(*journals));
 			journals[nj++] = strdup(e->d_name);
 		}
@@ -211,11 +211,36 @@ static void keep_planned(struct merge *M, const struct plan_entry *p, size_t np)
 	M->run.nplanned = np;
 }
 
+/* The machine facts are the earliest share's: when shares ran on several
+ * hosts, say which hosts, so nobody reads one host's facts as all's. */
+static void note_hosts(struct merge *M)
+{
+	char *list = NULL;
+	size_t len = 0, distinct = 0;
+	FILE *f = open_memstream(&list, &len);
+	if (!f)
+		return;
+	for (size_t i = 0; i < M->nshares; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(M->shares[i].host, M->shares[j].host);
+		if (!seen)
+			fprintf(f, "%s%s", distinct++ ? ", " : "", M->shares[i].host);
+	}
+	fclose(f);
+	const char *from = result_info_get(&M->run.env, "machine.host");
+	if (distinct > 1)
+		result_info(&M->run.env, "machine.hosts", "%s (the other machine.* facts are %s's)", list,
+		            from ? from : "one host");
+	free(list);
+}
+
 /* results.json, the reports and `expect:`: 0 or 1 (a write failed or a
  * strict expectation failed). */
 static int write_outputs(struct merge *M, struct diag *d)
 {
 	int bad = 0;
+	note_hosts(M);
 	run_sort_cells(&M->run);
 	double last = 0;
 	for (size_t i = 0; i < M->nshares; i++)
@@ -255,10 +280,6 @@ static int merge_plan(struct merge *M, bool quiet, struct diag *d)
 	take_header(M, M->outfd, "results.json", d); /* a local run's, if any */
 	char shown[4300];
 	snprintf(shown, sizeof(shown), "%s/%s", M->outdir, JOURNAL_NAME);
-	/* The header's own cells are dropped: the journals are the record. */
-	for (size_t i = 0; i < M->run.ncells; i++)
-		run_cell_free(&M->run.cells[i]);
-	M->run.ncells = 0;
 	if ((has_shares && (M->sharesfd < 0 || read_shares(M, d) < 0)) ||
 	    journal_load(&M->run, M->outfd, JOURNAL_NAME, shown, false, d) < 0) {
 		if (err[0])

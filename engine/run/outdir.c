@@ -92,7 +92,7 @@ static int check_owner(int fd, const char *path, char *err, size_t errlen)
 }
 
 /* The owner a new file in dirfd gets (a fresh O_EXCL|O_NOFOLLOW name that
- * remove_leftovers would clear, removed at once): 0, or a negative errno. */
+ * outdir_remove_leftovers would clear, removed at once): 0, or a negative errno. */
 static int probe_owner(int dirfd, uid_t *uid)
 {
 	struct results_file rf;
@@ -202,7 +202,7 @@ static bool is_temporary(const char *name)
  * sweep write into one directory at once, and a temporary file of a live
  * writer is renamed within seconds. */
 #define LEFTOVER_AGE 600 /* seconds */
-static void remove_leftovers(int dirfd)
+void outdir_remove_leftovers(int dirfd)
 {
 	int fd = dup(dirfd);
 	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
@@ -259,7 +259,7 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 		close(fd);
 		return -EINVAL;
 	}
-	remove_leftovers(fd);
+	outdir_remove_leftovers(fd);
 	return fd;
 }
 
@@ -281,7 +281,7 @@ int outdir_copy_scenario(int dirfd, const char *scenario_file)
 		fwrite(chunk, 1, r, m);
 	fclose(m);
 	fclose(in);
-	int rc = results_file_write(dirfd, "scenario.yaml", buf, len);
+	int rc = results_file_write_changed(dirfd, "scenario.yaml", buf, len);
 	free(buf);
 	return rc;
 }

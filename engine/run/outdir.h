@@ -39,6 +39,9 @@ bool outdir_owned_by_us(const struct stat *st);
  * with O_NOFOLLOW and checked like the output directory. A directory fd, or
  * a negative errno with the reason in err (shown as path). */
 int outdir_subdir(int dirfd, const char *name, const char *path, char *err, size_t errlen);
+/* Remove the temporary files (results_file's) a killed writer left in
+ * dirfd, once they are old enough not to be a live writer's. */
+void outdir_remove_leftovers(int dirfd);
 /* A copy of the scenario file as scenario.yaml in dirfd: 0 or a negative
  * errno. */
 int outdir_copy_scenario(int dirfd, const char *scenario_file);

@@ -41,6 +41,7 @@ struct runner {
 	/* A share of a sweep (--shard): its files, and the cells other writers
 	 * of the directory finished (not this run's results). */
 	bool sharded;
+	char host[256]; /* this host's name, recorded in every cell */
 	struct share sh;
 	struct run done;
 	char journal_shown[4300]; /* the journal's path, for messages */
@@ -75,19 +76,19 @@ static void read_settings(struct runner *R, const struct spec *s, struct diag *d
 /* The journal of an earlier run (--resume), or none in a fresh directory. */
 static int load_earlier(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
 {
+	struct stat st;
+	if (fstatat(R->E.outfd, SHARES_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		diag_error(d, NULL,
+		           "%s holds the shares of a sweep (%s/): run a share again with --shard i/n, join "
+		           "them with `benchgrid merge %s`, or use another -o directory",
+		           R->E.outdir, SHARES_DIR, R->E.outdir);
+		return -EINVAL;
+	}
 	if (R->o->resume) {
 		if (journal_load(&R->run, R->E.outfd, JOURNAL_NAME, R->journal_shown, true, d) < 0)
 			return -EINVAL;
 		return journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat,
 		                          R->E.warmup, d);
-	}
-	struct stat st;
-	if (fstatat(R->E.outfd, SHARES_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		diag_error(d, NULL,
-		           "%s holds the shares of a sweep (%s/): run a share with --shard i/n, join them "
-		           "with `benchgrid merge %s`, or use another -o directory",
-		           R->E.outdir, SHARES_DIR, R->E.outdir);
-		return -EINVAL;
 	}
 	if (fstatat(R->E.outfd, JOURNAL_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		diag_error(d, NULL,
@@ -147,11 +148,11 @@ static int open_share(struct runner *R, const struct cell *cells, size_t n, stru
 	if (share_open(&R->sh, R->E.outfd, R->E.outdir, R->o->share, R->o->shards->nshards, d) < 0)
 		return -EINVAL;
 	snprintf(R->journal_shown, sizeof(R->journal_shown), "%s", R->sh.shown);
-	if ((R->journal = journal_open(R->sh.dirfd, R->sh.journal, R->sh.shown, true, d)) < 0 ||
+	if (same_cells_planned(R, cells, n, d) < 0 ||
+	    (R->journal = journal_open(R->sh.dirfd, R->sh.journal, R->sh.shown, true, d)) < 0 ||
 	    share_lock(&R->sh, R->journal, d) < 0 ||
 	    journal_load(&R->run, R->sh.dirfd, R->sh.journal, R->sh.shown, true, d) < 0 ||
-	    share_load_others(&R->sh, R->E.outfd, R->E.outdir, &R->done, d) < 0 ||
-	    same_cells_planned(R, cells, n, d) < 0)
+	    share_load_others(&R->sh, R->E.outfd, R->E.outdir, &R->done, d) < 0)
 		return -EINVAL;
 	if (journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat, R->E.warmup,
 	                       d) < 0 ||
@@ -180,6 +181,7 @@ static void describe_run(struct runner *R, const struct spec *s, size_t n)
 	R->run.expect_cfg = node_clone(node_get(s->root, "expect"));
 	R->run.notes_cfg = node_clone(node_get(s->root, "notes"));
 	facts_machine(&R->run.env);
+	result_info(&R->run.env, "machine.host", "%s", R->host);
 }
 
 /* The output directory with its journal, plan and scenario copy. Every
@@ -317,15 +319,16 @@ static void cell_finished(struct runner *R, struct run_cell *rc, size_t k, size_
 	write_results(R, d);
 }
 
-/* Where the cell ran: results of several hosts are told apart by it. */
-static void record_where(const struct runner *R, struct run_cell *rc)
+/* Where the cell ran (results of several hosts are told apart by it) and
+ * the fingerprint of what it ran. */
+static void record_identity(const struct runner *R, const struct cell *c, struct run_cell *rc)
 {
-	char host[256] = "unknown";
-	if (gethostname(host, sizeof(host) - 1) < 0)
-		snprintf(host, sizeof(host), "unknown");
-	result_info(&rc->facts, "host", "%s", host);
+	result_info(&rc->facts, "host", "%s", R->host);
 	if (R->sharded)
 		result_info(&rc->facts, "share", "%zu/%zu", R->sh.i, R->sh.n);
+	/* What it ran with, for --resume and the other shares (journal.h). */
+	result_info(&rc->facts, "fingerprint", "%016llx",
+	            (unsigned long long)journal_cell_fingerprint(R->E.s, c, R->E.repeat, R->E.warmup));
 }
 
 /* Run the cells the journal lacks. Returns true when interrupted. */
@@ -367,7 +370,7 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 		int st = cell_run(&R->E, c, rc);
 		rc = run_find_cell(&R->run, id);
 		rc->elapsed = clock_mono() - t0;
-		record_where(R, rc);
+		record_identity(R, c, rc);
 		if (st == STEPS_INTERRUPTED || interrupt_requested()) {
 			/* Not finished: drop it, resume will run it again. */
 			run_cell_free(rc);
@@ -413,8 +416,9 @@ static int finish(struct runner *R, const struct cell *cells, size_t n, bool int
 {
 	progress_end(&R->E.prog);
 	if (interrupted && !R->o->quiet)
-		fprintf(stderr, "interrupted: tearing down; finished cells are kept in %s (--resume %s)\n",
-		        R->E.outdir, R->E.outdir);
+		fprintf(stderr, "interrupted: tearing down; finished cells are kept in %s (%s %s%s)\n",
+		        R->E.outdir, R->sharded ? "rerun the share: -o" : "--resume", R->E.outdir,
+		        R->sharded ? " --shard with the same i/n" : "");
 	/* What the steps left running may hold the mounts: end it first. */
 	contain_end(d);
 	fixture_set_down(&R->E.fx, d);
@@ -475,6 +479,8 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	                   .sharded = o->shards != NULL,
 	                   .sh = {.dirfd = -1}};
 	read_settings(&R, s, d);
+	if (gethostname(R.host, sizeof(R.host) - 1) < 0)
+		snprintf(R.host, sizeof(R.host), "unknown");
 	R.E.outdir = o->outdir ? strdup(o->outdir) : outdir_default(s->name);
 	if (o->dry_run) {
 		printf("would run %zu cell%s into %s\n", n, n == 1 ? "" : "s", R.E.outdir);

@@ -31,6 +31,7 @@ int share_open(struct share *sh, int outfd, const char *outdir, size_t i, size_t
 		diag_error(d, NULL, "output directory: %s", err);
 		return -EINVAL;
 	}
+	outdir_remove_leftovers(sh->dirfd);
 	return 0;
 }
 
@@ -41,43 +42,54 @@ void share_close(struct share *sh)
 	sh->dirfd = -1;
 }
 
-/* Who holds the share, from its json file: "pid P on HOST" or "". */
-static void holder_of(const struct share *sh, char *buf, size_t len)
+/* Who holds the share, from its json file: "pid P on HOST" or "", and
+ * whether that is another host. */
+static bool holder_of(const struct share *sh, char *buf, size_t len)
 {
 	buf[0] = 0;
 	int fd = openat(sh->dirfd, sh->meta, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return false;
 	json_t *v = json_loadfd(fd, 0, NULL);
 	close(fd);
+	const char *host = v ? jsonio_get_str(v, "host", "?") : "?";
+	bool elsewhere = v && strcmp(host, sh->host) != 0;
 	if (v)
-		snprintf(buf, len, " (pid %.0f on %s)", jsonio_get_num(v, "pid", 0),
-		         jsonio_get_str(v, "host", "?"));
+		snprintf(buf, len, " (pid %.0f on %s)", jsonio_get_num(v, "pid", 0), host);
 	json_decref(v);
+	return elsewhere;
 }
 
 int share_lock(const struct share *sh, int journal_fd, struct diag *d)
 {
-	/* flock works across NFS clients on NFSv4 (and v3 with lockd). */
-	if (flock(journal_fd, LOCK_EX | LOCK_NB) == 0)
-		return 0;
-	int e = errno;
+	/* flock works across NFS clients on NFSv4 (and v3 with lockd):
+	 * docs/scale-out.md says which mounts do not give it. */
+	int e = 0;
+	for (int try = 0; try < 20; try++) {
+		if (flock(journal_fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if ((e = errno) != EWOULDBLOCK)
+			break;
+		usleep(100 * 1000);
+	}
 	char who[512];
-	holder_of(sh, who, sizeof(who));
+	bool elsewhere = holder_of(sh, who, sizeof(who));
 	if (e == EWOULDBLOCK)
-		diag_error(d, NULL, "share %zu/%zu is already running into this directory%s: %s is locked",
-		           sh->i, sh->n, who, sh->shown);
+		diag_error(d, NULL, "share %zu/%zu is already running into this directory%s: %s is locked%s",
+		           sh->i, sh->n, who, sh->shown,
+		           elsewhere ? "; if that host died, the file server keeps its lock until it lets "
+		                       "it go (an NFSv4 lease: about 90 s; NFSv3: until that host is back)"
+		                     : "");
 	else
 		diag_error(d, NULL, "cannot lock %s: %s", sh->shown, strerror(e));
 	return -EINVAL;
 }
 
-/* NAME is a journal of another share: "I-of-N.jsonl". */
-static bool is_share_journal(const char *name)
+bool share_is_journal(const char *name, size_t *i, size_t *n)
 {
-	size_t i, n;
 	char tail[16];
-	return sscanf(name, "%zu-of-%zu.%15s", &i, &n, tail) == 3 && !strcmp(tail, "jsonl");
+	return name[0] >= '0' && name[0] <= '9' && sscanf(name, "%zu-of-%zu.%15s", i, n, tail) == 3 &&
+	       !strcmp(tail, "jsonl");
 }
 
 int share_load_others(const struct share *sh, int outfd, const char *outdir, struct run *done, struct diag *d)
@@ -98,8 +110,17 @@ int share_load_others(const struct share *sh, int outfd, const char *outdir, str
 	struct dirent *e;
 	int rc = 0;
 	while ((e = readdir(dir)) && rc == 0) {
-		if (!is_share_journal(e->d_name) || !strcmp(e->d_name, sh->journal))
+		size_t i, n;
+		if (!share_is_journal(e->d_name, &i, &n) || !strcmp(e->d_name, sh->journal))
 			continue;
+		if (n != sh->n && journal_busy(sh->dirfd, e->d_name)) {
+			diag_error(d, NULL,
+			           "share %zu/%zu of another split of this sweep is still running into %s: "
+			           "shares running at once must agree on n (wait for it, or scancel it)",
+			           i, n, outdir);
+			rc = -EINVAL;
+			break;
+		}
 		snprintf(shown, sizeof(shown), "%s/%s/%s", outdir, SHARES_DIR, e->d_name);
 		if (journal_load(done, sh->dirfd, e->d_name, shown, false, d) < 0)
 			rc = -EINVAL;

@@ -36,13 +36,18 @@ struct share {
 /* Create and open DIR/shards (outfd is DIR). 0 or -EINVAL with d. */
 int share_open(struct share *sh, int outfd, const char *outdir, size_t i, size_t n, struct diag *d);
 void share_close(struct share *sh);
-/* Take the share's lock on its open journal: 0, or -EINVAL with d when
- * another process runs the same share into this directory. */
+/* Take the share's lock on its open journal (retried for 2 s: `merge`
+ * tests the lock for a moment): 0, or -EINVAL with d when another process
+ * runs the same share into this directory. */
 int share_lock(const struct share *sh, int journal_fd, struct diag *d);
 /* The cells other writers finished: journal.jsonl and every other share's
- * journal, read without changing them. 0 or -EINVAL with d. */
+ * journal, read without changing them. A share of another split (another
+ * n) that is still running is refused: the two would run the same cells.
+ * 0 or -EINVAL with d. */
 int share_load_others(const struct share *sh, int outfd, const char *outdir, struct run *done,
                       struct diag *d);
+/* Is name a share's journal ("I-of-N.jsonl")? Its i and n, if so. */
+bool share_is_journal(const char *name, size_t *i, size_t *n);
 /* Write shards/I-of-N.json for the share's cells (share_of[k] == sh->i). */
 int share_write_meta(const struct share *sh, const struct cell *cells, size_t n, const size_t *share_of,
                      double started, double finished);

@@ -131,13 +131,10 @@ static int shard_auto(size_t shards_opt, size_t *i, size_t *n, char *err, size_t
 			         id, count ? count : "(unset)");
 			return -EINVAL;
 		}
-		if (shards_opt && shards_opt != *n) {
-			snprintf(err, errlen,
-			         "--shard auto: --shards %zu differs from the array's %zu tasks "
-			         "(SLURM_ARRAY_TASK_COUNT)",
-			         shards_opt, *n);
-			return -EINVAL;
-		}
+		/* A resubmission of some tasks only (sbatch --array=3) counts
+		 * fewer tasks than there are shares: --shards tells them. */
+		if (shards_opt)
+			*n = shards_opt;
 		return 0;
 	}
 	if (k8s) {

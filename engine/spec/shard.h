@@ -35,7 +35,8 @@ int shard_plan_build(const struct spec *s, const struct cell *cells, size_t n, s
 void shard_plan_free(struct shard_plan *sp);
 
 /* Parse `--shard` (i/n, 0 <= i < n, or "auto") with `--shards N` (0 when not
- * given). auto reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or
+ * given). auto reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (n is
+ * --shards when given: a resubmission of some tasks counts fewer), or
  * JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) with n from --shards.
  * Returns 0 with *i and *n set, or -EINVAL with a message in err. */
 int shard_parse(const char *arg, size_t shards_opt, size_t *i, size_t *n, char *err, size_t errlen);

@@ -24,13 +24,14 @@ host=$(hostname)
 
 cat >"$t/s.yaml" <<Y
 name: shard-test
+vars: {msg: hi}
 target: {kind: dir, path: $t/tgt}
 matrix:
   a: [1, 2, 3]
   b: [x, y]
 steps:
   - name: e
-    exec: {command: "echo a=\${a} b=\${b}; if [ \${a}\${b} = 2y ]; then sleep \$(cat $t/slow); fi"}
+    exec: {command: "echo \${msg} a=\${a} b=\${b}; if [ \${a}\${b} = 2y ]; then sleep \$(cat $t/slow); fi"}
 Y
 echo 0 >"$t/slow" # seconds the cell a=2 b=y sleeps: read at run time, so the plan stays the same
 ids() { python3 -c 'import json,sys; print(" ".join(sorted(c["id"] for c in json.load(open(sys.argv[1]))["cells"])))' "$1"; }
@@ -103,6 +104,40 @@ echo 0 >"$t/slow"
 out=$("$bg" run "$t/s.yaml" -o "$first" "${W[@]}" -q 2>&1)
 [[ $? == 2 && $out == *"holds the shares of a sweep"* ]] && ok "a local run into a sweep's directory is refused (exit 2)" ||
 	bad "local run into a sweep's directory: $out"
+
+out=$("$bg" run "$t/s.yaml" --resume "$first" "${W[@]}" -q 2>&1)
+[[ $? == 2 && $out == *"holds the shares of a sweep"* ]] && ok "--resume of a sweep's directory is refused (exit 2)" ||
+	bad "--resume into a sweep's directory: $out"
+out=$("$bg" run "$t/s.yaml" -o "$t/x" --shards 2 "${W[@]}" -q 2>&1)
+[[ $? == 2 && $out == *"go with --shard"* ]] && ok "--shards without --shard is refused" || bad "--shards alone: $out"
+
+# Shares whose settings differ: a finished cell's own fingerprint refuses them.
+o=$t/fp
+"$bg" run "$t/s.yaml" -o "$o" --shard 0/2 "${W[@]}" -q
+out=$("$bg" run "$t/s.yaml" -o "$o" --shard 1/2 -D msg=other "${W[@]}" -q 2>&1)
+[[ $? == 2 && $out == *"the scenario changed for finished cell"* ]] &&
+	ok "a share whose settings differ from the finished cells' is refused" || bad "changed settings: $out"
+# ... and a share of another plan leaves nothing behind in the directory.
+out=$("$bg" run "$t/s.yaml" -o "$o" --shard 0/3 --only b=x "${W[@]}" -q 2>&1)
+[[ $? == 2 && ! -e $o/shards/0-of-3.jsonl ]] && ok "a refused share leaves no journal behind" ||
+	bad "a refused share left $(ls "$o/shards")"
+# Resubmitting one task of the array (SLURM_ARRAY_TASK_COUNT=1): --shards tells n.
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=1 "$bg" run "$t/s.yaml" -o "$o" --shard auto --shards 2 "${W[@]}" -q &&
+	"$bg" merge -q "$o" && ok "one task resubmitted alone (--shard auto --shards 2) completes the sweep" ||
+	bad "one task resubmitted alone"
+
+# Shares of two splits at once: the second split is refused while the first runs.
+o=$t/split
+echo 4 >"$t/slow"
+"$bg" run "$t/s.yaml" -o "$o" --shard 0/1 "${W[@]}" -q &
+pids+=($!)
+for _ in $(seq 50); do [[ -s $o/shards/0-of-1.json ]] && break; sleep 0.1; done
+out=$("$bg" run "$t/s.yaml" -o "$o" --shard 1/2 "${W[@]}" -q 2>&1)
+[[ $? == 2 && $out == *"of another split of this sweep is still running"* ]] &&
+	ok "a share of another split is refused while the first split runs" || bad "two splits at once: $out"
+wait "${pids[@]}"
+pids=()
+echo 0 >"$t/slow"
 
 # 3. More shares than cells: the idle ones say so and succeed.
 out=$("$bg" run "$t/s.yaml" -o "$t/idle" --shard 6/7 "${W[@]}" 2>&1)

@@ -179,12 +179,19 @@ static void test_host_axis(void **state)
 	assert_string_equal(w, "");
 	free(w);
 	run_free(&r);
-	/* a parameter named node (host, hostname) is the axis, whatever its values */
+	/* a parameter named host (or hostname) is the axis, whatever its values */
 	build(&r, h);
 	static const char *const node[] = {"1", "1", "2", "2"};
-	add_param(&r, "node", node);
+	add_param(&r, "hostname", node);
 	w = warning(&r);
 	assert_string_equal(w, "");
+	free(w);
+	run_free(&r);
+	/* one named node is not (a NUMA node is no host) */
+	build(&r, h);
+	add_param(&r, "node", node);
+	w = warning(&r);
+	assert_non_null(strstr(w, "**Warning:**"));
 	free(w);
 	run_free(&r);
 	/* ... but only when it varies among the cells */

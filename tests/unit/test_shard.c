@@ -151,7 +151,14 @@ static void test_parse_auto(void **state)
 	assert_int_equal(shard_parse("auto", 0, &i, &n, err, sizeof(err)), 0);
 	assert_int_equal(i, 2);
 	assert_int_equal(n, 4);
-	assert_int_equal(shard_parse("auto", 3, &i, &n, err, sizeof(err)), -EINVAL);
+	/* --shards wins: resubmitting some tasks only counts fewer of them */
+	assert_int_equal(shard_parse("auto", 6, &i, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 6);
+	setenv("SLURM_ARRAY_TASK_COUNT", "1", 1);
+	assert_int_equal(shard_parse("auto", 6, &i, &n, err, sizeof(err)), 0);
+	assert_int_equal(i, 2);
+	assert_int_equal(n, 6);
+	setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
 	setenv("SLURM_ARRAY_TASK_ID", "4", 1); /* --array=1-4 counts from 1 */
 	assert_int_equal(shard_parse("auto", 0, &i, &n, err, sizeof(err)), -EINVAL);
 	unsetenv("SLURM_ARRAY_TASK_ID");
