@@ -46,6 +46,46 @@ check slurm-bad-time 2 "'1:2:3:4' is not a Slurm time limit" -- "$bg" slurm -o "
 check slurm-bad-arg 2 'expects an sbatch option' -- "$bg" slurm -o "$t/s" --sbatch-arg account=x "$t/ok.yaml"
 check slurm-no-sbatch 1 'sbatch not found in PATH' -- env PATH=/nonexistent "$bg" slurm -o "$t/s" --submit "$t/ok.yaml"
 check slurm-script 0 '--array=0-1%1 .*--exclusive .*--time=0:05:00 ' -- bash -c '"$1" slurm -o "$2" --parallel 1 "$3" | tr "\n" " "' - "$bg" "$t/s" "$t/ok.yaml"
-echo "$pass passed, $fail failed"
 [[ ! -e $t/s ]] || { echo "FAIL slurm wrote $t/s"; fail=$((fail + 1)); }
+check slurm-time-guess 0 'declare no duration .* give --time' -- "$bg" slurm -o "$t/s" "$t/ok.yaml"
+check merge-help 0 'usage: benchgrid merge' -- "$bg" merge --help
+check plan-shards 0 'share 1/2: 1 cell: cells' -- "$bg" plan --shards 2 "$t/ok.yaml"
+check check-no-shards 2 'usage: benchgrid check' -- "$bg" check --shards 2 "$t/ok.yaml"
+
+# The printed script against hostile values: a stub sbatch keeps what it is
+# given; nothing may run but sbatch, and both job bodies must be valid bash.
+mkdir -p "$t/stub" "$t/evil"
+cat >"$t/stub/sbatch" <<'STUB'
+#!/bin/bash
+n=$(ls "$STUB_OUT" | grep -c '^args')
+printf '%s\n' "$@" >"$STUB_OUT/args.$n"
+cat >"$STUB_OUT/body.$n"
+echo "$((100 + n));cluster"
+STUB
+chmod +x "$t/stub/sbatch"
+mkdir -p "$t/sb"
+printf 'name: evil\nmatrix:\n  a: ["1;touch %s/PWNED4", "2"]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' "$t" >"$t/evil.yaml"
+evil_dir="$t/evil/o'\$(touch $t/PWNED1)\`touch $t/PWNED2\`%x"
+"$bg" slurm -o "$evil_dir" -D "x=\$(touch $t/PWNED3)" --only "a=1;touch $t/PWNED4" \
+	--sbatch-arg="--comment=\$(touch $t/PWNED5)" "$t/evil.yaml" >"$t/evil.sh" 2>/dev/null
+out=$(cd "$t" && PATH="$t/stub:$PATH" STUB_OUT="$t/sb" bash "$t/evil.sh" 2>&1)
+rc=$?
+bodies_ok=1
+for b in "$t"/sb/body.*; do bash -n "$b" || bodies_ok=0; done
+if [[ $rc == 0 && $out == *"array job 100"* && $out == *"merge job 101"* && $bodies_ok == 1 && -z "$(ls "$t" | grep PWNED)" ]] &&
+	grep -q -- "--dependency=afterany:100" "$t/sb/args.1" && grep -qF -- "--output=$t/evil/o'\$(touch $t/PWNED1)\`touch $t/PWNED2\`%%x/slurm/%A_%a.out" "$t/sb/args.0"; then
+	echo "ok   slurm-quoting"
+	pass=$((pass + 1))
+else
+	echo "FAIL slurm-quoting: exit $rc: $out; $(ls "$t" | grep PWNED); $(cat "$t"/sb/args.* 2>/dev/null)"
+	fail=$((fail + 1))
+fi
+check slurm-bad-partition 2 'expects a partition name' -- "$bg" slurm -o "$t/s3" --partition "p\$(touch $t/PWNED6)" "$t/ok.yaml"
+[[ -z "$(ls "$t" | grep PWNED)" ]] || { echo "FAIL a value ran a command"; fail=$((fail + 1)); }
+nl_dir="$t/a
+touch $t/PWNED7"
+mkdir -p "$nl_dir"
+cp "$t/ok.yaml" "$nl_dir/ok.yaml"
+check slurm-newline-path 2 'must not contain a line break' -- bash -c 'cd "$1" && "$2" slurm -o "$3" ok.yaml' - "$nl_dir" "$bg" "$t/s2"
+echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
