@@ -33,7 +33,7 @@ static void setup(struct fixture *f, const char *yaml, const char *fs)
 	f->n = strlen(fs);
 	for (size_t i = 0; i < f->n; i++) {
 		f->cells[i].index = i;
-		snprintf(f->cells[i].id, sizeof(f->cells[i].id), "%012zx", i);
+		snprintf(f->cells[i].id, sizeof(f->cells[i].id), "%012x", (unsigned)(i & 0xfff));
 		f->cells[i].fs_key = (uint64_t)fs[i];
 		f->cells[i].pg_key = 1;
 	}
