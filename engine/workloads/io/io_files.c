@@ -134,8 +134,11 @@ static void io_files_parse(const struct node *opts, struct io_opts *o, struct di
 		else
 			o->openfiles = (unsigned)v;
 	}
-	if ((n = node_get(opts, "op")) && !node_as_enum(n, "io.op", op_names, &e, d))
+	if ((n = node_get(opts, "op"))) {
+		if (node_as_enum(n, "io.op", op_names, &e, d))
+			return; /* no follow-up errors about what applies to which op */
 		o->op = (enum io_meta_op)e;
+	}
 	if ((n = node_get(opts, "dirs")) && !node_as_int(n, "io.dirs", 1, IO_FILES_MAX, &v, d))
 		o->dirs = (unsigned)v;
 	if ((n = node_get(opts, "files_per_dir")) &&
@@ -156,10 +159,9 @@ static void io_files_parse(const struct node *opts, struct io_opts *o, struct di
 	if (!o->filesize_min && o->size / o->nrfiles < o->bs) {
 		n = node_get(opts, "nrfiles");
 		diag_error(d, &n->pos,
-		           "io.nrfiles: %u files of io.size / %u = %llu bytes are less than one block "
+		           "io.nrfiles: io.size / %u = %llu bytes per file is less than one block "
 		           "(io.bs = %llu)",
-		           o->nrfiles, o->nrfiles, (unsigned long long)(o->size / o->nrfiles),
-		           (unsigned long long)o->bs);
+		           o->nrfiles, (unsigned long long)(o->size / o->nrfiles), (unsigned long long)o->bs);
 	}
 	if (o->filesize_min && !node_get(opts, "size")) {
 		/* fio: size is then the files' total, the default io_size */
