@@ -65,7 +65,7 @@ static int uring_setup(struct io_job *j, void **ctx)
 		return ret;
 	}
 	r->inited = true;
-	r->fixed_file = io_uring_register_files(&r->ring, &j->fd, 1) == 0;
+	r->fixed_file = !j->mf && io_uring_register_files(&r->ring, &j->fd, 1) == 0;
 	struct iovec *iov = calloc(j->nslots, sizeof(*iov));
 	if (!iov)
 		return -ENOMEM;

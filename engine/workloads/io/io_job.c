@@ -82,7 +82,10 @@ void io_finish(struct io_job *j)
 	if (o->sync == IO_SYNC_END && j->written_total && !j->err &&
 	    !__atomic_load_n(&j->sh->interrupted, __ATOMIC_RELAXED)) {
 		uint64_t t = io_now_ns();
-		io_sync_file(j);
+		if (j->mf)
+			j->mf_hooks->sync(j);
+		else
+			io_sync_file(j);
 		j->sync_s = (double)(io_now_ns() - t) / 1e9;
 	}
 	j->t_end = io_now_ns();

@@ -24,6 +24,14 @@
 #include "io_pattern.h"
 
 struct io_engine_ops;
+struct io_job;
+/* many files per job (io_files.c): its file table, and these hooks */
+struct io_files;
+struct io_files_hooks {
+	bool (*next)(struct io_job *j, uint64_t *off); /* pick a file (j->fd), then io_next_one */
+	void (*flush)(struct io_job *j);               /* close the files openfiles evicted */
+	void (*sync)(struct io_job *j);                /* fdatasync every file written */
+};
 
 struct io_shared {
 	const struct io_opts *o;
@@ -59,8 +67,10 @@ struct io_job {
 	uint64_t perm_key;
 	unsigned perm_shift;
 	uint64_t nblocks;
-	uint64_t seq_off;  /* next sequential offset */
-	uint64_t *written; /* verify: bitmap of blocks written, or NULL */
+	uint64_t seq_off;    /* next sequential offset */
+	uint64_t *written;   /* verify: bitmap of blocks written, or NULL */
+	struct io_files *mf; /* many files (io_files.c): NULL with one file */
+	const struct io_files_hooks *mf_hooks;
 
 	/* results, written by the worker, read after join */
 	struct hist *lat;
@@ -120,8 +130,8 @@ static inline uint64_t io_perm_next(struct io_job *j)
 	}
 }
 
-/* Pick the next operation; returns true for a read. */
-static inline bool io_next(struct io_job *j, uint64_t *off)
+/* Pick the next operation in the job's (current) file; returns true for a read. */
+static inline bool io_next_one(struct io_job *j, uint64_t *off)
 {
 	const struct io_opts *o = j->sh->o;
 	bool rd;
@@ -139,6 +149,14 @@ static inline bool io_next(struct io_job *j, uint64_t *off)
 	}
 	*off = io_perm_next(j) * o->bs;
 	return rd;
+}
+
+/* Pick the next operation; returns true for a read. */
+static inline bool io_next(struct io_job *j, uint64_t *off)
+{
+	if (j->mf)
+		return j->mf_hooks->next(j, off);
+	return io_next_one(j, off);
 }
 
 /* May another I/O be issued at `now`, with `issued` measured bytes so far? */
@@ -193,6 +211,8 @@ static inline void io_publish(struct io_job *j)
 {
 	__atomic_store_n(&j->mon_bytes, j->tot_bytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&j->mon_ios, j->tot_ios, __ATOMIC_RELAXED);
+	if (j->mf) /* close the files evicted by openfiles, now their I/O is submitted */
+		j->mf_hooks->flush(j);
 }
 
 /* The worker thread body: the engine's set-up, the start gate, the engine's

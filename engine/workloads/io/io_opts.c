@@ -17,9 +17,36 @@
 #include "units.h"
 
 static const char *const io_keys[] = {
-    "rw",      "mix",  "bs",       "size",   "io_size", "runtime", "time_based", "ramp",
-    "direct",  "sync", "cache",    "engine", "iodepth", "jobs",    "file",       "keep",
-    "prepare", "data", "interval", "verify", "seed",    NULL,
+    "rw",
+    "mix",
+    "bs",
+    "size",
+    "io_size",
+    "runtime",
+    "time_based",
+    "ramp",
+    "direct",
+    "sync",
+    "cache",
+    "engine",
+    "iodepth",
+    "jobs",
+    "file",
+    "keep",
+    "prepare",
+    "data",
+    "interval",
+    "verify",
+    "seed",
+    /* many files and metadata (io_files.c) */
+    "nrfiles",
+    "filesize",
+    "file_service",
+    "openfiles",
+    "op",
+    "dirs",
+    "files_per_dir",
+    NULL,
 };
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
@@ -254,5 +281,6 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
 	check_rules(opts, o, &ok, d);
+	io_files_opts.parse(opts, o, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

@@ -16,6 +16,9 @@ enum io_sync { IO_SYNC_NONE, IO_SYNC_END, IO_SYNC_EVERY, IO_SYNC_DSYNC, IO_SYNC_
 enum io_cache { IO_CACHE_KEEP, IO_CACHE_DROP, IO_CACHE_INVALIDATE };
 enum io_prepare { IO_PREPARE_AUTO, IO_PREPARE_LAYOUT, IO_PREPARE_NONE };
 enum io_data { IO_DATA_RANDOM, IO_DATA_ZERO };
+/* many files and metadata (io_files.c, io_meta.c) */
+enum io_fservice { IO_FSERVICE_ROUNDROBIN, IO_FSERVICE_RANDOM, IO_FSERVICE_SEQUENTIAL };
+enum io_meta_op { IO_OP_NONE, IO_OP_CREATE, IO_OP_STAT, IO_OP_UNLINK, IO_OP_OPEN_CLOSE, IO_OP_MKDIR };
 
 /* Every option of the io step, with defaults filled in. */
 struct io_opts {
@@ -41,6 +44,14 @@ struct io_opts {
 	double interval; /* default 1 s */
 	bool verify;
 	uint64_t seed;
+	/* many files and metadata (io_files.c, io_meta.c) */
+	unsigned nrfiles;                    /* files per job, default 1 */
+	uint64_t filesize_min, filesize_max; /* each file's size; 0: size / nrfiles */
+	enum io_fservice file_service;
+	unsigned openfiles; /* files open at once per job, default nrfiles */
+	bool many_files;    /* nrfiles > 1 or filesize: files NAME.JOB.FILE */
+	enum io_meta_op op; /* IO_OP_NONE: data I/O */
+	unsigned dirs, files_per_dir;
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };
@@ -49,6 +60,14 @@ struct io_opts {
  * problem is added to d with the position of the offending value; returns 0
  * or -EINVAL. */
 int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d);
+
+/* many files and metadata: the parser of their keys, called last by
+ * io_opts_parse (an ops object, as io_engines are, so that io_files.c
+ * depends on this header and not the other way round) */
+struct io_opts_ext {
+	void (*parse)(const struct node *opts, struct io_opts *o, struct diag *d);
+};
+extern const struct io_opts_ext io_files_opts; /* io_files.c */
 
 const char *io_rw_name(enum io_rw rw);
 static inline bool io_rw_writes(enum io_rw rw)

@@ -23,7 +23,9 @@
 #include "clock.h"
 #include "fstype.h"
 #include "io_engine.h"
+#include "io_files.h"
 #include "io_job.h"
+#include "io_meta.h"
 #include "io_opts.h"
 #include "io_pattern.h"
 #include "result.h"
@@ -425,6 +427,7 @@ static void io_cleanup(struct io_run *run, bool *created)
 {
 	for (unsigned i = 0; i < run->o.jobs; i++) {
 		struct io_job *j = &run->jobs[i];
+		io_files_free(j, run->o.keep, run->o.prepare == IO_PREPARE_NONE);
 		if (j->fd >= 0)
 			close(j->fd);
 		/* a file that was there and that we did not touch (prepare: none) stays */
@@ -475,6 +478,11 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	return 0;
 }
 
+static int io_open_one(void *run, struct io_job *j, bool *created)
+{
+	return io_open_job(run, j, created);
+}
+
 /* Before the threads: every job's buffers and file (laid out or allocated,
  * untimed), then the cache drop. 0, or a negative errno with res failed. */
 static int io_prepare_jobs(struct io_run *run, bool *created)
@@ -487,7 +495,9 @@ static int io_prepare_jobs(struct io_run *run, bool *created)
 		ret = io_setup_job(run, &run->jobs[i], i);
 		if (ret == -ENOMEM)
 			result_fail(run->res, "io: out of memory setting up job %u", i);
-		if (!ret && (ret = io_open_job(run, &run->jobs[i], &created[i])))
+		if (!ret && (ret = o->many_files ? io_files_prepare(&run->jobs[i], run->cx->target_dir,
+		                                                    io_open_one, run)
+		                                 : io_open_job(run, &run->jobs[i], &created[i])))
 			result_fail(run->res, "%s", run->jobs[i].errmsg);
 	}
 	if (!ret && o->cache == IO_CACHE_DROP)
@@ -663,7 +673,8 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	run->sh.o = o;
 	run->sh.stop = cx->stop;
 	int ret = io_check_target(cx, res);
-	if (ret) {
+	if (ret || o->op != IO_OP_NONE) { /* metadata operations: io_meta.c */
+		ret = ret ? ret : io_meta_run(o, cx, res);
 		free(run);
 		return ret;
 	}
