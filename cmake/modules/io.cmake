@@ -1,5 +1,6 @@
 # io: the native I/O workload (`io:` step) and the latency histogram.
 bg_unit_test(test_hist SOURCES tests/unit/test_hist.c LABELS io)
+bg_unit_test(test_io_lat SOURCES tests/unit/test_io_lat.c LABELS io)
 if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_io.c)
   # Each case that can skip (no cachestat, no root, no tmpfs) is its own test.
   bg_unit_test(test_io SOURCES tests/unit/test_io.c LABELS io

@@ -13,13 +13,14 @@
 #include <strings.h>
 
 #include "io_engine.h"
+#include "io_lat_rec.h"
 #include "io_pattern.h"
 #include "units.h"
 
 static const char *const io_keys[] = {
     "rw",      "mix",  "bs",       "size",   "io_size", "runtime", "time_based", "ramp",
     "direct",  "sync", "cache",    "engine", "iodepth", "jobs",    "file",       "keep",
-    "prepare", "data", "interval", "verify", "seed",    NULL,
+    "prepare", "data", "interval", "verify", "seed",    "lat_log", "hist_log",   NULL,
 };
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
@@ -253,6 +254,7 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	struct io_parsed ok = {true, true, true, true};
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
+	io_lat_parse(opts, &o->lat_log, &o->hist_log, d);
 	check_rules(opts, o, &ok, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

@@ -41,6 +41,9 @@ struct io_opts {
 	double interval; /* default 1 s */
 	bool verify;
 	uint64_t seed;
+	/* latency logs (io_lat.c) */
+	bool lat_log;    /* per-I/O latencies in STEP.lat.csv */
+	double hist_log; /* seconds between the histograms of STEP.hist.csv, 0 = none */
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };
