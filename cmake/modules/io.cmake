@@ -16,3 +16,6 @@ target_link_libraries(io_driver PRIVATE bgcore)
 # only) and is its own test, shown as skipped where it cannot run.
 bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)
 bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integration;io;root TIMEOUT 60)
+
+# Latency over time: the series' per-interval percentiles, lat_log and hist_log on real files.
+bg_script_test(io_lat tests/integration/io_lat.sh LABELS integration;io TIMEOUT 120)
