@@ -37,6 +37,9 @@ steps:
   - name: wr
     io: {rw: randwrite, bs: 4k, size: 16MiB, iodepth: 4, direct: $direct, runtime: 1s,
          time_based: true, interval: 250ms, lat_log: true, hist_log: 300ms}
+  - name: mix
+    io: {rw: randrw, bs: 4k, size: 16MiB, jobs: 2, engine: psync, direct: $direct, runtime: 1s,
+         time_based: true, interval: 250ms, lat_log: true, hist_log: 300ms}
 YAML
 
 if ! "$bg" run -q -o "$t/out" "$t/s.yaml" >"$t/log" 2>&1; then
@@ -153,5 +156,28 @@ def check_step(name, dirname, ramp):
 
 check_step("rr", "read", 0.3)
 check_step('wr', 'write', 0.0)
+
+# randrw on psync with two jobs: both directions in the log, the histogram
+# log and the series
+s = steps['mix']
+ios = round(metric(s, 'bytes') / 4096)
+h, rows = read_csv(os.path.join(cdir, 'mix.lat.csv'))
+dirs = {r[2] for r in rows}
+check('mix.lat.csv: %d lines for %d I/Os, both directions, both jobs' % (len(rows), ios),
+      len(rows) == ios and dirs == {'read', 'write'} and {r[1] for r in rows} == {'0', '1'})
+times = [float(r[0]) for r in rows]
+check('mix.lat.csv: in time order over both jobs', times == sorted(times))
+hh, hrows = read_csv(os.path.join(cdir, 'mix.hist.csv'))
+for dn in ('read', 'write'):
+    n_log = sum(1 for r in rows if r[2] == dn)
+    n_hist = sum(int(r[6]) for r in hrows if r[2] == dn)
+    check('mix.hist.csv: %s counts add up to the log\'s %d' % (dn, n_log), n_log == n_hist)
+col = {n: i for i, n in enumerate(th)}
+mine = [r for r in trows if r[col['step']] == 'mix']
+for dn in ('read', 'write'):
+    have = [r for r in mine if r[col[dn + '_lat_p50_us']] != '']
+    check('mix: series has %s_lat_* with p50 <= p99 <= max' % dn,
+          len(have) >= 3 and all(float(r[col[dn + '_lat_p50_us']]) <= float(r[col[dn + '_lat_p99_us']])
+                                 <= float(r[col[dn + '_lat_max_us']]) for r in have))
 sys.exit(1 if fail else 0)
 PY

@@ -223,7 +223,8 @@ void io_lat_hist_tick(struct io_lat_mon *m, uint64_t now, bool final)
  * replaced by '_' (as the exec step names its output files). */
 static void io_lat_name(const struct step_ctx *cx, const char *ext, char *name, size_t len)
 {
-	snprintf(name, len, "%s", cx->step_name && *cx->step_name ? cx->step_name : "io");
+	int keep = (int)(len - strlen(ext) - 2); /* the extension always fits */
+	snprintf(name, len, "%.*s", keep, cx->step_name && *cx->step_name ? cx->step_name : "io");
 	for (char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
 			*p = '_';
