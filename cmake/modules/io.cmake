@@ -1,5 +1,6 @@
 # io: the native I/O workload (`io:` step) and the latency histogram.
 bg_unit_test(test_hist SOURCES tests/unit/test_hist.c LABELS io)
+bg_unit_test(test_io_lat SOURCES tests/unit/test_io_lat.c LABELS io)
 if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_io.c)
   # Each case that can skip (no cachestat, no root, no tmpfs) is its own test.
   bg_unit_test(test_io SOURCES tests/unit/test_io.c LABELS io
@@ -15,3 +16,6 @@ target_link_libraries(io_driver PRIVATE bgcore)
 # only) and is its own test, shown as skipped where it cannot run.
 bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)
 bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integration;io;root TIMEOUT 60)
+
+# Latency over time: the series' per-interval percentiles, lat_log and hist_log on real files.
+bg_script_test(io_lat tests/integration/io_lat.sh LABELS integration;io TIMEOUT 120)

@@ -20,6 +20,7 @@
 
 #include "clock.h"
 #include "hist.h"
+#include "io_lat_rec.h"
 #include "io_opts.h"
 #include "io_pattern.h"
 
@@ -82,6 +83,11 @@ struct io_job {
 	int err;        /* negative errno */
 	char errmsg[PATH_MAX + 256];
 	char engine_setup[96]; /* the engine's features in use (io_uring: its flags) */
+
+	/* latency over time (io_lat.c): cumulative bucket counts of the measured
+	 * I/Os per direction [0 write, 1 read], read by the monitor; the lat_log */
+	uint64_t *lat_ivl[2];
+	struct io_lat_log *lat_log;
 
 	uint64_t tot_bytes, tot_ios; /* everything, ramp included */
 	/* published for the monitor */
@@ -187,6 +193,7 @@ static inline void io_done(struct io_job *j, bool rd, void *buf, uint64_t off, u
 	const struct io_opts *o = j->sh->o;
 	if (now >= j->sh->measure_start) {
 		hist_record(j->lat, lat);
+		io_lat_count(j->lat_ivl[rd], j->lat_log, rd, lat, off, len, now);
 		j->bytes += len;
 		j->ios++;
 	}

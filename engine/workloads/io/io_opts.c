@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "io_engine.h"
+#include "io_lat_rec.h"
 #include "io_pattern.h"
 #include "units.h"
 
@@ -46,6 +47,9 @@ static const char *const io_keys[] = {
     "op",
     "dirs",
     "files_per_dir",
+    /* latency logs (io_lat.c) */
+    "lat_log",
+    "hist_log",
     NULL,
 };
 
@@ -280,6 +284,7 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	struct io_parsed ok = {true, true, true, true};
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
+	io_lat_parse(opts, &o->lat_log, &o->hist_log, d);
 	check_rules(opts, o, &ok, d);
 	io_files_opts.parse(opts, o, d);
 	return d->nerrors > before ? -EINVAL : 0;

@@ -52,6 +52,9 @@ struct io_opts {
 	bool many_files;    /* nrfiles > 1 or filesize: files NAME.JOB.FILE */
 	enum io_meta_op op; /* IO_OP_NONE: data I/O */
 	unsigned dirs, files_per_dir;
+	/* latency logs (io_lat.c) */
+	bool lat_log;    /* per-I/O latencies in STEP.lat.csv */
+	double hist_log; /* seconds between the histograms of STEP.hist.csv, 0 = none */
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };

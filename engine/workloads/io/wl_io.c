@@ -26,6 +26,7 @@
 #include "io_files.h"
 #include "io_job.h"
 #include "io_meta.h"
+#include "io_lat.h"
 #include "io_opts.h"
 #include "io_pattern.h"
 #include "result.h"
@@ -46,6 +47,7 @@ struct io_run {
 	 * working for them) over the measured part */
 	bool cpu_taken;
 	double usr0, sys0, usr, sys;
+	struct io_lat_mon *latm; /* latency over time (io_lat.c) */
 };
 
 struct io_thread_arg {
@@ -309,6 +311,7 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	double mb_s = (double)(b - *last_b) / dt / 1e6;
 	result_sample(run->res, "mb_s", "MB/s", t, mb_s);
 	result_sample(run->res, "iops", "IOPS", t, (double)(n - *last_i) / dt);
+	io_lat_series(run->latm, run->res, t);
 	if (run->cx && run->cx->progress) /* the live figure of the progress line */
 		run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
 	*last_t = now;
@@ -333,6 +336,8 @@ static void io_monitor(struct io_run *run)
 		uint64_t wake = next;
 		if (!run->cpu_taken && run->sh.measure_start < wake)
 			wake = run->sh.measure_start;
+		if (io_lat_hist_due(run->latm) < wake)
+			wake = io_lat_hist_due(run->latm);
 		struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
 		pthread_cond_timedwait(&run->cv, &run->mu, &ts);
 		uint64_t now = io_now_ns();
@@ -347,6 +352,7 @@ static void io_monitor(struct io_run *run)
 			while (next <= now)
 				next += step;
 		}
+		io_lat_hist_tick(run->latm, now, false);
 	}
 	pthread_mutex_unlock(&run->mu);
 	if (run->cpu_taken)
@@ -355,6 +361,7 @@ static void io_monitor(struct io_run *run)
 	/* the last partial interval, unless it is a sliver */
 	if (now - last_t >= step / 4 || last_t == run->sh.t0)
 		io_sample(run, now, &last_t, &last_b, &last_i);
+	io_lat_hist_tick(run->latm, now, true);
 }
 
 static double io_unix_time(uint64_t mono)
@@ -437,6 +444,7 @@ static void io_cleanup(struct io_run *run, bool *created)
 		free(j->bufs);
 		free(j->lat);
 		free(j->written);
+		io_lat_job_free(j);
 	}
 	free(run->jobs);
 }
@@ -466,6 +474,8 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	if (!j->lat || posix_memalign((void **)&j->bufs, 4096, j->slot_sz * j->nslots))
 		return -ENOMEM;
 	hist_init(j->lat);
+	if (io_lat_job_setup(j, o))
+		return -ENOMEM;
 	if (o->data == IO_DATA_ZERO)
 		memset(j->bufs, 0, j->slot_sz * j->nslots);
 	else
@@ -641,7 +651,9 @@ static int io_results(struct io_run *run)
 			io_verify_written(run, j);
 	}
 	io_metrics(run, t_end);
-	return io_outcome(run);
+	int lret = io_lat_write(run->latm, run->cx, res);
+	int ret = io_outcome(run);
+	return ret ? ret : lret;
 }
 
 /* The target directory must exist; 0, or -ENOENT with res failed. */
@@ -683,7 +695,9 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 
 	run->jobs = calloc(o->jobs, sizeof(*run->jobs));
 	bool *created = calloc(o->jobs, sizeof(bool));
-	if (!run->jobs || !created) {
+	run->latm = io_lat_mon_new(run->jobs, o->jobs, o, &run->sh);
+	if (!run->jobs || !created || !run->latm) {
+		io_lat_mon_free(run->latm);
 		free(run->jobs);
 		free(created);
 		free(run);
@@ -695,6 +709,7 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	if (!ret)
 		ret = io_results(run);
 	io_cleanup(run, created);
+	io_lat_mon_free(run->latm);
 	free(created);
 	free(run);
 	return ret;
