@@ -7,6 +7,7 @@
 
 #include "io_engine.h"
 #include "io_job.h"
+#include "io_rate.h"
 
 static void psync_run(struct io_job *j, void *ctx)
 {
@@ -19,7 +20,16 @@ static void psync_run(struct io_job *j, void *ctx)
 		if (!io_may_issue(j, now, issued))
 			break;
 		uint64_t off, len = o->bs;
-		bool rd = io_next(j, &off);
+		bool rd;
+		if (j->pace) { /* rate, thinktime (io_rate.h) */
+			uint64_t wait = io_pace_gate(j, now, 0, &off, &rd);
+			if (wait) {
+				now = io_pace_sleep(j, wait);
+				continue;
+			}
+		} else {
+			rd = io_next(j, &off);
+		}
 		unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
 		if (++slot == j->nslots)
 			slot = 0;
@@ -43,6 +53,8 @@ static void psync_run(struct io_job *j, void *ctx)
 		if (now >= ms)
 			issued += len;
 		io_done(j, rd, buf, off, len, t - now, t);
+		if (j->pace)
+			io_pace_done(j, j->pace->plan, t);
 		if (!rd && o->sync == IO_SYNC_EVERY && ++nw >= o->sync_every) {
 			nw = 0;
 			if (io_sync_file(j))

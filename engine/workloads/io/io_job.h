@@ -24,6 +24,7 @@
 #include "io_pattern.h"
 
 struct io_engine_ops;
+struct io_pace;
 
 struct io_shared {
 	const struct io_opts *o;
@@ -74,6 +75,9 @@ struct io_job {
 	char engine_setup[96]; /* the engine's features in use (io_uring: its flags) */
 
 	uint64_t tot_bytes, tot_ios; /* everything, ramp included */
+	/* rate, thinktime (io_rate.c): NULL when the job is not paced */
+	struct io_pace *pace;
+	char sched_got[160]; /* io_sched.c: affinity, nice, ioprio read back in the thread */
 	/* published for the monitor */
 	_Alignas(64) uint64_t mon_bytes;
 	uint64_t mon_ios;

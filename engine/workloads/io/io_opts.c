@@ -16,11 +16,16 @@
 #include "io_pattern.h"
 #include "units.h"
 
+/* clang-format off */
 static const char *const io_keys[] = {
     "rw",      "mix",  "bs",       "size",   "io_size", "runtime", "time_based", "ramp",
     "direct",  "sync", "cache",    "engine", "iodepth", "jobs",    "file",       "keep",
-    "prepare", "data", "interval", "verify", "seed",    NULL,
+    "prepare", "data", "interval", "verify", "seed",
+    /* rate, thinktime, cpus, priority (io_rate.c, io_sched.c) */
+    "rate", "rate_iops", "rate_process", "thinktime", "thinktime_blocks", "cpus_allowed", "nice", "ioprio",
+    NULL,
 };
+/* clang-format on */
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
@@ -253,6 +258,7 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	struct io_parsed ok = {true, true, true, true};
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
+	io_rate_parse(opts, io_rw_name(o->rw), io_rw_reads(o->rw), io_rw_writes(o->rw), &o->rt, d);
 	check_rules(opts, o, &ok, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

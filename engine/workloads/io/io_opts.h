@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "io_rate_opts.h"
 #include "node.h"
 
 struct io_engine_ops;
@@ -41,6 +42,7 @@ struct io_opts {
 	double interval; /* default 1 s */
 	bool verify;
 	uint64_t seed;
+	struct io_rate_opts rt; /* rate, thinktime, cpus_allowed, nice, ioprio (io_rate_opts.h) */
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };
