@@ -15,3 +15,5 @@ target_link_libraries(io_driver PRIVATE bgcore)
 # only) and is its own test, shown as skipped where it cannot run.
 bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)
 bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integration;io;root TIMEOUT 60)
+# rate limits, thinktime, cpus_allowed, nice, ioprio: options and the pacing schedule
+bg_unit_test(test_io_rate SOURCES tests/unit/test_io_rate.c LABELS io)

@@ -34,7 +34,7 @@ int io_pace_init(struct io_job *j, const struct io_opts *o, unsigned nslots)
 	}
 	p->poisson = o->rt.poisson;
 	p->rng = io_mix64_seed(o->seed ^ 0x7261746570616365ull, j->idx);
-	p->think_ns = (uint64_t)(o->rt.thinktime * 1e9);
+	p->think_ns = (uint64_t)llround(o->rt.thinktime * 1e9);
 	p->think_blocks = o->rt.thinktime_blocks;
 	p->slot_plan = calloc(nslots, sizeof(uint64_t));
 	p->sched = malloc(sizeof(*p->sched));
