@@ -248,6 +248,11 @@ static void test_gate_linear(void **state)
 	io_pace_done(&f.j, t0 + 2000000, late + 100);
 	assert_int_equal(hist_count(f.j.pace->sched), 1);
 	assert_true(hist_max(f.j.pace->sched) >= 4500000);
+	/* psync records the last I/O let through once, at its completion */
+	io_pace_prev(&f.j, late + 200);
+	assert_int_equal(hist_count(f.j.pace->sched), 2);
+	io_pace_prev(&f.j, late + 300);
+	assert_int_equal(hist_count(f.j.pace->sched), 2);
 	io_pace_free(&f.j);
 	assert_null(f.j.pace);
 

@@ -21,7 +21,8 @@ static void psync_run(struct io_job *j, void *ctx)
 			break;
 		uint64_t off, len = o->bs;
 		bool rd;
-		if (j->pace) { /* rate, thinktime (io_rate.h) */
+		if (j->pace) { /* rate, thinktime (io_rate.h); first the last I/O's sched_lat */
+			io_pace_prev(j, now);
 			uint64_t wait = io_pace_gate(j, now, 0, &off, &rd);
 			if (wait) {
 				now = io_pace_sleep(j, wait);
@@ -53,8 +54,6 @@ static void psync_run(struct io_job *j, void *ctx)
 		if (now >= ms)
 			issued += len;
 		io_done(j, rd, buf, off, len, t - now, t);
-		if (j->pace)
-			io_pace_done(j, j->pace->plan, t);
 		if (!rd && o->sync == IO_SYNC_EVERY && ++nw >= o->sync_every) {
 			nw = 0;
 			if (io_sync_file(j))
@@ -64,6 +63,8 @@ static void psync_run(struct io_job *j, void *ctx)
 		now = t;
 		io_publish(j);
 	}
+	if (j->pace)
+		io_pace_prev(j, now);
 	io_finish(j);
 }
 

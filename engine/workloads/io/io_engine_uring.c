@@ -211,12 +211,12 @@ static void uring_run(struct io_job *j, void *ctx)
 				draining = true;
 			} else {
 				io_done(j, rd, buf, off, len, now - r->slot_t[slot], now);
-				if (j->pace)
-					io_pace_done(j, j->pace->slot_plan[slot], now);
 			}
 			r->free_slots[nfree++] = slot;
 			inflight--;
 		}
+		if (j->pace) /* sched_lat of the batch (io_rate.h) */
+			io_pace_reaped(j, r->cqes, got, now);
 		io_uring_cq_advance(&r->ring, got);
 		io_publish(j);
 	}

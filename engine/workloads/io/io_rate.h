@@ -22,6 +22,7 @@
 #include "io_opts.h"
 
 struct io_uring;
+struct io_uring_cqe;
 struct step_result;
 
 struct io_pace {
@@ -36,6 +37,7 @@ struct io_pace {
 	bool pend, pend_rd; /* the next I/O, chosen but not yet due */
 	uint64_t pend_off;
 	uint64_t plan;       /* planned time of the I/O last let through */
+	bool prev;           /* psync: that I/O's sched_lat is not yet recorded */
 	uint64_t *slot_plan; /* io_uring: planned time of the I/O in each slot */
 	struct hist *sched;  /* completion - planned time, measured I/Os only */
 };
@@ -93,6 +95,7 @@ static inline uint64_t io_pace_gate(struct io_job *j, uint64_t now, unsigned inf
 		p->due[wr] += io_pace_step(p, wr);
 	}
 	p->pend = false;
+	p->prev = true;
 	p->plan = plan;
 	p->think_n++;
 	*off = p->pend_off;
@@ -106,5 +109,19 @@ static inline void io_pace_done(struct io_job *j, uint64_t plan, uint64_t now)
 	if (j->pace->rated && now >= j->sh->measure_start)
 		hist_record(j->pace->sched, now - plan);
 }
+
+/* psync: the I/O last let through completed at `now` (called before the
+ * next gate, and after the loop), so a psync I/O costs one branch. */
+static inline void io_pace_prev(struct io_job *j, uint64_t now)
+{
+	if (j->pace->prev) {
+		j->pace->prev = false;
+		io_pace_done(j, j->pace->plan, now);
+	}
+}
+
+/* io_uring: the sched_lat of a batch of `n` completions reaped at `now`
+ * (their slots' planned times), one branch per batch. */
+void io_pace_reaped(struct io_job *j, struct io_uring_cqe **cqes, unsigned n, uint64_t now);
 
 #endif
