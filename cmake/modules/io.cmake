@@ -19,3 +19,7 @@ bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integrat
 
 # Latency over time: the series' per-interval percentiles, lat_log and hist_log on real files.
 bg_script_test(io_lat tests/integration/io_lat.sh LABELS integration;io TIMEOUT 120)
+# rate limits, thinktime, cpus_allowed, nice, ioprio: options and the pacing schedule
+bg_unit_test(test_io_rate SOURCES tests/unit/test_io_rate.c LABELS io)
+# rate limits against fio, thinktime, cpus_allowed/nice/ioprio seen in /proc (timed: run under the heavy lock)
+bg_script_test(io_rate tests/integration/io_rate.sh LABELS integration;io TIMEOUT 180)

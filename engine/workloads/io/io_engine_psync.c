@@ -7,6 +7,7 @@
 
 #include "io_engine.h"
 #include "io_job.h"
+#include "io_rate.h"
 
 static void psync_run(struct io_job *j, void *ctx)
 {
@@ -19,7 +20,17 @@ static void psync_run(struct io_job *j, void *ctx)
 		if (!io_may_issue(j, now, issued))
 			break;
 		uint64_t off, len = o->bs;
-		bool rd = io_next(j, &off);
+		bool rd;
+		if (j->pace) { /* rate, thinktime (io_rate.h); first the last I/O's sched_lat */
+			io_pace_prev(j, now);
+			uint64_t wait = io_pace_gate(j, now, 0, &off, &rd);
+			if (wait) {
+				now = io_pace_sleep(j, wait);
+				continue;
+			}
+		} else {
+			rd = io_next(j, &off);
+		}
 		unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
 		if (++slot == j->nslots)
 			slot = 0;
@@ -52,6 +63,8 @@ static void psync_run(struct io_job *j, void *ctx)
 		now = t;
 		io_publish(j);
 	}
+	if (j->pace)
+		io_pace_prev(j, now);
 	io_finish(j);
 }
 

@@ -16,6 +16,7 @@
 
 #include "io_engine.h"
 #include "io_job.h"
+#include "io_rate.h"
 
 struct io_ring {
 	struct io_uring ring;
@@ -125,6 +126,7 @@ static void uring_run(struct io_job *j, void *ctx)
 	for (unsigned i = 0; i < depth; i++)
 		r->free_slots[i] = depth - 1 - i;
 	for (;;) {
+		uint64_t pwait = 0; /* paced: the next I/O is not due before this */
 		while (!draining && inflight < depth) {
 			if (!io_may_issue(j, now, issued)) {
 				draining = true;
@@ -133,7 +135,14 @@ static void uring_run(struct io_job *j, void *ctx)
 			if (o->sync == IO_SYNC_EVERY && nw >= o->sync_every)
 				break; /* drain, then fdatasync below */
 			uint64_t off;
-			bool rd = io_next(j, &off);
+			bool rd;
+			if (j->pace) { /* rate, thinktime (io_rate.h) */
+				if ((pwait = io_pace_gate(j, now, inflight, &off, &rd)))
+					break;
+				j->pace->slot_plan[r->free_slots[nfree - 1]] = j->pace->plan;
+			} else {
+				rd = io_next(j, &off);
+			}
 			unsigned slot = r->free_slots[--nfree];
 			unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
@@ -164,6 +173,10 @@ static void uring_run(struct io_job *j, void *ctx)
 				nw++;
 			inflight++;
 		}
+		if (pwait && !inflight) {
+			now = io_pace_sleep(j, pwait);
+			continue;
+		}
 		if (!inflight) {
 			if (!draining && o->sync == IO_SYNC_EVERY && nw >= o->sync_every) {
 				nw = 0;
@@ -174,7 +187,8 @@ static void uring_run(struct io_job *j, void *ctx)
 			}
 			break;
 		}
-		int ret = io_uring_submit_and_wait(&r->ring, 1);
+		int ret = pwait ? io_pace_submit_wait(j, &r->ring, now, pwait)
+		                : io_uring_submit_and_wait(&r->ring, 1);
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
 			io_job_fail(j, ret, "io_uring_enter failed: %s", strerror(-ret));
 			break; /* the ring is torn down with the I/O still in it */
@@ -201,6 +215,8 @@ static void uring_run(struct io_job *j, void *ctx)
 			r->free_slots[nfree++] = slot;
 			inflight--;
 		}
+		if (j->pace) /* sched_lat of the batch (io_rate.h) */
+			io_pace_reaped(j, r->cqes, got, now);
 		io_uring_cq_advance(&r->ring, got);
 		io_publish(j);
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "io_engine.h"
+#include "io_sched.h"
 
 void io_job_fail(struct io_job *j, int err, const char *fmt, ...)
 {
@@ -97,7 +98,11 @@ void *io_worker(void *arg)
 	struct io_shared *sh = j->sh;
 	const struct io_engine_ops *eng = sh->engine;
 	void *ctx = NULL;
-	if (eng->setup) {
+	char why[160]; /* cpus_allowed, nice, ioprio (io_sched.c) */
+	int e = io_sched_apply(&sh->o->rt, j->sched_got, sizeof(j->sched_got), why, sizeof(why));
+	if (e)
+		io_job_fail(j, e, "job %u: %s", j->idx, why);
+	if (!j->err && eng->setup) {
 		int ret = eng->setup(j, &ctx);
 		if (ret < 0 && !j->err)
 			io_job_fail(j, ret, "%s set-up failed: %s", eng->name, strerror(-ret));

@@ -33,6 +33,7 @@ struct io_files_hooks {
 	void (*flush)(struct io_job *j);               /* close the files openfiles evicted */
 	void (*sync)(struct io_job *j);                /* fdatasync every file written */
 };
+struct io_pace;
 
 struct io_shared {
 	const struct io_opts *o;
@@ -90,6 +91,9 @@ struct io_job {
 	struct io_lat_log *lat_log;
 
 	uint64_t tot_bytes, tot_ios; /* everything, ramp included */
+	/* rate, thinktime (io_rate.c): NULL when the job is not paced */
+	struct io_pace *pace;
+	char sched_got[160]; /* io_sched.c: affinity, nice, ioprio read back in the thread */
 	/* published for the monitor */
 	_Alignas(64) uint64_t mon_bytes;
 	uint64_t mon_ios;

@@ -17,6 +17,7 @@
 #include "io_pattern.h"
 #include "units.h"
 
+/* clang-format off */
 static const char *const io_keys[] = {
     "rw",
     "mix",
@@ -50,8 +51,18 @@ static const char *const io_keys[] = {
     /* latency logs (io_lat.c) */
     "lat_log",
     "hist_log",
+    /* rate, thinktime, cpus, priority (io_rate.c, io_sched.c) */
+    "rate",
+    "rate_iops",
+    "rate_process",
+    "thinktime",
+    "thinktime_blocks",
+    "cpus_allowed",
+    "nice",
+    "ioprio",
     NULL,
 };
+/* clang-format on */
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
@@ -285,6 +296,7 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
 	io_lat_parse(opts, &o->lat_log, &o->hist_log, d);
+	io_rate_parse(opts, io_rw_name(o->rw), io_rw_reads(o->rw), io_rw_writes(o->rw), &o->rt, d);
 	check_rules(opts, o, &ok, d);
 	io_files_opts.parse(opts, o, d);
 	return d->nerrors > before ? -EINVAL : 0;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "io_rate_opts.h"
 #include "node.h"
 
 struct io_engine_ops;
@@ -53,8 +54,9 @@ struct io_opts {
 	enum io_meta_op op; /* IO_OP_NONE: data I/O */
 	unsigned dirs, files_per_dir;
 	/* latency logs (io_lat.c) */
-	bool lat_log;    /* per-I/O latencies in STEP.lat.csv */
-	double hist_log; /* seconds between the histograms of STEP.hist.csv, 0 = none */
+	bool lat_log;           /* per-I/O latencies in STEP.lat.csv */
+	double hist_log;        /* seconds between the histograms of STEP.hist.csv, 0 = none */
+	struct io_rate_opts rt; /* rate, thinktime, cpus_allowed, nice, ioprio (io_rate_opts.h) */
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };

@@ -29,6 +29,7 @@
 #include "io_lat.h"
 #include "io_opts.h"
 #include "io_pattern.h"
+#include "io_rate.h"
 #include "result.h"
 
 #define IO_LAYOUT_CHUNK (1u << 20)
@@ -425,6 +426,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 		result_metric(res, "sync_s", sync_s, "s");
 	if (o->verify)
 		result_metric(res, "verify_errors", (double)verr, "");
+	io_rate_results(res, o, run->jobs); /* rate, thinktime, cpus, priority */
 	result_info(res, "measure_start", "%.6f", io_unix_time(run->sh.measure_start));
 	result_info(res, "measure_end", "%.6f", io_unix_time(t_end));
 	free(h);
@@ -445,6 +447,7 @@ static void io_cleanup(struct io_run *run, bool *created)
 		free(j->lat);
 		free(j->written);
 		io_lat_job_free(j);
+		io_pace_free(j);
 	}
 	free(run->jobs);
 }
@@ -480,6 +483,8 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 		memset(j->bufs, 0, j->slot_sz * j->nslots);
 	else
 		io_fill_random(j->bufs, j->slot_sz * j->nslots, o->seed + i);
+	if (io_pace_init(j, o, j->nslots)) /* rate, thinktime */
+		return -ENOMEM;
 	if (o->verify && io_rw_writes(o->rw)) {
 		j->written = calloc((j->nblocks + 63) / 64, 8);
 		if (!j->written)

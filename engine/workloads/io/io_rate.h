@@ -1,0 +1,127 @@
+/* io_rate: rate limits and thinktime of the io step (`rate`, `rate_iops`,
+ * `rate_process`, `thinktime`, `thinktime_blocks`; docs/steps/io.md,
+ * "Rate limits and pacing").
+ *
+ * A paced job has a struct io_pace (job->pace; NULL otherwise, so an
+ * unpaced job pays one predictable branch). Each direction with a limit has
+ * a planned schedule: the n-th I/O of that direction is due at
+ * t0 + the sum of n inter-arrival steps, each 1/rate (linear) or drawn from
+ * an exponential distribution of that mean (poisson), like fio's
+ * rate_process. An I/O is not issued before it is due; an I/O issued late
+ * (the device was slow) does not move the schedule, so the job catches up,
+ * and its latency from the planned time (`sched_lat_*`) shows the queueing
+ * that the latency from submission hides (coordinated omission). */
+#ifndef BENCHGRID_IO_RATE_H
+#define BENCHGRID_IO_RATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "io_job.h"
+#include "io_opts.h"
+
+struct io_uring;
+struct io_uring_cqe;
+struct step_result;
+
+struct io_pace {
+	double step[2]; /* mean ns between I/Os of reads [0], writes [1]; 0 = no limit */
+	double due[2];  /* when the next I/O of each direction is due, ns after t0 */
+	uint64_t t0;    /* the schedule's origin: the step's t0 */
+	bool poisson;
+	bool rated;   /* some direction has a limit: sched_lat is recorded */
+	bool slack;   /* the thread's timer slack is lowered (first wait) */
+	uint64_t rng; /* poisson draws (its own stream: the offsets do not change) */
+	uint64_t think_ns, think_blocks, think_n, think_until;
+	bool pend, pend_rd; /* the next I/O, chosen but not yet due */
+	uint64_t pend_off;
+	uint64_t plan;       /* planned time of the I/O last let through */
+	bool prev;           /* psync: that I/O's sched_lat is not yet recorded */
+	uint64_t *slot_plan; /* io_uring: planned time of the I/O in each slot */
+	struct hist *sched;  /* completion - planned time, measured I/Os only */
+};
+
+/* Allocate j->pace when o->rt.paced (nslots planned times); 0 or -ENOMEM. */
+int io_pace_init(struct io_job *j, const struct io_opts *o, unsigned nslots);
+void io_pace_free(struct io_job *j);
+
+/* The gap in ns to the next I/O of direction `wr` (mean step[wr]); poisson
+ * draws it from an exponential distribution. Advances p->rng. */
+double io_pace_step(struct io_pace *p, int wr);
+
+/* Sleep until `until` (or less: at most 50 ms, and not past the end of the
+ * run), then return the clock. */
+uint64_t io_pace_sleep(struct io_job *j, uint64_t until);
+
+/* io_uring: submit, and wait for a completion or until `until` (UINT64_MAX:
+ * a completion only). Returns what io_uring_submit_and_wait returns; a
+ * timeout is 0. */
+int io_pace_submit_wait(struct io_job *j, struct io_uring *ring, uint64_t now, uint64_t until);
+
+/* After the join: sched_lat_* metrics (rated jobs) and the pacing infos. */
+void io_rate_results(struct step_result *res, const struct io_opts *o, struct io_job *jobs);
+
+/* May the next I/O go at `now`, with `inflight` I/Os in the device? 0: yes,
+ * and *off, *rd are set, p->plan is its planned time. Otherwise the time to
+ * wait for: its due time, or UINT64_MAX to let the in-flight I/O finish
+ * first (thinktime waits for an idle job, as fio's does). */
+static inline uint64_t io_pace_gate(struct io_job *j, uint64_t now, unsigned inflight, uint64_t *off,
+                                    bool *rd)
+{
+	struct io_pace *p = j->pace;
+	if (p->think_ns && p->think_n >= p->think_blocks) {
+		if (inflight)
+			return UINT64_MAX;
+		if (!p->think_until)
+			p->think_until = now + p->think_ns;
+		if (now < p->think_until)
+			return p->think_until;
+		p->think_until = 0;
+		p->think_n = 0;
+	}
+	if (!p->pend) {
+		p->pend_rd = io_next(j, &p->pend_off);
+		p->pend = true;
+	}
+	int wr = !p->pend_rd;
+	uint64_t plan = now;
+	if (p->step[wr] > 0) {
+		if (!p->t0)
+			p->t0 = j->sh->t0;
+		plan = p->t0 + (uint64_t)p->due[wr];
+		if (now < plan)
+			return plan;
+		p->due[wr] += io_pace_step(p, wr);
+	}
+	p->pend = false;
+	p->prev = true;
+	p->plan = plan;
+	p->think_n++;
+	*off = p->pend_off;
+	*rd = p->pend_rd;
+	return 0;
+}
+
+/* A completed I/O of a paced job, at `now`, planned for `plan`. */
+static inline void io_pace_done(struct io_job *j, uint64_t plan, uint64_t now)
+{
+	if (j->pace->rated && now >= j->sh->measure_start)
+		hist_record(j->pace->sched, now - plan);
+}
+
+/* psync: the I/O last let through completed at `now` (called before the
+ * next gate, and after the loop), so a psync I/O costs one branch. */
+static inline void io_pace_prev(struct io_job *j, uint64_t now)
+{
+	if (j->pace->prev) {
+		j->pace->prev = false;
+		io_pace_done(j, j->pace->plan, now);
+	}
+}
+
+/* io_uring: the sched_lat of a batch of `n` completions reaped at `now`
+ * (their slots' planned times), one branch per batch. */
+void io_pace_reaped(struct io_job *j, struct io_uring_cqe **cqes, unsigned n, uint64_t now);
+
+#endif
