@@ -19,7 +19,7 @@ static void psync_run(struct io_job *j, void *ctx)
 		if (!io_may_issue(j, now, issued))
 			break;
 		uint64_t off, len = o->bs;
-		bool rd = io_next(j, &off);
+		bool rd = io_next(j, &off, &len);
 		unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
 		if (++slot == j->nslots)
 			slot = 0;

@@ -24,6 +24,7 @@
 #include "io_pattern.h"
 
 struct io_engine_ops;
+struct io_dist_state;
 
 struct io_shared {
 	const struct io_opts *o;
@@ -61,6 +62,11 @@ struct io_job {
 	uint64_t nblocks;
 	uint64_t seq_off;  /* next sequential offset */
 	uint64_t *written; /* verify: bitmap of blocks written, or NULL */
+	/* random_distribution / bssplit (io_shape.c): shaped is io_shape_next
+	 * when either is set, else NULL */
+	bool (*shaped)(struct io_job *j, uint64_t *off, uint64_t *len);
+	struct io_dist_state *dist; /* or NULL: the permutation */
+	const uint64_t *bs_table;   /* 100 sizes drawn uniformly, or NULL: bs */
 
 	/* results, written by the worker, read after join */
 	struct hist *lat;
@@ -120,11 +126,15 @@ static inline uint64_t io_perm_next(struct io_job *j)
 	}
 }
 
-/* Pick the next operation; returns true for a read. */
-static inline bool io_next(struct io_job *j, uint64_t *off)
+/* Pick the next operation and its length (*len: bs unless bssplit);
+ * returns true for a read. */
+static inline bool io_next(struct io_job *j, uint64_t *off, uint64_t *len)
 {
 	const struct io_opts *o = j->sh->o;
 	bool rd;
+	if (__builtin_expect(j->shaped != NULL, 0))
+		return j->shaped(j, off, len);
+	*len = o->bs;
 	switch (o->rw) {
 	case IO_RW_READ:
 	case IO_RW_WRITE:

@@ -12,15 +12,20 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io_dist_opts.h"
 #include "io_engine.h"
 #include "io_pattern.h"
 #include "units.h"
 
+/* clang-format off */
 static const char *const io_keys[] = {
     "rw",      "mix",  "bs",       "size",   "io_size", "runtime", "time_based", "ramp",
     "direct",  "sync", "cache",    "engine", "iodepth", "jobs",    "file",       "keep",
-    "prepare", "data", "interval", "verify", "seed",    NULL,
+    "prepare", "data", "interval", "verify", "seed",
+    "random_distribution", "bssplit", /* io_dist_opts.c */
+    NULL,
 };
+/* clang-format on */
 
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
@@ -253,6 +258,12 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	struct io_parsed ok = {true, true, true, true};
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
+	io_dist_parse(opts,
+	              &(struct io_dist_rules){io_rw_random(o->rw), io_rw_name(o->rw), o->direct, o->verify,
+	                                      node_get(opts, "bs") != NULL, o->size},
+	              &o->dist, &o->bssplit, d);
+	if (o->bssplit.n) /* the offsets' granule; buffers take the largest */
+		o->bs = o->bssplit.min;
 	check_rules(opts, o, &ok, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "io_dist_types.h"
 #include "node.h"
 
 struct io_engine_ops;
@@ -41,6 +42,9 @@ struct io_opts {
 	double interval; /* default 1 s */
 	bool verify;
 	uint64_t seed;
+	/* random_distribution, bssplit (io_dist_opts.c; a split sets bs to its smallest size) */
+	struct io_dist_opts dist;
+	struct io_bssplit_opts bssplit;
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };
