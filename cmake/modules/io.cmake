@@ -15,3 +15,7 @@ target_link_libraries(io_driver PRIVATE bgcore)
 # only) and is its own test, shown as skipped where it cannot run.
 bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)
 bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integration;io;root TIMEOUT 60)
+# random_distribution and bssplit: generators against their formulas and
+# fio-genzipf, options, real steps (the fio-genzipf cases skip without fio).
+bg_unit_test(test_io_dist SOURCES tests/unit/test_io_dist.c LABELS io
+  SKIPPABLE test_genzipf_zipf test_genzipf_pareto)
