@@ -19,3 +19,4 @@ bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integrat
 # fio-genzipf, options, real steps (the fio-genzipf cases skip without fio).
 bg_unit_test(test_io_dist SOURCES tests/unit/test_io_dist.c LABELS io
   SKIPPABLE test_genzipf_zipf test_genzipf_pareto)
+bg_script_test(io_dist tests/integration/io_dist.sh LABELS integration;io TIMEOUT 120)
