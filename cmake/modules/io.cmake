@@ -23,3 +23,8 @@ bg_script_test(io_lat tests/integration/io_lat.sh LABELS integration;io TIMEOUT 
 bg_unit_test(test_io_rate SOURCES tests/unit/test_io_rate.c LABELS io)
 # rate limits against fio, thinktime, cpus_allowed/nice/ioprio seen in /proc (timed: run under the heavy lock)
 bg_script_test(io_rate tests/integration/io_rate.sh LABELS integration;io TIMEOUT 180)
+# random_distribution and bssplit: generators against their formulas and
+# fio-genzipf, options, real steps (the fio-genzipf cases skip without fio).
+bg_unit_test(test_io_dist SOURCES tests/unit/test_io_dist.c LABELS io
+  SKIPPABLE test_genzipf_zipf test_genzipf_pareto)
+bg_script_test(io_dist tests/integration/io_dist.sh LABELS integration;io TIMEOUT 120)

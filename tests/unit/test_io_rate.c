@@ -19,6 +19,9 @@
 #include "spec.h"
 
 /* Parse `yaml` as the io options; returns 0 or -EINVAL, errors into err. */
+/* The length io_pace_gate gives (bs: these tests set no bssplit). */
+static uint64_t len_sink;
+
 static int parse(const char *yaml, struct io_opts *o, char *err, size_t errlen)
 {
 	struct diag d;
@@ -227,23 +230,23 @@ static void test_gate_linear(void **state)
 	fake_init(&f, "{rw: write, bs: 4k, size: 1m, rate_iops: 1000}");
 	uint64_t t0 = f.sh.t0, off, off2;
 	bool rd;
-	assert_int_equal(io_pace_gate(&f.j, t0, 0, &off, &rd), 0);
+	assert_int_equal(io_pace_gate(&f.j, t0, 0, &off, &len_sink, &rd), 0);
 	assert_false(rd);
 	assert_int_equal(off, 0);
 	assert_int_equal(f.j.pace->plan, t0);
-	assert_int_equal(io_pace_gate(&f.j, t0 + 10, 0, &off, &rd), t0 + 1000000);
-	assert_int_equal(io_pace_gate(&f.j, t0 + 999999, 0, &off, &rd), t0 + 1000000);
-	assert_int_equal(io_pace_gate(&f.j, t0 + 1000000, 0, &off, &rd), 0);
+	assert_int_equal(io_pace_gate(&f.j, t0 + 10, 0, &off, &len_sink, &rd), t0 + 1000000);
+	assert_int_equal(io_pace_gate(&f.j, t0 + 999999, 0, &off, &len_sink, &rd), t0 + 1000000);
+	assert_int_equal(io_pace_gate(&f.j, t0 + 1000000, 0, &off, &len_sink, &rd), 0);
 	assert_int_equal(off, 4096); /* the I/O held while waiting */
 	assert_int_equal(f.j.pace->plan, t0 + 1000000);
 	/* 5.5 ms late: the I/Os due at 2, 3, 4, 5, 6 ms go at once, with
 	 * their planned times */
 	uint64_t late = t0 + 6500000;
 	for (int i = 2; i <= 6; i++) {
-		assert_int_equal(io_pace_gate(&f.j, late, 0, &off2, &rd), 0);
+		assert_int_equal(io_pace_gate(&f.j, late, 0, &off2, &len_sink, &rd), 0);
 		assert_int_equal(f.j.pace->plan, t0 + (uint64_t)i * 1000000);
 	}
-	assert_int_equal(io_pace_gate(&f.j, late, 0, &off2, &rd), t0 + 7000000);
+	assert_int_equal(io_pace_gate(&f.j, late, 0, &off2, &len_sink, &rd), t0 + 7000000);
 	/* sched_lat: completion - planned, only when a rate is set */
 	io_pace_done(&f.j, t0 + 2000000, late + 100);
 	assert_int_equal(hist_count(f.j.pace->sched), 1);
@@ -258,8 +261,8 @@ static void test_gate_linear(void **state)
 
 	/* a byte rate: 4 KiB at 4 MiB/s = every 976.5625 us */
 	fake_init(&f, "{rw: write, bs: 4k, size: 1m, rate: 4m}");
-	assert_int_equal(io_pace_gate(&f.j, t0, 0, &off, &rd), 0);
-	assert_int_equal(io_pace_gate(&f.j, t0, 0, &off, &rd), t0 + 976562);
+	assert_int_equal(io_pace_gate(&f.j, t0, 0, &off, &len_sink, &rd), 0);
+	assert_int_equal(io_pace_gate(&f.j, t0, 0, &off, &len_sink, &rd), t0 + 976562);
 	io_pace_free(&f.j);
 }
 
@@ -272,13 +275,14 @@ static void test_gate_think(void **state)
 	fake_init(&f, "{rw: write, bs: 4k, size: 1m, thinktime: 100us, thinktime_blocks: 2}");
 	uint64_t now = f.sh.t0, off;
 	bool rd;
-	assert_int_equal(io_pace_gate(&f.j, now, 0, &off, &rd), 0);
-	assert_int_equal(io_pace_gate(&f.j, now, 1, &off, &rd), 0);
-	assert_int_equal(io_pace_gate(&f.j, now, 2, &off, &rd), UINT64_MAX); /* busy: drain first */
+	assert_int_equal(io_pace_gate(&f.j, now, 0, &off, &len_sink, &rd), 0);
+	assert_int_equal(io_pace_gate(&f.j, now, 1, &off, &len_sink, &rd), 0);
+	assert_int_equal(io_pace_gate(&f.j, now, 2, &off, &len_sink, &rd),
+	                 UINT64_MAX); /* busy: drain first */
 	now += 50000;
-	assert_int_equal(io_pace_gate(&f.j, now, 0, &off, &rd), now + 100000); /* idle: think */
-	assert_int_equal(io_pace_gate(&f.j, now + 99999, 0, &off, &rd), now + 100000);
-	assert_int_equal(io_pace_gate(&f.j, now + 100000, 0, &off, &rd), 0);
+	assert_int_equal(io_pace_gate(&f.j, now, 0, &off, &len_sink, &rd), now + 100000); /* idle: think */
+	assert_int_equal(io_pace_gate(&f.j, now + 99999, 0, &off, &len_sink, &rd), now + 100000);
+	assert_int_equal(io_pace_gate(&f.j, now + 100000, 0, &off, &len_sink, &rd), 0);
 	assert_int_equal(f.j.pace->plan, now + 100000);
 	assert_false(f.j.pace->rated);
 	io_pace_done(&f.j, now, now + 5);

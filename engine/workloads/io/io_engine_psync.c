@@ -23,13 +23,13 @@ static void psync_run(struct io_job *j, void *ctx)
 		bool rd;
 		if (j->pace) { /* rate, thinktime (io_rate.h); first the last I/O's sched_lat */
 			io_pace_prev(j, now);
-			uint64_t wait = io_pace_gate(j, now, 0, &off, &rd);
+			uint64_t wait = io_pace_gate(j, now, 0, &off, &len, &rd);
 			if (wait) {
 				now = io_pace_sleep(j, wait);
 				continue;
 			}
 		} else {
-			rd = io_next(j, &off);
+			rd = io_next(j, &off, &len);
 		}
 		unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
 		if (++slot == j->nslots)

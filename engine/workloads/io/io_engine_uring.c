@@ -117,7 +117,7 @@ static void uring_run(struct io_job *j, void *ctx)
 {
 	struct io_ring *r = ctx;
 	const struct io_opts *o = j->sh->o;
-	const uint64_t ms = j->sh->measure_start, len = o->bs;
+	const uint64_t ms = j->sh->measure_start;
 	const unsigned depth = j->nslots;
 	uint64_t now = io_now_ns(), issued = 0, nw = 0;
 	unsigned inflight = 0, nfree = depth;
@@ -134,14 +134,14 @@ static void uring_run(struct io_job *j, void *ctx)
 			}
 			if (o->sync == IO_SYNC_EVERY && nw >= o->sync_every)
 				break; /* drain, then fdatasync below */
-			uint64_t off;
+			uint64_t off, len;
 			bool rd;
 			if (j->pace) { /* rate, thinktime (io_rate.h) */
-				if ((pwait = io_pace_gate(j, now, inflight, &off, &rd)))
+				if ((pwait = io_pace_gate(j, now, inflight, &off, &len, &rd)))
 					break;
 				j->pace->slot_plan[r->free_slots[nfree - 1]] = j->pace->plan;
 			} else {
-				rd = io_next(j, &off);
+				rd = io_next(j, &off, &len);
 			}
 			unsigned slot = r->free_slots[--nfree];
 			unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
@@ -163,7 +163,7 @@ static void uring_run(struct io_job *j, void *ctx)
 			}
 			if (r->fixed_file)
 				sqe->flags |= IOSQE_FIXED_FILE;
-			io_uring_sqe_set_data64(sqe, slot);
+			io_uring_sqe_set_data64(sqe, slot | len << 32); /* len <= 1 GiB */
 			r->slot_off[slot] = off;
 			r->slot_t[slot] = now;
 			r->slot_rd[slot] = rd;
@@ -198,6 +198,7 @@ static void uring_run(struct io_job *j, void *ctx)
 		for (unsigned i = 0; i < got; i++) {
 			struct io_uring_cqe *cqe = r->cqes[i];
 			unsigned slot = (unsigned)cqe->user_data;
+			uint64_t len = cqe->user_data >> 32;
 			bool rd = r->slot_rd[slot];
 			uint64_t off = r->slot_off[slot];
 			unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;

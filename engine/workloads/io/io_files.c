@@ -252,7 +252,7 @@ static unsigned pick_file(struct io_job *j, struct io_files *m)
 	}
 }
 
-static bool io_files_next(struct io_job *j, uint64_t *off)
+static bool io_files_next(struct io_job *j, uint64_t *off, uint64_t *len)
 {
 	struct io_files *m = j->mf;
 	unsigned k = pick_file(j, m);
@@ -260,6 +260,7 @@ static bool io_files_next(struct io_job *j, uint64_t *off)
 	if (f->fd < 0 && file_open(j, m, k) < 0) {
 		j->fd = -1; /* the I/O fails with EBADF; the job has failed already */
 		*off = 0;
+		*len = j->sh->o->bs;
 		return true;
 	}
 	j->fd = f->fd;
@@ -270,7 +271,7 @@ static bool io_files_next(struct io_job *j, uint64_t *off)
 	j->perm_key = f->perm_key;
 	j->perm_mask = f->perm_mask;
 	j->perm_shift = f->perm_shift;
-	bool rd = io_next_one(j, off);
+	bool rd = io_next_one(j, off, len);
 	f->seq_off = j->seq_off;
 	f->perm_ctr = j->perm_ctr;
 	f->perm_key = j->perm_key;

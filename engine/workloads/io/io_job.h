@@ -29,11 +29,13 @@ struct io_job;
 /* many files per job (io_files.c): its file table, and these hooks */
 struct io_files;
 struct io_files_hooks {
-	bool (*next)(struct io_job *j, uint64_t *off); /* pick a file (j->fd), then io_next_one */
-	void (*flush)(struct io_job *j);               /* close the files openfiles evicted */
-	void (*sync)(struct io_job *j);                /* fdatasync every file written */
+	bool (*next)(struct io_job *j, uint64_t *off,
+	             uint64_t *len);     /* pick a file (j->fd), then io_next_one */
+	void (*flush)(struct io_job *j); /* close the files openfiles evicted */
+	void (*sync)(struct io_job *j);  /* fdatasync every file written */
 };
 struct io_pace;
+struct io_dist_state;
 
 struct io_shared {
 	const struct io_opts *o;
@@ -73,6 +75,11 @@ struct io_job {
 	uint64_t *written;   /* verify: bitmap of blocks written, or NULL */
 	struct io_files *mf; /* many files (io_files.c): NULL with one file */
 	const struct io_files_hooks *mf_hooks;
+	/* random_distribution / bssplit (io_shape.c): shaped is io_shape_next
+	 * when either is set, else NULL */
+	bool (*shaped)(struct io_job *j, uint64_t *off, uint64_t *len);
+	struct io_dist_state *dist; /* or NULL: the permutation */
+	const uint64_t *bs_table;   /* 100 sizes drawn uniformly, or NULL: bs */
 
 	/* results, written by the worker, read after join */
 	struct hist *lat;
@@ -140,11 +147,15 @@ static inline uint64_t io_perm_next(struct io_job *j)
 	}
 }
 
-/* Pick the next operation in the job's (current) file; returns true for a read. */
-static inline bool io_next_one(struct io_job *j, uint64_t *off)
+/* Pick the next operation in the job's (current) file and its length
+ * (*len: bs unless bssplit); returns true for a read. */
+static inline bool io_next_one(struct io_job *j, uint64_t *off, uint64_t *len)
 {
 	const struct io_opts *o = j->sh->o;
 	bool rd;
+	if (__builtin_expect(j->shaped != NULL, 0))
+		return j->shaped(j, off, len);
+	*len = o->bs;
 	switch (o->rw) {
 	case IO_RW_READ:
 	case IO_RW_WRITE:
@@ -161,12 +172,12 @@ static inline bool io_next_one(struct io_job *j, uint64_t *off)
 	return rd;
 }
 
-/* Pick the next operation; returns true for a read. */
-static inline bool io_next(struct io_job *j, uint64_t *off)
+/* Pick the next operation and its length; returns true for a read. */
+static inline bool io_next(struct io_job *j, uint64_t *off, uint64_t *len)
 {
 	if (j->mf)
-		return j->mf_hooks->next(j, off);
-	return io_next_one(j, off);
+		return j->mf_hooks->next(j, off, len);
+	return io_next_one(j, off, len);
 }
 
 /* May another I/O be issued at `now`, with `issued` measured bytes so far? */

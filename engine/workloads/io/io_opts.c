@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io_dist_opts.h"
 #include "io_engine.h"
 #include "io_lat_rec.h"
 #include "io_pattern.h"
@@ -60,6 +61,9 @@ static const char *const io_keys[] = {
     "cpus_allowed",
     "nice",
     "ioprio",
+    /* random_distribution, bssplit (io_dist_opts.c) */
+    "random_distribution",
+    "bssplit",
     NULL,
 };
 /* clang-format on */
@@ -297,6 +301,12 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	parse_how(opts, o, d);
 	io_lat_parse(opts, &o->lat_log, &o->hist_log, d);
 	io_rate_parse(opts, io_rw_name(o->rw), io_rw_reads(o->rw), io_rw_writes(o->rw), &o->rt, d);
+	io_dist_parse(opts,
+	              &(struct io_dist_rules){io_rw_random(o->rw), io_rw_name(o->rw), o->direct, o->verify,
+	                                      node_get(opts, "bs") != NULL, o->size},
+	              &o->dist, &o->bssplit, d);
+	if (o->bssplit.n) /* the offsets' granule; buffers take the largest */
+		o->bs = o->bssplit.min;
 	check_rules(opts, o, &ok, d);
 	io_files_opts.parse(opts, o, d);
 	return d->nerrors > before ? -EINVAL : 0;

@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "io_rate_opts.h"
+#include "io_dist_types.h"
 #include "node.h"
 
 struct io_engine_ops;
@@ -57,6 +58,9 @@ struct io_opts {
 	bool lat_log;           /* per-I/O latencies in STEP.lat.csv */
 	double hist_log;        /* seconds between the histograms of STEP.hist.csv, 0 = none */
 	struct io_rate_opts rt; /* rate, thinktime, cpus_allowed, nice, ioprio (io_rate_opts.h) */
+	/* random_distribution, bssplit (io_dist_opts.c; a split sets bs to its smallest size) */
+	struct io_dist_opts dist;
+	struct io_bssplit_opts bssplit;
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };

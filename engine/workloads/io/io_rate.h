@@ -35,7 +35,7 @@ struct io_pace {
 	uint64_t rng; /* poisson draws (its own stream: the offsets do not change) */
 	uint64_t think_ns, think_blocks, think_n, think_until;
 	bool pend, pend_rd; /* the next I/O, chosen but not yet due */
-	uint64_t pend_off;
+	uint64_t pend_off, pend_len;
 	uint64_t plan;       /* planned time of the I/O last let through */
 	bool prev;           /* psync: that I/O's sched_lat is not yet recorded */
 	uint64_t *slot_plan; /* io_uring: planned time of the I/O in each slot */
@@ -63,11 +63,11 @@ int io_pace_submit_wait(struct io_job *j, struct io_uring *ring, uint64_t now, u
 void io_rate_results(struct step_result *res, const struct io_opts *o, struct io_job *jobs);
 
 /* May the next I/O go at `now`, with `inflight` I/Os in the device? 0: yes,
- * and *off, *rd are set, p->plan is its planned time. Otherwise the time to
+ * and *off, *len, *rd are set, p->plan is its planned time. Otherwise the time to
  * wait for: its due time, or UINT64_MAX to let the in-flight I/O finish
  * first (thinktime waits for an idle job, as fio's does). */
 static inline uint64_t io_pace_gate(struct io_job *j, uint64_t now, unsigned inflight, uint64_t *off,
-                                    bool *rd)
+                                    uint64_t *len, bool *rd)
 {
 	struct io_pace *p = j->pace;
 	if (p->think_ns && p->think_n >= p->think_blocks) {
@@ -81,7 +81,7 @@ static inline uint64_t io_pace_gate(struct io_job *j, uint64_t now, unsigned inf
 		p->think_n = 0;
 	}
 	if (!p->pend) {
-		p->pend_rd = io_next(j, &p->pend_off);
+		p->pend_rd = io_next(j, &p->pend_off, &p->pend_len);
 		p->pend = true;
 	}
 	int wr = !p->pend_rd;
@@ -99,6 +99,7 @@ static inline uint64_t io_pace_gate(struct io_job *j, uint64_t now, unsigned inf
 	p->plan = plan;
 	p->think_n++;
 	*off = p->pend_off;
+	*len = p->pend_len;
 	*rd = p->pend_rd;
 	return 0;
 }

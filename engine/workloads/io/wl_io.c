@@ -30,6 +30,7 @@
 #include "io_opts.h"
 #include "io_pattern.h"
 #include "io_rate.h"
+#include "io_shape.h"
 #include "result.h"
 
 #define IO_LAYOUT_CHUNK (1u << 20)
@@ -448,6 +449,7 @@ static void io_cleanup(struct io_run *run, bool *created)
 		free(j->written);
 		io_lat_job_free(j);
 		io_pace_free(j);
+		io_shape_job_free(j);
 	}
 	free(run->jobs);
 }
@@ -461,7 +463,7 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	j->fsize = o->size;
 	j->nblocks = o->size / o->bs;
 	j->nslots = run->sh.engine->queued ? o->iodepth : 1;
-	j->slot_sz = (o->bs + 4095) / 4096 * 4096;
+	j->slot_sz = ((o->bssplit.n ? o->bssplit.max : o->bs) + 4095) / 4096 * 4096;
 	j->rng = io_mix64_seed(o->seed, i);
 	j->perm_key = io_xorshift(&j->rng);
 	unsigned bits = 0;
@@ -490,7 +492,7 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 		if (!j->written)
 			return -ENOMEM;
 	}
-	return 0;
+	return io_shape_job_init(j);
 }
 
 static int io_open_one(void *run, struct io_job *j, bool *created)
