@@ -12,17 +12,23 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io_devopts.h"
 #include "io_engine.h"
 #include "io_pattern.h"
 #include "units.h"
 
+/* clang-format off */
 static const char *const io_keys[] = {
     "rw",      "mix",  "bs",       "size",   "io_size", "runtime", "time_based", "ramp",
     "direct",  "sync", "cache",    "engine", "iodepth", "jobs",    "file",       "keep",
-    "prepare", "data", "interval", "verify", "seed",    NULL,
+    "prepare", "data", "interval", "verify", "seed",
+    "fsync_on_close", "precondition", "steady_state", /* io_devopts.c */
+    NULL,
 };
+/* clang-format on */
 
-static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
+static const char *const rw_names[] = {"read",   "write", "randread", "randwrite",
+                                       "randrw", "trim",  "randtrim", NULL};
 static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
 static const char *const prepare_names[] = {"auto", "layout", "none", NULL};
 static const char *const data_names[] = {"random", "zero", NULL};
@@ -254,5 +260,9 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);
 	check_rules(opts, o, &ok, d);
+	io_devopts_parse(opts, &o->dev,
+	                 &(struct io_devopts_in){o->file, io_rw_name(o->rw), io_rw_trims(o->rw), o->verify,
+	                                         o->sync != IO_SYNC_NONE, o->runtime, o->interval},
+	                 d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

@@ -7,11 +7,20 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "io_devopts.h"
 #include "node.h"
 
 struct io_engine_ops;
 
-enum io_rw { IO_RW_READ, IO_RW_WRITE, IO_RW_RANDREAD, IO_RW_RANDWRITE, IO_RW_RANDRW };
+enum io_rw {
+	IO_RW_READ,
+	IO_RW_WRITE,
+	IO_RW_RANDREAD,
+	IO_RW_RANDWRITE,
+	IO_RW_RANDRW,
+	IO_RW_TRIM,
+	IO_RW_RANDTRIM
+};
 enum io_sync { IO_SYNC_NONE, IO_SYNC_END, IO_SYNC_EVERY, IO_SYNC_DSYNC, IO_SYNC_SYNC };
 enum io_cache { IO_CACHE_KEEP, IO_CACHE_DROP, IO_CACHE_INVALIDATE };
 enum io_prepare { IO_PREPARE_AUTO, IO_PREPARE_LAYOUT, IO_PREPARE_NONE };
@@ -41,6 +50,8 @@ struct io_opts {
 	double interval; /* default 1 s */
 	bool verify;
 	uint64_t seed;
+	/* raw devices, trim, precondition, steady state (io_devopts.c) */
+	struct io_dev_opts dev;
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };
@@ -51,17 +62,22 @@ struct io_opts {
 int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d);
 
 const char *io_rw_name(enum io_rw rw);
+/* trims destroy data (writes) on a file that is laid out first (reads) */
+static inline bool io_rw_trims(enum io_rw rw)
+{
+	return rw == IO_RW_TRIM || rw == IO_RW_RANDTRIM;
+}
 static inline bool io_rw_writes(enum io_rw rw)
 {
-	return rw == IO_RW_WRITE || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW;
+	return rw == IO_RW_WRITE || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW || io_rw_trims(rw);
 }
 static inline bool io_rw_reads(enum io_rw rw)
 {
-	return rw == IO_RW_READ || rw == IO_RW_RANDREAD || rw == IO_RW_RANDRW;
+	return rw == IO_RW_READ || rw == IO_RW_RANDREAD || rw == IO_RW_RANDRW || io_rw_trims(rw);
 }
 static inline bool io_rw_random(enum io_rw rw)
 {
-	return rw == IO_RW_RANDREAD || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW;
+	return rw == IO_RW_RANDREAD || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW || rw == IO_RW_RANDTRIM;
 }
 
 #endif

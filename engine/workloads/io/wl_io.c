@@ -22,10 +22,13 @@
 
 #include "clock.h"
 #include "fstype.h"
+#include "io_device.h"
 #include "io_engine.h"
 #include "io_job.h"
 #include "io_opts.h"
 #include "io_pattern.h"
+#include "io_precond.h"
+#include "io_ss.h"
 #include "result.h"
 
 #define IO_LAYOUT_CHUNK (1u << 20)
@@ -44,6 +47,7 @@ struct io_run {
 	 * working for them) over the measured part */
 	bool cpu_taken;
 	double usr0, sys0, usr, sys;
+	struct io_ss ss; /* steady_state (io_ss.c) */
 };
 
 struct io_thread_arg {
@@ -148,6 +152,8 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 	const struct io_opts *o = &run->o;
 	char at[PATH_MAX + 32];
 	struct stat st;
+	if (o->dev.device) /* a raw device: nothing laid out, truncated or allocated */
+		return *created = false, io_dev_open(o, j);
 	bool exists = stat(j->path, &st) == 0;
 	*created = !exists;
 	bool reads = io_rw_reads(o->rw), writes = io_rw_writes(o->rw);
@@ -307,6 +313,9 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	double mb_s = (double)(b - *last_b) / dt / 1e6;
 	result_sample(run->res, "mb_s", "MB/s", t, mb_s);
 	result_sample(run->res, "iops", "IOPS", t, (double)(n - *last_i) / dt);
+	if (run->o.dev.ss.on && io_ss_add(&run->ss, ((double)now - (double)run->sh.measure_start) / 1e9, dt,
+	                                  mb_s, (double)(n - *last_i) / dt))
+		__atomic_store_n(&run->sh.run_end, now, __ATOMIC_RELAXED); /* steady: stop */
 	if (run->cx && run->cx->progress) /* the live figure of the progress line */
 		run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
 	*last_t = now;
@@ -365,6 +374,10 @@ static double io_unix_time(uint64_t mono)
 static void io_pick_engine(struct io_run *run)
 {
 	const struct io_engine_ops *eng = run->o.engine;
+	if (io_rw_trims(run->o.rw)) { /* synchronous discards, as fio's io_uring engine does */
+		run->sh.engine = &io_engine_trim;
+		return;
+	}
 	int ret = eng->probe ? eng->probe() : 0;
 	run->sh.engine = ret == 0 ? eng : &io_engine_psync;
 	if (ret == 0)
@@ -416,6 +429,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 		result_metric(res, "sync_s", sync_s, "s");
 	if (o->verify)
 		result_metric(res, "verify_errors", (double)verr, "");
+	io_ss_metrics(&run->ss, res);
 	result_info(res, "measure_start", "%.6f", io_unix_time(run->sh.measure_start));
 	result_info(res, "measure_end", "%.6f", io_unix_time(t_end));
 	free(h);
@@ -429,12 +443,13 @@ static void io_cleanup(struct io_run *run, bool *created)
 			close(j->fd);
 		/* a file that was there and that we did not touch (prepare: none) stays */
 		bool user_file = !created[i] && run->o.prepare == IO_PREPARE_NONE;
-		if (!run->o.keep && !user_file && j->path[0])
+		if (!run->o.keep && !user_file && j->path[0] && !run->o.dev.device)
 			unlink(j->path);
 		free(j->bufs);
 		free(j->lat);
 		free(j->written);
 	}
+	free(run->ss.y);
 	free(run->jobs);
 }
 
@@ -455,7 +470,9 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 		bits++;
 	j->perm_mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
 	j->perm_shift = bits / 2 ? bits / 2 : 1;
-	if (o->jobs > 1)
+	if (o->dev.device)
+		snprintf(j->path, sizeof(j->path), "%s", run->cx->device);
+	else if (o->jobs > 1)
 		snprintf(j->path, sizeof(j->path), "%s/%s.%u", run->cx->target_dir, o->file, i);
 	else
 		snprintf(j->path, sizeof(j->path), "%s/%s", run->cx->target_dir, o->file);
@@ -662,7 +679,9 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	run->res = res;
 	run->sh.o = o;
 	run->sh.stop = cx->stop;
-	int ret = io_check_target(cx, res);
+	int ret = o->dev.device ? io_dev_setup(&run->o, cx, res) : io_check_target(cx, res);
+	if (!ret && io_ss_init(&run->ss, o))
+		ret = -ENOMEM;
 	if (ret) {
 		free(run);
 		return ret;
@@ -679,6 +698,8 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 		return -ENOMEM;
 	}
 	ret = io_prepare_jobs(run, created);
+	if (!ret)
+		ret = io_precondition(o, cx, res, run->jobs);
 	if (!ret)
 		ret = io_run_threads(run, t_entry);
 	if (!ret)
