@@ -15,3 +15,8 @@ target_link_libraries(io_driver PRIVATE bgcore)
 # only) and is its own test, shown as skipped where it cannot run.
 bg_script_test(io_cli tests/integration/io_cli.sh LABELS integration;io TIMEOUT 120)
 bg_script_test(io_cli.full tests/integration/io_cli.sh ARGS full LABELS integration;io;root TIMEOUT 60)
+
+# Raw devices, trim, precondition, steady state: options and fio's criteria;
+# on real loop devices and a tmpfs (root).
+bg_unit_test(test_io_device SOURCES tests/unit/test_io_device.c LABELS io)
+bg_script_test(io_device tests/integration/io_device.sh LABELS integration;io;root;loop TIMEOUT 300)
