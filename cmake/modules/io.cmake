@@ -28,3 +28,7 @@ bg_script_test(io_rate tests/integration/io_rate.sh LABELS integration;io TIMEOU
 bg_unit_test(test_io_dist SOURCES tests/unit/test_io_dist.c LABELS io
   SKIPPABLE test_genzipf_zipf test_genzipf_pareto)
 bg_script_test(io_dist tests/integration/io_dist.sh LABELS integration;io TIMEOUT 120)
+# Raw devices, trim, precondition, steady state: options and fio's criteria;
+# on real loop devices and a tmpfs (root).
+bg_unit_test(test_io_device SOURCES tests/unit/test_io_device.c LABELS io)
+bg_script_test(io_device tests/integration/io_device.sh LABELS integration;io;root;loop TIMEOUT 300)

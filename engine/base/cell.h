@@ -22,7 +22,10 @@ struct cell {
 struct step_ctx {
 	const struct cell *cell;
 	const char *target_dir; /* directory where the cell's files live */
-	const char *cell_dir;   /* OUTDIR/cells/<id>: logs and artefacts */
+	/* a raw device target (kind: device, fs: none), for io's file: "@device",
+	 * or NULL; device_refuse: why writing to it is refused, NULL if allowed */
+	const char *device, *device_refuse;
+	const char *cell_dir; /* OUTDIR/cells/<id>: logs and artefacts */
 	/* cell_dir opened by the run (never through a link, owner and mode
 	 * checked: run/outdir.h); write files into it with model's
 	 * results_file_write(cell_dirfd, NAME, ...). 0 or less: none (a workload

@@ -12,6 +12,7 @@
 #include "fx_fs.h"
 #include "fx_pg.h"
 #include "knobs.h"
+#include "raw_device.h"
 
 static void knobs_down(struct fixture_set *fx, struct diag *d)
 {
@@ -87,6 +88,8 @@ int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *
 	struct node *deflt = NULL;
 	if (!target)
 		target = deflt = default_target();
+	else if (raw_device_wanted(tree, target))
+		target = deflt = raw_device_target(target);
 	const struct node *targets = node_get(tree, "targets");
 	if (fx->fs && fx_fs_same(fx->target, target) && same_targets(fx->targets, targets)) {
 		node_free(deflt);
@@ -191,6 +194,12 @@ const char *fixture_set_dir(const struct fixture_set *fx, const char *dflt)
 	return fx->fs ? fx_fs_path(fx->fs) : dflt;
 }
 
+const char *fixture_set_device(const struct fixture_set *fx, const char **refuse)
+{
+	*refuse = NULL;
+	return fx_fs_raw_device(fx->fs, refuse);
+}
+
 const char *fixture_set_pg_conninfo(const struct fixture_set *fx)
 {
 	return fx->pg ? fx_pg_conninfo(fx->pg) : NULL;
@@ -209,7 +218,8 @@ void fixture_set_check_pg(struct fixture_set *fx)
 
 static void put(struct node *m, const char *k, const char *v)
 {
-	node_map_put(m, k, NULL, node_new_scalar(v, NULL));
+	if (v) /* a raw device target has no path */
+		node_map_put(m, k, NULL, node_new_scalar(v, NULL));
 }
 
 void fixture_set_names(const struct fixture_set *fx, struct node *m)

@@ -95,9 +95,11 @@ static void step_read(struct run_env *E, const struct cell *c, const struct node
 static int step_exec(struct run_env *E, const struct cell *c, const struct step *S, const char *cell_dir,
                      struct step_result *res, struct diag *sd)
 {
+	const char *refuse = NULL;
 	struct step_ctx cx = {
 	    .cell = c,
 	    .target_dir = fixture_set_dir(&E->fx, E->work),
+	    .device = fixture_set_device(&E->fx, &refuse),
 	    .cell_dir = cell_dir,
 	    .cell_dirfd = E->cellfd,
 	    .pg_conninfo = fixture_set_pg_conninfo(&E->fx),
@@ -110,6 +112,7 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	    .progress = progress_live,
 	    .progress_ud = &E->prog,
 	};
+	cx.device_refuse = refuse;
 	/* CPU figures of the whole machine and those of every device of the
 	 * cell (its targets' and the disks under their images) during the step. */
 	struct monitor *mon = monitor_start_devs(&E->devs, 1.0);

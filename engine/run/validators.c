@@ -10,6 +10,7 @@
 #include "fx_fs.h"
 #include "fx_pg.h"
 #include "knobs.h"
+#include "raw_device.h"
 #include "rep_config.h"
 #include "spec_check.h"
 #include "workload_table.h"
@@ -82,6 +83,7 @@ void validators_register(void)
 	/* In the order the errors have always been reported. */
 	spec_check_add_validator(check_target);
 	spec_check_add_validator(check_targets);
+	spec_check_add_validator(raw_device_check);
 	spec_check_add_validator(check_models);
 	spec_check_add_validator(check_postgres);
 	spec_check_add_validator(check_knobs);

@@ -35,6 +35,7 @@ struct io_engine_ops {
 
 extern const struct io_engine_ops io_engine_io_uring; /* io_engine_uring.c */
 extern const struct io_engine_ops io_engine_psync;    /* io_engine_psync.c */
+extern const struct io_engine_ops io_engine_trim;     /* io_engine_trim.c: rw: trim | randtrim */
 
 /* Every engine, NULL-terminated; the first is the default. */
 extern const struct io_engine_ops *const io_engines[];

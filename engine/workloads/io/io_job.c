@@ -89,6 +89,8 @@ void io_finish(struct io_job *j)
 			io_sync_file(j);
 		j->sync_s = (double)(io_now_ns() - t) / 1e9;
 	}
+	if (o->dev.fsync_on_close && !j->err && j->written_total && fsync(j->fd) < 0)
+		io_job_fail(j, -errno, "%s: fsync_on_close: %s", j->path, strerror(errno));
 	j->t_end = io_now_ns();
 }
 

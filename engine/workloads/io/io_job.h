@@ -159,13 +159,15 @@ static inline bool io_next_one(struct io_job *j, uint64_t *off, uint64_t *len)
 	switch (o->rw) {
 	case IO_RW_READ:
 	case IO_RW_WRITE:
+	case IO_RW_TRIM:
 		*off = j->seq_off;
 		j->seq_off += o->bs;
 		if (j->seq_off >= j->fsize)
 			j->seq_off = 0;
 		return o->rw == IO_RW_READ;
 	case IO_RW_RANDREAD: rd = true; break;
-	case IO_RW_RANDWRITE: rd = false; break;
+	case IO_RW_RANDWRITE:
+	case IO_RW_RANDTRIM: rd = false; break;
 	default: rd = io_xorshift(&j->rng) % 100 < o->mix; break;
 	}
 	*off = io_perm_next(j) * o->bs;
@@ -194,7 +196,7 @@ static inline bool io_may_issue(struct io_job *j, uint64_t now, uint64_t issued)
 		__atomic_store_n(&sh->timed_out, 1, __ATOMIC_RELAXED);
 		return false;
 	}
-	if (now >= sh->run_end)
+	if (now >= __atomic_load_n(&sh->run_end, __ATOMIC_RELAXED)) /* steady_state may move it */
 		return false;
 	if (!sh->o->time_based && issued >= sh->o->io_size)
 		return false;

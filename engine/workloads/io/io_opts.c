@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "io_dist_opts.h"
+#include "io_devopts.h"
 #include "io_engine.h"
 #include "io_lat_rec.h"
 #include "io_pattern.h"
@@ -64,11 +65,16 @@ static const char *const io_keys[] = {
     /* random_distribution, bssplit (io_dist_opts.c) */
     "random_distribution",
     "bssplit",
+    /* raw devices, trim, precondition, steady state (io_devopts.c) */
+    "fsync_on_close",
+    "precondition",
+    "steady_state",
     NULL,
 };
 /* clang-format on */
 
-static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
+static const char *const rw_names[] = {"read",   "write", "randread", "randwrite",
+                                       "randrw", "trim",  "randtrim", NULL};
 static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
 static const char *const prepare_names[] = {"auto", "layout", "none", NULL};
 static const char *const data_names[] = {"random", "zero", NULL};
@@ -309,5 +315,9 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 		o->bs = o->bssplit.min;
 	check_rules(opts, o, &ok, d);
 	io_files_opts.parse(opts, o, d);
+	io_devopts_parse(opts, &o->dev,
+	                 &(struct io_devopts_in){o->file, io_rw_name(o->rw), io_rw_trims(o->rw), o->verify,
+	                                         o->sync != IO_SYNC_NONE, o->runtime, o->interval},
+	                 d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

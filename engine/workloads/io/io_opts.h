@@ -9,11 +9,20 @@
 #include "diag.h"
 #include "io_rate_opts.h"
 #include "io_dist_types.h"
+#include "io_devopts.h"
 #include "node.h"
 
 struct io_engine_ops;
 
-enum io_rw { IO_RW_READ, IO_RW_WRITE, IO_RW_RANDREAD, IO_RW_RANDWRITE, IO_RW_RANDRW };
+enum io_rw {
+	IO_RW_READ,
+	IO_RW_WRITE,
+	IO_RW_RANDREAD,
+	IO_RW_RANDWRITE,
+	IO_RW_RANDRW,
+	IO_RW_TRIM,
+	IO_RW_RANDTRIM
+};
 enum io_sync { IO_SYNC_NONE, IO_SYNC_END, IO_SYNC_EVERY, IO_SYNC_DSYNC, IO_SYNC_SYNC };
 enum io_cache { IO_CACHE_KEEP, IO_CACHE_DROP, IO_CACHE_INVALIDATE };
 enum io_prepare { IO_PREPARE_AUTO, IO_PREPARE_LAYOUT, IO_PREPARE_NONE };
@@ -61,6 +70,8 @@ struct io_opts {
 	/* random_distribution, bssplit (io_dist_opts.c; a split sets bs to its smallest size) */
 	struct io_dist_opts dist;
 	struct io_bssplit_opts bssplit;
+	/* raw devices, trim, precondition, steady state (io_devopts.c) */
+	struct io_dev_opts dev;
 	/* where things were written, for run-time errors */
 	struct src_pos pos, cache_pos, direct_pos, file_pos, engine_pos;
 };
@@ -79,17 +90,22 @@ struct io_opts_ext {
 extern const struct io_opts_ext io_files_opts; /* io_files.c */
 
 const char *io_rw_name(enum io_rw rw);
+/* trims destroy data (writes) on a file that is laid out first (reads) */
+static inline bool io_rw_trims(enum io_rw rw)
+{
+	return rw == IO_RW_TRIM || rw == IO_RW_RANDTRIM;
+}
 static inline bool io_rw_writes(enum io_rw rw)
 {
-	return rw == IO_RW_WRITE || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW;
+	return rw == IO_RW_WRITE || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW || io_rw_trims(rw);
 }
 static inline bool io_rw_reads(enum io_rw rw)
 {
-	return rw == IO_RW_READ || rw == IO_RW_RANDREAD || rw == IO_RW_RANDRW;
+	return rw == IO_RW_READ || rw == IO_RW_RANDREAD || rw == IO_RW_RANDRW || io_rw_trims(rw);
 }
 static inline bool io_rw_random(enum io_rw rw)
 {
-	return rw == IO_RW_RANDREAD || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW;
+	return rw == IO_RW_RANDREAD || rw == IO_RW_RANDWRITE || rw == IO_RW_RANDRW || rw == IO_RW_RANDTRIM;
 }
 
 #endif

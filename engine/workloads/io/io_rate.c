@@ -118,7 +118,8 @@ void io_pace_reaped(struct io_job *j, struct io_uring_cqe **cqes, unsigned n, ui
 {
 	for (unsigned i = 0; i < n; i++)
 		if (cqes[i]->res >= 0)
-			io_pace_done(j, j->pace->slot_plan[(uint32_t)cqes[i]->user_data], now); /* low half: the slot */
+			io_pace_done(j, j->pace->slot_plan[(uint32_t)cqes[i]->user_data],
+			             now); /* low half: the slot */
 }
 
 /* "2000 IOPS" or "100 MiB/s" for a direction, or "" */

@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "fstype.h"
+#include "io_device.h"
 #include "io_engine.h"
 #include "io_files.h"
 #include "io_job.h"
@@ -31,6 +32,8 @@
 #include "io_pattern.h"
 #include "io_rate.h"
 #include "io_shape.h"
+#include "io_precond.h"
+#include "io_ss.h"
 #include "result.h"
 
 #define IO_LAYOUT_CHUNK (1u << 20)
@@ -50,6 +53,7 @@ struct io_run {
 	bool cpu_taken;
 	double usr0, sys0, usr, sys;
 	struct io_lat_mon *latm; /* latency over time (io_lat.c) */
+	struct io_ss ss;         /* steady_state (io_ss.c) */
 };
 
 struct io_thread_arg {
@@ -154,6 +158,8 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 	const struct io_opts *o = &run->o;
 	char at[PATH_MAX + 32];
 	struct stat st;
+	if (o->dev.device) /* a raw device: nothing laid out, truncated or allocated */
+		return *created = false, io_dev_open(o, j);
 	bool exists = stat(j->path, &st) == 0;
 	*created = !exists;
 	bool reads = io_rw_reads(o->rw), writes = io_rw_writes(o->rw);
@@ -314,6 +320,9 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	result_sample(run->res, "mb_s", "MB/s", t, mb_s);
 	result_sample(run->res, "iops", "IOPS", t, (double)(n - *last_i) / dt);
 	io_lat_series(run->latm, run->res, t);
+	if (run->o.dev.ss.on && io_ss_add(&run->ss, ((double)now - (double)run->sh.measure_start) / 1e9, dt,
+	                                  mb_s, (double)(n - *last_i) / dt))
+		__atomic_store_n(&run->sh.run_end, now, __ATOMIC_RELAXED); /* steady: stop */
 	if (run->cx && run->cx->progress) /* the live figure of the progress line */
 		run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
 	*last_t = now;
@@ -376,6 +385,10 @@ static double io_unix_time(uint64_t mono)
 static void io_pick_engine(struct io_run *run)
 {
 	const struct io_engine_ops *eng = run->o.engine;
+	if (io_rw_trims(run->o.rw)) { /* synchronous discards, as fio's io_uring engine does */
+		run->sh.engine = &io_engine_trim;
+		return;
+	}
 	int ret = eng->probe ? eng->probe() : 0;
 	run->sh.engine = ret == 0 ? eng : &io_engine_psync;
 	if (ret == 0)
@@ -428,6 +441,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 	if (o->verify)
 		result_metric(res, "verify_errors", (double)verr, "");
 	io_rate_results(res, o, run->jobs); /* rate, thinktime, cpus, priority */
+	io_ss_metrics(&run->ss, res);
 	result_info(res, "measure_start", "%.6f", io_unix_time(run->sh.measure_start));
 	result_info(res, "measure_end", "%.6f", io_unix_time(t_end));
 	free(h);
@@ -442,7 +456,7 @@ static void io_cleanup(struct io_run *run, bool *created)
 			close(j->fd);
 		/* a file that was there and that we did not touch (prepare: none) stays */
 		bool user_file = !created[i] && run->o.prepare == IO_PREPARE_NONE;
-		if (!run->o.keep && !user_file && j->path[0])
+		if (!run->o.keep && !user_file && j->path[0] && !run->o.dev.device)
 			unlink(j->path);
 		free(j->bufs);
 		free(j->lat);
@@ -451,6 +465,7 @@ static void io_cleanup(struct io_run *run, bool *created)
 		io_pace_free(j);
 		io_shape_job_free(j);
 	}
+	free(run->ss.y);
 	free(run->jobs);
 }
 
@@ -471,7 +486,9 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 		bits++;
 	j->perm_mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
 	j->perm_shift = bits / 2 ? bits / 2 : 1;
-	if (o->jobs > 1)
+	if (o->dev.device)
+		snprintf(j->path, sizeof(j->path), "%s", run->cx->device);
+	else if (o->jobs > 1)
 		snprintf(j->path, sizeof(j->path), "%s/%s.%u", run->cx->target_dir, o->file, i);
 	else
 		snprintf(j->path, sizeof(j->path), "%s/%s", run->cx->target_dir, o->file);
@@ -691,7 +708,9 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	run->res = res;
 	run->sh.o = o;
 	run->sh.stop = cx->stop;
-	int ret = io_check_target(cx, res);
+	int ret = o->dev.device ? io_dev_setup(&run->o, cx, res) : io_check_target(cx, res);
+	if (!ret && o->op == IO_OP_NONE && io_ss_init(&run->ss, o))
+		ret = -ENOMEM;
 	if (ret || o->op != IO_OP_NONE) { /* metadata operations: io_meta.c */
 		ret = ret ? ret : io_meta_run(o, cx, res);
 		free(run);
@@ -711,6 +730,8 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 		return -ENOMEM;
 	}
 	ret = io_prepare_jobs(run, created);
+	if (!ret)
+		ret = io_precondition(o, cx, res, run->jobs);
 	if (!ret)
 		ret = io_run_threads(run, t_entry);
 	if (!ret)
