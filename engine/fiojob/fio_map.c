@@ -66,8 +66,19 @@ static void problem(struct diag *d, bool partial, const struct src_pos *pos, con
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vadd(d, partial ? DIAG_WARNING : DIAG_ERROR, pos, fmt, ap);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
 	va_end(ap);
+	/* an option of [global] is reported once, not once per job */
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].pos.file == pos->file && d->v[i].pos.line == pos->line &&
+		    !strcmp(d->v[i].msg, msg)) {
+			free(msg);
+			return;
+		}
+	diag_add(d, partial ? DIAG_WARNING : DIAG_ERROR, pos, "%s", msg);
+	free(msg);
 }
 
 /* The options of one job: the [global] sections above it, then its own;
@@ -85,14 +96,15 @@ static void effective(const struct fio_ini *ini, size_t job, const struct fio_op
 			size_t at = 0;
 			while (at < *n && strcmp((*out)[at]->key, s->opt[k].key))
 				at++;
-			if (at == *n) {
-				if (*n == cap) {
-					cap = cap ? cap * 2 : 32;
-					*out = xrealloc(*out, cap * sizeof(**out));
-				}
-				(*n)++;
+			if (at < *n) /* overridden: it moves to where it is set last */
+				memmove(&(*out)[at], &(*out)[at + 1], (*n - at - 1) * sizeof(**out));
+			else if (*n == cap) {
+				cap = cap ? cap * 2 : 32;
+				*out = xrealloc(*out, cap * sizeof(**out));
 			}
-			(*out)[at] = &s->opt[k];
+			if (at == *n)
+				(*n)++;
+			(*out)[*n - 1] = &s->opt[k];
 		}
 	}
 }

@@ -306,7 +306,8 @@ int fio_opt_apply(struct fio_job *j, const struct fio_opt *o, char *err, size_t 
 	for (size_t i = 0; i < sizeof(optdefs) / sizeof(optdefs[0]); i++)
 		if (!strcmp(o->key, optdefs[i].name)) {
 			const char *key = optdefs[i].key ? optdefs[i].key : optdefs[i].name;
-			if (o->val && strchr(o->val, '$')) {
+			if (o->val && (strstr(o->val, "$ncpus") || strstr(o->val, "$mb_memory") ||
+			               strstr(o->val, "$pagesize"))) {
 				snprintf(
 				    err, errlen,
 				    "fio's keywords ($ncpus, $mb_memory, $pagesize) have no io equivalent");

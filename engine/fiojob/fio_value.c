@@ -193,5 +193,5 @@ void fio_format_time(uint64_t us, char *buf, size_t len)
 			snprintf(buf, len, "%" PRIu64 "%s", us / units[i].us, units[i].name);
 			return;
 		}
-	snprintf(buf, len, "%" PRIu64 "us", us);
+	snprintf(buf, len, us ? "%" PRIu64 "us" : "%" PRIu64, us);
 }

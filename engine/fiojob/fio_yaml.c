@@ -13,7 +13,9 @@
 
 static bool plain_ok(const char *s)
 {
-	if (!*s || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./", *s))
+	bool negative = s[0] == '-' && s[1] >= '0' && s[1] <= '9';
+	if (!*s ||
+	    (!negative && !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./", *s)))
 		return false;
 	for (const char *c = s; *c; c++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./%:+- ", *c))
