@@ -9,6 +9,12 @@
 
 #define FIO_INCLUDE_DEPTH 16
 
+/* The files being read, outermost first (real paths), to refuse a loop. */
+struct chain {
+	char *real[FIO_INCLUDE_DEPTH + 1];
+	int n;
+};
+
 static void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n);
@@ -111,9 +117,10 @@ static void strip_comment(char *s)
 		}
 }
 
-static int read_text(const char *path, const char *text, struct fio_ini *ini, int depth, struct diag *d);
+static int read_text(const char *path, const char *text, struct fio_ini *ini, struct chain *ch,
+                     struct diag *d);
 
-static int read_file_at(const char *path, struct fio_ini *ini, int depth, const struct src_pos *from,
+static int read_file_at(const char *path, struct fio_ini *ini, struct chain *ch, const struct src_pos *from,
                         struct diag *d)
 {
 	FILE *f = fopen(path, "r");
@@ -121,6 +128,14 @@ static int read_file_at(const char *path, struct fio_ini *ini, int depth, const 
 		diag_error(d, from, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
+	char *real = realpath(path, NULL);
+	for (int i = 0; real && i < ch->n; i++)
+		if (!strcmp(ch->real[i], real)) {
+			diag_error(d, from, "an include loop: %s is already being read", path);
+			free(real);
+			fclose(f);
+			return -1;
+		}
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	char buf[8192];
@@ -144,20 +159,22 @@ static int read_file_at(const char *path, struct fio_ini *ini, int depth, const 
 		text = xstrdup("");
 	else
 		text[len] = 0;
-	int rc = read_text(path, text, ini, depth, d);
+	ch->real[ch->n++] = real ? real : xstrdup(path);
+	int rc = read_text(path, text, ini, ch, d);
+	free(ch->real[--ch->n]);
 	free(text);
 	return rc;
 }
 
 /* include FILE: relative to the directory of the including file. */
-static int do_include(const char *path, const char *arg, struct fio_ini *ini, int depth,
+static int do_include(const char *path, const char *arg, struct fio_ini *ini, struct chain *ch,
                       const struct src_pos *pos, struct diag *d)
 {
 	if (!*arg) {
 		diag_error(d, pos, "include needs a file name");
 		return -1;
 	}
-	if (depth >= FIO_INCLUDE_DEPTH) {
+	if (ch->n > FIO_INCLUDE_DEPTH) {
 		diag_error(d, pos, "include %s: more than %d nested includes (a loop?)", arg,
 		           FIO_INCLUDE_DEPTH);
 		return -1;
@@ -169,7 +186,7 @@ static int do_include(const char *path, const char *arg, struct fio_ini *ini, in
 	else
 		snprintf(full, sizeof(full), "%s", arg);
 	size_t before = ini->n;
-	int rc = read_file_at(full, ini, depth + 1, pos, d);
+	int rc = read_file_at(full, ini, ch, pos, d);
 	if (ini->n != before) {
 		diag_error(d, pos, "include %s: an included file may not contain [sections]", arg);
 		return -1;
@@ -177,8 +194,8 @@ static int do_include(const char *path, const char *arg, struct fio_ini *ini, in
 	return rc;
 }
 
-static int read_line(const char *path, char *line, struct fio_ini *ini, int depth, const struct src_pos *pos,
-                     struct diag *d)
+static int read_line(const char *path, char *line, struct fio_ini *ini, struct chain *ch,
+                     const struct src_pos *pos, struct diag *d)
 {
 	char *s = trim(line);
 	if (!*s || *s == ';' || *s == '#')
@@ -190,7 +207,7 @@ static int read_line(const char *path, char *line, struct fio_ini *ini, int dept
 			return -1;
 		}
 		*close = 0;
-		if (depth > 0) {
+		if (ch->n > 1) {
 			diag_error(d, pos, "an included file may not contain [sections]");
 			return -1;
 		}
@@ -204,7 +221,7 @@ static int read_line(const char *path, char *line, struct fio_ini *ini, int dept
 			diag_error(d, pos, "include before any [section]");
 			return -1;
 		}
-		return do_include(path, trim(s + 8), ini, depth, pos, d);
+		return do_include(path, trim(s + 8), ini, ch, pos, d);
 	}
 	if (!ini->n) {
 		diag_error(d, pos, "option '%s' before any [section]", s);
@@ -222,7 +239,8 @@ static int read_line(const char *path, char *line, struct fio_ini *ini, int dept
 	return 0;
 }
 
-static int read_text(const char *path, const char *text, struct fio_ini *ini, int depth, struct diag *d)
+static int read_text(const char *path, const char *text, struct fio_ini *ini, struct chain *ch,
+                     struct diag *d)
 {
 	const char *file = diag_intern(path);
 	int rc = 0, lineno = 0;
@@ -234,7 +252,7 @@ static int read_text(const char *path, const char *text, struct fio_ini *ini, in
 		memcpy(line, p, n);
 		line[n] = 0;
 		struct src_pos pos = {file, ++lineno, 1};
-		if (read_line(path, line, ini, depth, &pos, d))
+		if (read_line(path, line, ini, ch, &pos, d))
 			rc = -1;
 		free(line);
 		p += n + (nl ? 1 : 0);
@@ -245,13 +263,17 @@ static int read_text(const char *path, const char *text, struct fio_ini *ini, in
 int fio_ini_read_text(const char *path, const char *text, struct fio_ini *ini, struct diag *d)
 {
 	memset(ini, 0, sizeof(*ini));
-	return read_text(path, text, ini, 0, d);
+	struct chain ch = {{xstrdup(path)}, 1};
+	int rc = read_text(path, text, ini, &ch, d);
+	free(ch.real[0]);
+	return rc;
 }
 
 int fio_ini_read(const char *path, struct fio_ini *ini, struct diag *d)
 {
 	memset(ini, 0, sizeof(*ini));
-	return read_file_at(path, ini, 0, NULL, d);
+	struct chain ch = {{NULL}, 0};
+	return read_file_at(path, ini, &ch, NULL, d);
 }
 
 void fio_ini_free(struct fio_ini *ini)
