@@ -106,7 +106,7 @@ static int import_main(int argc, char **argv)
 	if (rc == CLI_EXIT_USAGE && d.nerrors)
 		fprintf(stderr, "benchgrid: %zu problem%s in %s: no scenario written%s\n", d.nerrors,
 		        d.nerrors == 1 ? "" : "s", job,
-		        partial ? "" : " (--partial writes them as comments)");
+		        partial || !mapped ? "" : " (--partial writes them as comments)");
 	if (mapped)
 		fio_scenario_free(&sc);
 	fio_ini_free(&ini);
