@@ -32,8 +32,10 @@ struct fio_kv *fio_kv_get(const struct fio_kvl *l, const char *key)
 static void kv_clear(struct fio_kv *kv)
 {
 	free(kv->val);
-	for (size_t i = 0; i < kv->nsub; i++)
+	for (size_t i = 0; i < kv->nsub; i++) {
 		kv_clear(&kv->sub[i]);
+		free(kv->sub[i].key);
+	}
 	free(kv->sub);
 	kv->val = NULL;
 	kv->sub = NULL;
