@@ -65,11 +65,15 @@ int fio_parse_size(const char *s, unsigned kb_base, uint64_t *out, char *err, si
 		snprintf(err, errlen, "'%s' is not a size", s);
 		return -1;
 	}
-	/* strip a trailing 'b' (bytes) unless it is the whole suffix */
-	if (k > 0 && suf[k - 1] == 'b')
-		suf[--k] = 0;
-	bool iec = k == 2 && suf[1] == 'i';
-	if (k > 2 || (k == 2 && !iec)) {
+	/* fio 3.33 swaps the base only for the full "Xib" form: "ki" is "k"
+	 * (checked against the fio binary: the HOWTO's "4ki" examples are not
+	 * what it does). A trailing 'b' alone means bytes. */
+	bool iec = k == 3 && suf[1] == 'i' && suf[2] == 'b';
+	if (iec || (k == 2 && (suf[1] == 'i' || suf[1] == 'b')))
+		suf[k = 1] = 0;
+	if (k == 1 && suf[0] == 'b')
+		suf[k = 0] = 0;
+	if (k > 1) {
 		snprintf(err, errlen, "unknown unit '%s' in '%s'", suf, s);
 		return -1;
 	}

@@ -101,6 +101,21 @@ for name, want_rw in (("seqwrite", "write"), ("randread", "randread")):
           f"benchgrid {bb} bytes in {bios} I/Os of {bb // bios}")
     assert fb // fios == bb // bios
 EOP
+	# sizes as fio reads them: each form and kb_base, fio's bytes (bs=1,
+	# io_bytes = size) against the import's size
+	for kb in 1024 1000; do
+		for sz in 2k 2kb 2ki 2kib 2KiB 2K 1m 1mi 1mib 1MB 0x800; do
+			printf '[global]\nkb_base=%s\n[k]\nfilename=%s\nrw=write\nbs=1\nsize=%s\n' "$kb" "$t/fio/k.dat" "$sz" >"$t/kb.fio"
+			f=$(fio --output-format=json "$t/kb.fio" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["write"]["io_bytes"])')
+			b=$("$bg" import-fio "$t/kb.fio" | python3 -c '
+import sys, yaml
+v = str(yaml.safe_load(sys.stdin)["steps"][0]["io"]["size"])
+m = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+print(next((int(v[:-3]) * m[u] for u in m if v.endswith(u)), v))')
+			[ "$f" = "$b" ] || bad "size=$sz with kb_base=$kb: fio $f bytes, import $b"
+		done
+	done
+	[ $fail = 0 ] && ok "sizes: every form and kb_base as fio reads them"
 	exit $fail
 }
 
