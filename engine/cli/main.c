@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_cleanup.h"
+#include "cli_import_fio.h"
 #include "cli_merge.h"
 #include "cli_plan.h"
 #include "cli_report.h"
@@ -17,7 +18,8 @@
 #include "validators.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_check, &cli_plan, &cli_run, &cli_merge, &cli_report, &cli_compare, &cli_cleanup, &cli_slurm, NULL,
+    &cli_check,   &cli_plan,    &cli_run,   &cli_merge,      &cli_report,
+    &cli_compare, &cli_cleanup, &cli_slurm, &cli_import_fio, NULL,
 };
 
 static void usage(FILE *out)

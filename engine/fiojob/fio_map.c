@@ -1,0 +1,344 @@
+/* fio_map: jobs of a fio job file -> steps of a scenario (see fio_map.h).
+ *
+ * fio runs the jobs between two stonewalls at the same time. A benchgrid
+ * step runs `jobs` threads of one set of options, so the jobs of such a
+ * group become one step when their options are the same (jobs = the sum of
+ * their numjobs); jobs of a group that differ cannot be one step: that is
+ * reported at the job that differs, and with --partial they run one after
+ * the other, each as its own step, with a comment saying so. */
+#include "fio_map.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio_opts.h"
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q && n) {
+		perror("benchgrid");
+		abort();
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	return s ? strcpy(xrealloc(NULL, strlen(s) + 1), s) : NULL;
+}
+
+static bool kv_equal(const struct fio_kv *a, const struct fio_kv *b)
+{
+	if (strcmp(a->key, b->key) || (a->val == NULL) != (b->val == NULL) || a->nsub != b->nsub)
+		return false;
+	if (a->val && strcmp(a->val, b->val))
+		return false;
+	for (size_t i = 0; i < a->nsub; i++)
+		if (!kv_equal(&a->sub[i], &b->sub[i]))
+			return false;
+	return true;
+}
+
+/* The same io options, `jobs` aside. */
+static bool same_io(const struct fio_kvl *a, const struct fio_kvl *b)
+{
+	size_t na = a->n - (fio_kv_get(a, "jobs") ? 1 : 0), nb = b->n - (fio_kv_get(b, "jobs") ? 1 : 0);
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		if (!strcmp(a->kv[i].key, "jobs"))
+			continue;
+		const struct fio_kv *o = fio_kv_get(b, a->kv[i].key);
+		if (!o || !kv_equal(&a->kv[i], o))
+			return false;
+	}
+	return true;
+}
+
+static void problem(struct diag *d, bool partial, const struct src_pos *pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void problem(struct diag *d, bool partial, const struct src_pos *pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	/* an option of [global] is reported once, not once per job */
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].pos.file == pos->file && d->v[i].pos.line == pos->line &&
+		    !strcmp(d->v[i].msg, msg)) {
+			free(msg);
+			return;
+		}
+	diag_add(d, partial ? DIAG_WARNING : DIAG_ERROR, pos, "%s", msg);
+	free(msg);
+}
+
+/* The options of one job: the [global] sections above it, then its own;
+ * the last value of an option wins, as in fio. */
+static void effective(const struct fio_ini *ini, size_t job, const struct fio_opt ***out, size_t *n)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i <= job; i++) {
+		const struct fio_sec *s = &ini->sec[i];
+		if (i != job && !s->global)
+			continue;
+		for (size_t k = 0; k < s->n; k++) {
+			size_t at = 0;
+			while (at < *n && strcmp((*out)[at]->key, s->opt[k].key))
+				at++;
+			if (at < *n) /* overridden: it moves to where it is set last */
+				memmove(&(*out)[at], &(*out)[at + 1], (*n - at - 1) * sizeof(**out));
+			else if (*n == cap) {
+				cap = cap ? cap * 2 : 32;
+				*out = xrealloc(*out, cap * sizeof(**out));
+			}
+			if (at == *n)
+				(*n)++;
+			(*out)[*n - 1] = &s->opt[k];
+		}
+	}
+}
+
+/* kb_base first: the sizes of every other option depend on it. */
+static unsigned find_kb_base(const struct fio_opt **opts, size_t n, bool partial, struct diag *d)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(opts[i]->key, "kb_base")) {
+			if (opts[i]->val && (!strcmp(opts[i]->val, "1000") || !strcmp(opts[i]->val, "1024")))
+				return (unsigned)atoi(opts[i]->val);
+			problem(d, partial, &opts[i]->pos, "unsupported value 'kb_base=%s': 1000 or 1024",
+			        opts[i]->val ? opts[i]->val : "");
+		}
+	return 1024;
+}
+
+static void job_free(struct fio_job *j)
+{
+	free(j->name);
+	fio_kvl_free(&j->io);
+	fio_strs_free(&j->notes);
+	free(j->dir);
+	free(j->device);
+	free(j->ss);
+	free(j->ss_dur);
+	free(j->ss_ramp);
+}
+
+/* Map job `k` of the file into j. Unsupported options and values are
+ * reported (and become comments with partial). */
+static void map_job(const struct fio_ini *ini, size_t k, bool partial, struct fio_job *j, struct diag *d)
+{
+	const struct fio_opt **opts;
+	size_t n;
+	effective(ini, k, &opts, &n);
+	memset(j, 0, sizeof(*j));
+	j->name = xstrdup(ini->sec[k].name);
+	j->numjobs = 1;
+	j->invalidate = -1;
+	j->prio = -1;
+	j->target_pos = ini->sec[k].pos;
+	j->kb_base = find_kb_base(opts, n, partial, d);
+	for (size_t i = 0; i < n; i++) {
+		const struct fio_opt *o = opts[i];
+		char err[512] = "";
+		char *had_dir = j->dir, *had_dev = j->device;
+		int rc = fio_opt_apply(j, o, err, sizeof(err));
+		if (j->dir != had_dir || j->device != had_dev)
+			j->target_pos = o->pos;
+		if (rc > 0)
+			problem(d, partial, &o->pos, "unsupported option '%s'", o->key);
+		else if (rc < 0)
+			problem(d, partial, &o->pos, "unsupported value '%s%s%s': %s", o->key,
+			        o->val ? "=" : "", o->val ? o->val : "", err);
+		if (rc)
+			fio_strs_add(&j->notes, "unsupported: %s%s%s (%s:%d)", o->key, o->val ? "=" : "",
+			             o->val ? o->val : "", o->pos.file, o->pos.line);
+	}
+	char err[512];
+	if (fio_job_finish(j, err, sizeof(err))) {
+		problem(d, partial, &ini->sec[k].pos, "job '%s': %s", j->name, err);
+		fio_strs_add(&j->notes, "unsupported: %s", err);
+	}
+	free(opts);
+}
+
+/* Names as the scenario takes them: letters, digits, '-', '_', '.'. */
+static char *clean_name(const char *s)
+{
+	char *r = xstrdup(*s ? s : "job");
+	for (char *c = r; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+			*c = '-';
+	return r;
+}
+
+static struct fio_step *add_step(struct fio_scenario *sc, const char *name)
+{
+	if (sc->n == sc->cap) {
+		sc->cap = sc->cap ? sc->cap * 2 : 8;
+		sc->step = xrealloc(sc->step, sc->cap * sizeof(*sc->step));
+	}
+	struct fio_step *st = &sc->step[sc->n++];
+	memset(st, 0, sizeof(*st));
+	char *base = clean_name(name);
+	st->name = xstrdup(base);
+	for (int k = 2;; k++) {
+		bool dup = false;
+		for (size_t i = 0; i + 1 < sc->n; i++)
+			dup = dup || !strcmp(sc->step[i].name, st->name);
+		if (!dup)
+			break;
+		free(st->name);
+		if (asprintf(&st->name, "%s-%d", base, k) < 0)
+			abort();
+	}
+	free(base);
+	return st;
+}
+
+static bool writes(const struct fio_kvl *io)
+{
+	const struct fio_kv *rw = fio_kv_get(io, "rw");
+	return rw && strcmp(rw->val, "read") && strcmp(rw->val, "randread");
+}
+
+/* One target for the scenario: the first job's directory or device; a job
+ * that names another one is reported. */
+static void take_target(struct fio_scenario *sc, const struct fio_job *j, bool partial, struct diag *d)
+{
+	const char *kind = j->device ? "device" : j->dir ? "dir" : NULL;
+	const char *path = j->device ? j->device : j->dir;
+	if (!kind)
+		return;
+	if (!sc->target_path) {
+		free(sc->target_kind);
+		sc->target_kind = xstrdup(kind);
+		sc->target_path = xstrdup(path);
+	} else if (strcmp(sc->target_kind, kind) || strcmp(sc->target_path, path)) {
+		problem(d, partial, &j->target_pos,
+		        "job '%s' uses %s but an earlier job uses %s: a scenario has one target", j->name,
+		        path, sc->target_path);
+		fio_strs_add(&sc->notes, "unsupported: job '%s' uses %s (%s:%d)", j->name, path,
+		             j->target_pos.file, j->target_pos.line);
+	}
+	if (j->device && writes(&j->io))
+		sc->destroy = true;
+}
+
+static void step_from_job(struct fio_scenario *sc, struct fio_job *j)
+{
+	struct fio_step *st = add_step(sc, j->name);
+	st->io = j->io;
+	memset(&j->io, 0, sizeof(j->io));
+	for (size_t i = 0; i < j->notes.n; i++)
+		fio_strs_add(&st->notes, "%s", j->notes.s[i]);
+}
+
+static void set_jobs(struct fio_step *st, uint64_t jobs)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRIu64, jobs);
+	if (jobs > 1)
+		fio_kv_set(&st->io, "jobs", buf);
+}
+
+/* The jobs of one stonewall group [a, b). */
+static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, size_t b,
+                      const struct src_pos *pos, bool partial, struct diag *d)
+{
+	size_t first = sc->n;
+	uint64_t threads = jobs[a].numjobs;
+	step_from_job(sc, &jobs[a]);
+	for (size_t k = a + 1; k < b; k++) {
+		struct fio_step *lead = &sc->step[first];
+		if (same_io(&lead->io, &jobs[k].io) && sc->n == first + 1) {
+			threads += jobs[k].numjobs;
+			set_jobs(lead, threads);
+			fio_strs_add(&lead->notes, "fio job '%s' runs with this step's other jobs as threads",
+			             jobs[k].name);
+			continue;
+		}
+		problem(d, partial, &pos[k],
+		        "job '%s' runs at the same time as job '%s' (no stonewall between them) with "
+		        "other options: one io step runs one set of options (add stonewall, or --partial to "
+		        "run them one after the other)",
+		        jobs[k].name, jobs[a].name);
+		step_from_job(sc, &jobs[k]);
+		fio_strs_add(&sc->step[sc->n - 1].notes,
+		             "fio ran this job at the same time as '%s'; here it runs after it",
+		             jobs[a].name);
+	}
+}
+
+static char *scenario_name(const char *source)
+{
+	const char *base = strrchr(source, '/');
+	base = base ? base + 1 : source;
+	char *r = clean_name(base);
+	char *dot = strrchr(r, '.');
+	if (dot && dot != r)
+		*dot = 0;
+	return r;
+}
+
+int fio_map(const struct fio_ini *ini, const char *source, bool partial, struct fio_scenario *sc,
+            struct diag *d)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->source = xstrdup(source);
+	sc->name = scenario_name(source);
+	sc->target_kind = xstrdup("dir");
+	size_t before = d->nerrors, n = 0;
+	struct fio_job *jobs = xrealloc(NULL, (ini->n + 1) * sizeof(*jobs));
+	struct src_pos *pos = xrealloc(NULL, (ini->n + 1) * sizeof(*pos));
+	for (size_t k = 0; k < ini->n; k++) {
+		if (ini->sec[k].global)
+			continue;
+		map_job(ini, k, partial, &jobs[n], d);
+		pos[n++] = ini->sec[k].pos;
+	}
+	if (!n) {
+		struct src_pos p = {diag_intern(source), 0, 0};
+		diag_error(d, &p, "no jobs: the file has no section other than [global]");
+	}
+	for (size_t a = 0; a < n;) {
+		size_t b = a + 1;
+		while (b < n && !jobs[b].stonewall)
+			b++;
+		for (size_t k = a; k < b; k++)
+			take_target(sc, &jobs[k], partial, d);
+		map_group(sc, jobs, a, b, pos, partial, d);
+		a = b;
+	}
+	for (size_t k = 0; k < n; k++)
+		job_free(&jobs[k]);
+	free(jobs);
+	free(pos);
+	return d->nerrors > before ? -1 : 0;
+}
+
+void fio_scenario_free(struct fio_scenario *sc)
+{
+	for (size_t i = 0; i < sc->n; i++) {
+		free(sc->step[i].name);
+		fio_kvl_free(&sc->step[i].io);
+		fio_strs_free(&sc->step[i].notes);
+	}
+	free(sc->step);
+	fio_strs_free(&sc->notes);
+	free(sc->source);
+	free(sc->name);
+	free(sc->target_kind);
+	free(sc->target_path);
+	memset(sc, 0, sizeof(*sc));
+}
