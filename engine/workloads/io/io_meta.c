@@ -10,6 +10,7 @@
  * unlink, open-close = open(O_RDONLY) + close, mkdir. The main thread
  * samples the jobs' counters every interval into the series ops_s. The
  * subtrees are removed afterwards unless keep. */
+#include "io_metrics.h"
 #include "io_meta.h"
 
 #include <errno.h>
@@ -300,13 +301,7 @@ static void meta_metrics(struct meta_run *run, const double *cpu0, const double 
 	result_metric(res, "ops", (double)ops, "");
 	result_metric(res, "seconds", secs, "s");
 	result_metric(res, "ops_s", (double)ops / div, "ops/s");
-	result_metric(res, "lat_mean_us", hist_mean(h) / 1e3, "us");
-	result_metric(res, "lat_min_us", (double)hist_min(h) / 1e3, "us");
-	result_metric(res, "lat_p50_us", (double)hist_percentile(h, 50) / 1e3, "us");
-	result_metric(res, "lat_p90_us", (double)hist_percentile(h, 90) / 1e3, "us");
-	result_metric(res, "lat_p99_us", (double)hist_percentile(h, 99) / 1e3, "us");
-	result_metric(res, "lat_p999_us", (double)hist_percentile(h, 99.9) / 1e3, "us");
-	result_metric(res, "lat_max_us", (double)hist_max(h) / 1e3, "us");
+	io_lat_metrics(res, "lat", h);
 	result_metric(res, "cpu_usr", (cpu1[0] - cpu0[0]) / div * 100, "%");
 	result_metric(res, "cpu_sys", (cpu1[1] - cpu0[1]) / div * 100, "%");
 	free(h);

@@ -1,5 +1,6 @@
 /* io_rate: the options, schedules, waits and metrics of rate limits and
  * thinktime (see io_rate.h; docs/steps/io.md, "Rate limits and pacing"). */
+#include "io_metrics.h"
 #include "io_rate.h"
 
 #include <errno.h>
@@ -158,12 +159,6 @@ void io_rate_results(struct step_result *res, const struct io_opts *o, struct io
 	for (unsigned i = 0; i < o->jobs; i++)
 		if (jobs[i].pace)
 			hist_merge(h, jobs[i].pace->sched);
-	result_metric(res, "sched_lat_mean_us", hist_mean(h) / 1e3, "us");
-	result_metric(res, "sched_lat_min_us", (double)hist_min(h) / 1e3, "us");
-	result_metric(res, "sched_lat_p50_us", (double)hist_percentile(h, 50) / 1e3, "us");
-	result_metric(res, "sched_lat_p90_us", (double)hist_percentile(h, 90) / 1e3, "us");
-	result_metric(res, "sched_lat_p99_us", (double)hist_percentile(h, 99) / 1e3, "us");
-	result_metric(res, "sched_lat_p999_us", (double)hist_percentile(h, 99.9) / 1e3, "us");
-	result_metric(res, "sched_lat_max_us", (double)hist_max(h) / 1e3, "us");
+	io_lat_metrics(res, "sched_lat", h);
 	free(h);
 }

@@ -26,6 +26,7 @@
 #include "io_engine.h"
 #include "io_files.h"
 #include "io_job.h"
+#include "io_metrics.h"
 #include "io_meta.h"
 #include "io_lat.h"
 #include "io_opts.h"
@@ -427,13 +428,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 	result_metric(res, "mb_s", (double)bytes / div / 1e6, "MB/s");
 	result_metric(res, "mib_s", (double)bytes / div / 1048576.0, "MiB/s");
 	result_metric(res, "iops", (double)ios / div, "IOPS");
-	result_metric(res, "lat_mean_us", hist_mean(h) / 1e3, "us");
-	result_metric(res, "lat_min_us", (double)hist_min(h) / 1e3, "us");
-	result_metric(res, "lat_p50_us", (double)hist_percentile(h, 50) / 1e3, "us");
-	result_metric(res, "lat_p90_us", (double)hist_percentile(h, 90) / 1e3, "us");
-	result_metric(res, "lat_p99_us", (double)hist_percentile(h, 99) / 1e3, "us");
-	result_metric(res, "lat_p999_us", (double)hist_percentile(h, 99.9) / 1e3, "us");
-	result_metric(res, "lat_max_us", (double)hist_max(h) / 1e3, "us");
+	io_lat_metrics(res, "lat", h);
 	result_metric(res, "cpu_usr", usr / div * 100, "%");
 	result_metric(res, "cpu_sys", sys / div * 100, "%");
 	if (o->sync == IO_SYNC_END)
