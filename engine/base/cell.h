@@ -34,6 +34,10 @@ struct step_ctx {
 	const char *pg_conninfo; /* managed or external server, NULL if none */
 	const char *pg_log;      /* server log file (for error tails), or NULL */
 	const char *step_name;
+	/* the repetition this run of the step belongs to: 0..nrep-1, or
+	 * negative for the warm-ups (-warmup..-1); files a step writes into
+	 * cell_dir are named by step_file_name() so that repetitions keep theirs */
+	long rep, nrep;
 	const char *scenario_dir;    /* folder of the scenario file */
 	double timeout;              /* seconds, 0 = none */
 	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM: end the step early */
@@ -44,5 +48,12 @@ struct step_ctx {
 	void (*progress)(void *ud, const char *unit, double value);
 	void *progress_ud;
 };
+
+/* The name of a file the step writes into its cell's folder: "STEP.EXT",
+ * the step's name with characters other than [A-Za-z0-9._-] replaced by '_'
+ * ("step" when it has none), and ".repN" (from 1) before the extension when
+ * the cell runs more than one repetition, ".warmupN" for a warm-up run.
+ * The extension always fits; the name is cut to len. */
+void step_file_name(const struct step_ctx *cx, const char *ext, char *name, size_t len);
 
 #endif

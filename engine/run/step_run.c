@@ -92,8 +92,8 @@ static void step_read(struct run_env *E, const struct cell *c, const struct node
 }
 
 /* The workload's run, watched by the monitor and the timeout. */
-static int step_exec(struct run_env *E, const struct cell *c, const struct step *S, const char *cell_dir,
-                     struct step_result *res, struct diag *sd)
+static int step_exec(struct run_env *E, const struct cell *c, const struct step *S, long rep,
+                     const char *cell_dir, struct step_result *res, struct diag *sd)
 {
 	const char *refuse = NULL;
 	struct step_ctx cx = {
@@ -105,6 +105,8 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	    .pg_conninfo = fixture_set_pg_conninfo(&E->fx),
 	    .pg_log = fixture_set_pg_log(&E->fx),
 	    .step_name = S->name,
+	    .rep = rep,
+	    .nrep = E->repeat,
 	    .scenario_dir = E->s->dir,
 	    .timeout = S->timeout,
 	    .stop = interrupt_step_flag(),
@@ -175,7 +177,7 @@ static int step_run_one(struct run_env *E, const struct cell *c, const struct no
 	if (!S.ops)
 		result_fail(&res, "step %s has no workload", S.name);
 	else if (sd.nerrors == 0)
-		rc_run = step_exec(E, c, &S, cell_dir, &res, &sd);
+		rc_run = step_exec(E, c, &S, rep, cell_dir, &res, &sd);
 	res.elapsed = clock_mono() - t0;
 	step_verdict(&S, &sd, rc_run, &res);
 	diag_free(&sd);

@@ -181,3 +181,45 @@ for dn in ('read', 'write'):
                                  <= float(r[col[dn + '_lat_max_us']]) for r in have))
 sys.exit(1 if fail else 0)
 PY
+[ $? -eq 0 ] || exit 1
+
+# Repetitions keep their own logs: a warm-up and two recorded runs give
+# STEP.warmup1.*, STEP.rep1.* and STEP.rep2.*, each repetition's result
+# naming its own file, each file with that run's I/Os.
+cat >"$t/r.yaml" <<YAML
+benchgrid: 1
+name: io-lat-reps
+repeat: 2
+warmup: 1
+target: {kind: dir, path: $t/work}
+steps:
+  - name: rr
+    io: {rw: randread, bs: 4k, size: 8MiB, iodepth: 2, direct: $direct, runtime: 300ms,
+         time_based: true, lat_log: true, hist_log: 100ms}
+YAML
+if ! "$bg" run -q -o "$t/reps" "$t/r.yaml" >"$t/rlog" 2>&1; then
+	echo "FAIL: the run with repetitions failed"
+	cat "$t/rlog"
+	exit 1
+fi
+python3 - "$t/reps" <<'PY'
+import glob, json, os, sys
+d = sys.argv[1]
+cdir = glob.glob(os.path.join(d, 'cells', '*'))[0]
+names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(cdir, 'rr.*.csv')))
+want = sorted('rr.%s.%s.csv' % (r, k) for r in ('warmup1', 'rep1', 'rep2') for k in ('lat', 'hist'))
+ok = names == want
+print(('ok   ' if ok else 'FAIL ') + 'one lat/hist log per run: %s' % names)
+res = json.load(open(os.path.join(d, 'results.json')))
+reps = res['cells'][0]['reps']
+for i, rep in enumerate(reps):
+    s = [x for x in rep if x['name'] == 'rr'][0]
+    f = s['info']['lat_log']
+    lines = sum(1 for _ in open(f)) - 1
+    ios = round(s['metrics']['bytes']['value']) // 4096
+    good = f.endswith('rr.rep%d.lat.csv' % (i + 1)) and lines == ios
+    print(('ok   ' if good else 'FAIL ') + 'repetition %d: %s, %d lines for %d I/Os' % (i + 1, f, lines, ios))
+    ok = ok and good
+ok = ok and len(reps) == 2
+sys.exit(0 if ok else 1)
+PY

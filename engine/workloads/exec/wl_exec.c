@@ -275,12 +275,7 @@ static int wl_exec_save(const struct step_ctx *cx, const char *ext, const char *
 	if (!cx->cell_dir || !len)
 		return 0;
 	char name[160];
-	snprintf(name, sizeof(name), "%s", cx->step_name ? cx->step_name : "exec");
-	for (char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-			*p = '_';
-	size_t n = strlen(name);
-	snprintf(name + n, sizeof(name) - n, ".%s", ext);
+	step_file_name(cx, ext, name, sizeof(name));
 	int dfd = cx->cell_dirfd > 0 ? cx->cell_dirfd
 	                             : open(cx->cell_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int rc = dfd < 0 ? -errno : results_file_write(dfd, name, text, len);

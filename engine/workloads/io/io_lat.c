@@ -3,7 +3,6 @@
  * for the hot path and why the monitor needs no lock). */
 #include "io_lat.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -219,19 +218,6 @@ void io_lat_hist_tick(struct io_lat_mon *m, uint64_t now, bool final)
 		m->hist_next += step;
 }
 
-/* "STEP.EXT": the step's name with characters other than [A-Za-z0-9._-]
- * replaced by '_' (as the exec step names its output files). */
-static void io_lat_name(const struct step_ctx *cx, const char *ext, char *name, size_t len)
-{
-	int keep = (int)(len - strlen(ext) - 2); /* the extension always fits */
-	snprintf(name, len, "%.*s", keep, cx->step_name && *cx->step_name ? cx->step_name : "io");
-	for (char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-			*p = '_';
-	size_t n = strlen(name);
-	snprintf(name + n, len - n, ".%s", ext);
-}
-
 /* A job's place in the merge of the logs by time. */
 struct io_lat_cursor {
 	const struct io_lat_chunk *c;
@@ -383,14 +369,14 @@ int io_lat_write(struct io_lat_mon *m, const struct step_ctx *cx, struct step_re
 	char name[192] = "its files";
 	const char *what = o->lat_log ? "lat_log" : "hist_log";
 	if (!rc && o->lat_log) {
-		io_lat_name(cx, "lat.csv", name, sizeof(name));
+		step_file_name(cx, "lat.csv", name, sizeof(name));
 		what = "lat_log";
 		rc = io_lat_file(m, dfd, name, "time_s,job,dir,lat_us,bytes,offset\r\n", io_lat_log_rows);
 		if (!rc)
 			result_info(res, "lat_log", "%s/%s", cx->cell_dir ? cx->cell_dir : ".", name);
 	}
 	if (!rc && o->hist_log > 0) {
-		io_lat_name(cx, "hist.csv", name, sizeof(name));
+		step_file_name(cx, "hist.csv", name, sizeof(name));
 		what = "hist_log";
 		rc = io_lat_file(m, dfd, name, "start_s,end_s,dir,bucket,low_ns,high_ns,count\r\n",
 		                 io_lat_hist_rows);
