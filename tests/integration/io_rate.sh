@@ -5,7 +5,7 @@
 #   - rate_iops 2000 randwrite for 3 s, io_uring at depth 4 and psync:
 #     achieved within 1%, like fio's run of the same job; sched_lat_* >=
 #     lat_* at every percentile
-#   - rate 8MiB (bytes/s) randread: within 1%
+#   - rate 8MiB (bytes/s) randread: within 1%, also with bssplit's mixed sizes
 #   - rate_process poisson: within 4% (the count of a Poisson process over
 #     3 s at 2000/s has a standard deviation of 1.3%)
 #   - thinktime 1ms every 4 blocks: IOPS as expected, and as fio's
@@ -101,6 +101,14 @@ if run bytes "rw: randread, bs: 4k, size: 64MiB, rate: 8MiB, runtime: 2s, time_b
 	got=$(metric bytes mib_s)
 	within "$got" 8 1 && ok "rate 8MiB within 1% ($got MiB/s)" || bad "rate 8MiB: $got MiB/s"
 	sched_ge_lat bytes && ok "sched_lat >= lat (bytes)" || bad "sched_lat < lat (bytes)"
+fi
+
+# 2b. a byte rate with bssplit: the bytes, not the I/Os, keep the rate
+# (mixed 4k and 64k reads; counting every I/O as the 4k granule would give
+# far more than 8 MiB/s)
+if run bssplit "rw: randread, bssplit: 4k/50:64k/50, size: 64MiB, rate: 8MiB, runtime: 2s, time_based: true, iodepth: 2"; then
+	got=$(metric bssplit mib_s)
+	within "$got" 8 1 && ok "rate 8MiB with bssplit within 1% ($got MiB/s)" || bad "rate 8MiB with bssplit: $got MiB/s"
 fi
 
 # 3. poisson

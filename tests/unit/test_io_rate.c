@@ -150,7 +150,7 @@ static void steps(struct io_pace *p, int n, double *mean, double *cv)
 {
 	double s = 0, s2 = 0;
 	for (int i = 0; i < n; i++) {
-		double x = io_pace_step(p, 1);
+		double x = io_pace_step(p, 1, 4096);
 		assert_true(x >= 0);
 		s += x;
 		s2 += x * x;
@@ -183,7 +183,7 @@ static void test_poisson(void **state)
 	double t = 0, w = 1e7, s = 0, s2 = 0;
 	int nw = 5000, cnt = 0, k = 0;
 	while (k < nw) {
-		t += io_pace_step(&p, 1);
+		t += io_pace_step(&p, 1, 4096);
 		while (t >= (k + 1) * w && k < nw) {
 			s += cnt;
 			s2 += (double)cnt * cnt;
@@ -196,6 +196,13 @@ static void test_poisson(void **state)
 	print_message("poisson: %.2f arrivals per window, dispersion %.3f\n", m, var / m);
 	assert_true(fabs(m - 20) < 0.5);
 	assert_true(fabs(var / m - 1) < 0.1);
+
+	/* a byte rate: the gap is the I/O's length at the rate, whatever its size */
+	memset(&p, 0, sizeof(p));
+	p.step[0] = 1e9 / (8.0 * 1048576); /* 8 MiB/s */
+	p.by_bytes[0] = true;
+	assert_true(fabs(io_pace_step(&p, 0, 4096) - 488281.25) < 1e-3);
+	assert_true(fabs(io_pace_step(&p, 0, 65536) - 16 * 488281.25) < 1e-3);
 }
 
 /* A job on a sequential file with a pace, without threads or files. */

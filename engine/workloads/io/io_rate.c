@@ -29,8 +29,10 @@ int io_pace_init(struct io_job *j, const struct io_opts *o, unsigned nslots)
 	for (int k = 0; k < 2; k++) {
 		if (o->rt.rate_iops[k])
 			p->step[k] = 1e9 / (double)o->rt.rate_iops[k];
-		else if (o->rt.rate[k])
-			p->step[k] = (double)o->bs * 1e9 / (double)o->rt.rate[k];
+		else if (o->rt.rate[k]) {
+			p->step[k] = 1e9 / (double)o->rt.rate[k];
+			p->by_bytes[k] = true;
+		}
 		p->rated |= p->step[k] > 0;
 	}
 	p->poisson = o->rt.poisson;
@@ -55,13 +57,14 @@ void io_pace_free(struct io_job *j)
 	j->pace = NULL;
 }
 
-double io_pace_step(struct io_pace *p, int wr)
+double io_pace_step(struct io_pace *p, int wr, uint64_t len)
 {
+	double mean = p->by_bytes[wr] ? p->step[wr] * (double)len : p->step[wr];
 	if (!p->poisson)
-		return p->step[wr];
+		return mean;
 	/* u in (0, 1]: -ln(u) is exponential with mean 1 */
 	double u = (double)((io_xorshift(&p->rng) >> 11) + 1) * 0x1.0p-53;
-	return -log(u) * p->step[wr];
+	return -log(u) * mean;
 }
 
 /* How far to wait: not past `until`, the end of the run or the timeout,

@@ -26,7 +26,11 @@ struct io_uring_cqe;
 struct step_result;
 
 struct io_pace {
-	double step[2]; /* mean ns between I/Os of reads [0], writes [1]; 0 = no limit */
+	/* mean ns between I/Os of reads [0], writes [1], or per byte with a
+	 * byte rate (by_bytes: an I/O of len bytes is due len x step later, so
+	 * bssplit's mixed sizes keep the byte rate); 0 = no limit */
+	double step[2];
+	bool by_bytes[2];
 	double due[2];  /* when the next I/O of each direction is due, ns after t0 */
 	uint64_t t0;    /* the schedule's origin: the step's t0 */
 	bool poisson;
@@ -46,9 +50,10 @@ struct io_pace {
 int io_pace_init(struct io_job *j, const struct io_opts *o, unsigned nslots);
 void io_pace_free(struct io_job *j);
 
-/* The gap in ns to the next I/O of direction `wr` (mean step[wr]); poisson
+/* The gap in ns to the next I/O of direction `wr`, `len` bytes long (mean
+ * step[wr], times len for a byte rate); poisson
  * draws it from an exponential distribution. Advances p->rng. */
-double io_pace_step(struct io_pace *p, int wr);
+double io_pace_step(struct io_pace *p, int wr, uint64_t len);
 
 /* Sleep until `until` (or less: at most 50 ms, and not past the end of the
  * run), then return the clock. */
@@ -92,7 +97,7 @@ static inline uint64_t io_pace_gate(struct io_job *j, uint64_t now, unsigned inf
 		plan = p->t0 + (uint64_t)p->due[wr];
 		if (now < plan)
 			return plan;
-		p->due[wr] += io_pace_step(p, wr);
+		p->due[wr] += io_pace_step(p, wr, p->pend_len);
 	}
 	p->pend = false;
 	p->prev = true;
