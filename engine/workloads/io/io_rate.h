@@ -31,8 +31,8 @@ struct io_pace {
 	 * bssplit's mixed sizes keep the byte rate); 0 = no limit */
 	double step[2];
 	bool by_bytes[2];
-	double due[2];  /* when the next I/O of each direction is due, ns after t0 */
-	uint64_t t0;    /* the schedule's origin: the step's t0 */
+	double due[2]; /* when the next I/O of each direction is due, ns after t0 */
+	uint64_t t0;   /* the schedule's origin: the step's t0 */
 	bool poisson;
 	bool rated;   /* some direction has a limit: sched_lat is recorded */
 	bool slack;   /* the thread's timer slack is lowered (first wait) */
