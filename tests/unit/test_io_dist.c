@@ -514,6 +514,30 @@ static void test_bssplit_shares(void **state)
 		expect = off + len;
 	}
 	io_shape_job_free(&q);
+
+	/* sequential trim with a split is consecutive too (not the random mix) */
+	assert_int_equal(parse("{rw: trim, bssplit: '4k/50:12k/50', size: 40k}", &o, err, sizeof(err)), 0);
+	struct io_job t = {.sh = &sh, .fsize = o.size, .nblocks = o.size / o.bs, .rng = 7};
+	assert_int_equal(io_shape_job_init(&t), 0);
+	expect = 0;
+	for (int i = 0; i < 1000; i++) {
+		uint64_t off, len;
+		assert_false(io_next(&t, &off, &len));
+		if (expect + len > o.size)
+			expect = 0;
+		assert_int_equal(off, expect);
+		expect = off + len;
+	}
+	/* a file smaller than the split's largest size (filesize: 4k-64k with
+	 * nrfiles): the I/O is the whole file, never past its end */
+	t.fsize = 8192;
+	t.seq_off = 0;
+	for (int i = 0; i < 100; i++) {
+		uint64_t off, len;
+		io_next(&t, &off, &len);
+		assert_true(len <= 8192 && off + len <= 8192);
+	}
+	io_shape_job_free(&t);
 }
 
 /* Real io steps: zipf randread and a bssplit write and randrw, whose bytes

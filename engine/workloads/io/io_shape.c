@@ -47,17 +47,21 @@ bool io_shape_next(struct io_job *j, uint64_t *off, uint64_t *len)
 	const struct io_opts *o = j->sh->o;
 	uint64_t l = j->bs_table ? j->bs_table[io_xorshift(&j->rng) % 100] : o->bs;
 	bool rd;
+	if (l > j->fsize) /* a file of a filesize range smaller than the split's size */
+		l = j->fsize;
 	*len = l;
 	switch (o->rw) {
 	case IO_RW_READ:
 	case IO_RW_WRITE:
+	case IO_RW_TRIM:
 		if (j->seq_off + l > j->fsize) /* a larger I/O would pass the end: wrap */
 			j->seq_off = 0;
 		*off = j->seq_off;
 		j->seq_off += l;
 		return o->rw == IO_RW_READ;
 	case IO_RW_RANDREAD: rd = true; break;
-	case IO_RW_RANDWRITE: rd = false; break;
+	case IO_RW_RANDWRITE:
+	case IO_RW_RANDTRIM: rd = false; break;
 	default: rd = io_xorshift(&j->rng) % 100 < o->mix; break;
 	}
 	uint64_t b = j->dist ? io_dist_block(j->dist) : io_perm_next(j);
