@@ -165,6 +165,15 @@ static const char *level_name(enum diag_level l)
 	}
 }
 
+const char *src_pos_prefix(const struct src_pos *p, char *buf, size_t len)
+{
+	if (p && p->line && p->file)
+		snprintf(buf, len, "%s:%d:%d: ", p->file, p->line, p->col);
+	else if (len)
+		buf[0] = 0;
+	return buf;
+}
+
 void diag_format_one(const struct diag_entry *e, char *buf, size_t len)
 {
 	if (e->pos.file && e->pos.line > 0)

@@ -57,6 +57,10 @@ void diag_print(const struct diag *d, FILE *out);
 /* Format one entry's message as "FILE:LINE:COL: error: MESSAGE" into buf. */
 void diag_format_one(const struct diag_entry *e, char *buf, size_t len);
 
+/* "file:line:col: " of p into buf, or "" when p has no position; returns
+ * buf (for run-time messages about an option, outside a diag). */
+const char *src_pos_prefix(const struct src_pos *p, char *buf, size_t len);
+
 /* Intern a file name for use in src_pos (lives until program exit). */
 const char *diag_intern(const char *file);
 

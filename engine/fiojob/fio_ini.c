@@ -1,5 +1,6 @@
 /* fio_ini: fio's job-file format (see fio_ini.h). */
 #include "fio_ini.h"
+#include "fio_mem.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,26 +16,6 @@ struct chain {
 	int n;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		perror("benchgrid");
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-	if (!r) {
-		perror("benchgrid");
-		abort();
-	}
-	return r;
-}
-
 static char *trim(char *s)
 {
 	while (isspace((unsigned char)*s))
@@ -49,7 +30,7 @@ static char *trim(char *s)
 static char *expand_env(const char *v)
 {
 	size_t cap = strlen(v) + 1, n = 0;
-	char *out = xrealloc(NULL, cap);
+	char *out = fio_xrealloc(NULL, cap);
 	for (const char *p = v; *p;) {
 		const char *add = p;
 		size_t alen = 1;
@@ -70,7 +51,7 @@ static char *expand_env(const char *v)
 		}
 		if (n + alen + 1 > cap) {
 			cap = (n + alen + 1) * 2;
-			out = xrealloc(out, cap);
+			out = fio_xrealloc(out, cap);
 		}
 		memcpy(out + n, add, alen);
 		n += alen;
@@ -83,10 +64,10 @@ static void add_opt(struct fio_sec *s, const char *key, const char *val, const s
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
-		s->opt = xrealloc(s->opt, s->cap * sizeof(*s->opt));
+		s->opt = fio_xrealloc(s->opt, s->cap * sizeof(*s->opt));
 	}
 	struct fio_opt *o = &s->opt[s->n++];
-	o->key = xstrdup(key);
+	o->key = fio_xstrdup(key);
 	for (char *c = o->key; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	o->val = val ? expand_env(val) : NULL;
@@ -97,11 +78,11 @@ static struct fio_sec *add_sec(struct fio_ini *ini, const char *name, const stru
 {
 	if (ini->n == ini->cap) {
 		ini->cap = ini->cap ? ini->cap * 2 : 8;
-		ini->sec = xrealloc(ini->sec, ini->cap * sizeof(*ini->sec));
+		ini->sec = fio_xrealloc(ini->sec, ini->cap * sizeof(*ini->sec));
 	}
 	struct fio_sec *s = &ini->sec[ini->n++];
 	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name);
+	s->name = fio_xstrdup(name);
 	s->global = !strcmp(name, "global");
 	s->pos = *pos;
 	return s;
@@ -143,7 +124,7 @@ static int read_file_at(const char *path, struct fio_ini *ini, struct chain *ch,
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
 		if (len + got + 1 > cap) {
 			cap = (len + got + 1) * 2;
-			text = xrealloc(text, cap);
+			text = fio_xrealloc(text, cap);
 		}
 		memcpy(text + len, buf, got);
 		len += got;
@@ -156,10 +137,10 @@ static int read_file_at(const char *path, struct fio_ini *ini, struct chain *ch,
 		return -1;
 	}
 	if (!text)
-		text = xstrdup("");
+		text = fio_xstrdup("");
 	else
 		text[len] = 0;
-	ch->real[ch->n++] = real ? real : xstrdup(path);
+	ch->real[ch->n++] = real ? real : fio_xstrdup(path);
 	int rc = read_text(path, text, ini, ch, d);
 	free(ch->real[--ch->n]);
 	free(text);
@@ -248,7 +229,7 @@ static int read_text(const char *path, const char *text, struct fio_ini *ini, st
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = xrealloc(NULL, n + 1);
+		char *line = fio_xrealloc(NULL, n + 1);
 		memcpy(line, p, n);
 		line[n] = 0;
 		struct src_pos pos = {file, ++lineno, 1};
@@ -263,7 +244,7 @@ static int read_text(const char *path, const char *text, struct fio_ini *ini, st
 int fio_ini_read_text(const char *path, const char *text, struct fio_ini *ini, struct diag *d)
 {
 	memset(ini, 0, sizeof(*ini));
-	struct chain ch = {{xstrdup(path)}, 1};
+	struct chain ch = {{fio_xstrdup(path)}, 1};
 	int rc = read_text(path, text, ini, &ch, d);
 	free(ch.real[0]);
 	return rc;

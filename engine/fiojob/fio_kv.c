@@ -1,25 +1,11 @@
 /* fio_kv: keys of a mapped io step and comment lists (see fio_kv.h). */
 #include "fio_kv.h"
+#include "fio_mem.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q && n) {
-		perror("benchgrid");
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	return s ? strcpy(xrealloc(NULL, strlen(s) + 1), s) : NULL;
-}
 
 struct fio_kv *fio_kv_get(const struct fio_kvl *l, const char *key)
 {
@@ -48,23 +34,23 @@ void fio_kv_set(struct fio_kvl *l, const char *key, const char *val)
 	if (!kv) {
 		if (l->n == l->cap) {
 			l->cap = l->cap ? l->cap * 2 : 16;
-			l->kv = xrealloc(l->kv, l->cap * sizeof(*l->kv));
+			l->kv = fio_xrealloc(l->kv, l->cap * sizeof(*l->kv));
 		}
 		kv = &l->kv[l->n++];
 		memset(kv, 0, sizeof(*kv));
-		kv->key = xstrdup(key);
+		kv->key = fio_xstrdup(key);
 	}
 	kv_clear(kv);
-	kv->val = xstrdup(val);
+	kv->val = fio_xstrdup(val);
 }
 
 void fio_kv_sub(struct fio_kv *kv, const char *key, const char *val)
 {
-	kv->sub = xrealloc(kv->sub, (kv->nsub + 1) * sizeof(*kv->sub));
+	kv->sub = fio_xrealloc(kv->sub, (kv->nsub + 1) * sizeof(*kv->sub));
 	struct fio_kv *s = &kv->sub[kv->nsub++];
 	memset(s, 0, sizeof(*s));
-	s->key = xstrdup(key);
-	s->val = xstrdup(val);
+	s->key = fio_xstrdup(key);
+	s->val = fio_xstrdup(val);
 }
 
 void fio_kv_del(struct fio_kvl *l, const char *key)
@@ -99,7 +85,7 @@ void fio_strs_add(struct fio_strs *l, const char *fmt, ...)
 	va_end(ap);
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 8;
-		l->s = xrealloc(l->s, l->cap * sizeof(*l->s));
+		l->s = fio_xrealloc(l->s, l->cap * sizeof(*l->s));
 	}
 	l->s[l->n++] = s;
 }

@@ -15,22 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fio_mem.h"
 #include "fio_opts.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q && n) {
-		perror("benchgrid");
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	return s ? strcpy(xrealloc(NULL, strlen(s) + 1), s) : NULL;
-}
 
 static bool kv_equal(const struct fio_kv *a, const struct fio_kv *b)
 {
@@ -100,7 +86,7 @@ static void effective(const struct fio_ini *ini, size_t job, const struct fio_op
 				memmove(&(*out)[at], &(*out)[at + 1], (*n - at - 1) * sizeof(**out));
 			else if (*n == cap) {
 				cap = cap ? cap * 2 : 32;
-				*out = xrealloc(*out, cap * sizeof(**out));
+				*out = fio_xrealloc(*out, cap * sizeof(**out));
 			}
 			if (at == *n)
 				(*n)++;
@@ -142,7 +128,7 @@ static void map_job(const struct fio_ini *ini, size_t k, bool partial, struct fi
 	size_t n;
 	effective(ini, k, &opts, &n);
 	memset(j, 0, sizeof(*j));
-	j->name = xstrdup(ini->sec[k].name);
+	j->name = fio_xstrdup(ini->sec[k].name);
 	j->numjobs = 1;
 	j->invalidate = -1;
 	j->prio = -1;
@@ -175,7 +161,7 @@ static void map_job(const struct fio_ini *ini, size_t k, bool partial, struct fi
 /* Names as the scenario takes them: letters, digits, '-', '_', '.'. */
 static char *clean_name(const char *s)
 {
-	char *r = xstrdup(*s ? s : "job");
+	char *r = fio_xstrdup(*s ? s : "job");
 	for (char *c = r; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
 			*c = '-';
@@ -186,12 +172,12 @@ static struct fio_step *add_step(struct fio_scenario *sc, const char *name)
 {
 	if (sc->n == sc->cap) {
 		sc->cap = sc->cap ? sc->cap * 2 : 8;
-		sc->step = xrealloc(sc->step, sc->cap * sizeof(*sc->step));
+		sc->step = fio_xrealloc(sc->step, sc->cap * sizeof(*sc->step));
 	}
 	struct fio_step *st = &sc->step[sc->n++];
 	memset(st, 0, sizeof(*st));
 	char *base = clean_name(name);
-	st->name = xstrdup(base);
+	st->name = fio_xstrdup(base);
 	for (int k = 2;; k++) {
 		bool dup = false;
 		for (size_t i = 0; i + 1 < sc->n; i++)
@@ -222,8 +208,8 @@ static void take_target(struct fio_scenario *sc, const struct fio_job *j, bool p
 		return;
 	if (!sc->target_path) {
 		free(sc->target_kind);
-		sc->target_kind = xstrdup(kind);
-		sc->target_path = xstrdup(path);
+		sc->target_kind = fio_xstrdup(kind);
+		sc->target_path = fio_xstrdup(path);
 	} else if (strcmp(sc->target_kind, kind) || strcmp(sc->target_path, path)) {
 		problem(d, partial, &j->target_pos,
 		        "job '%s' uses %s but an earlier job uses %s: a scenario has one target", j->name,
@@ -295,12 +281,12 @@ int fio_map(const struct fio_ini *ini, const char *source, bool partial, struct 
             struct diag *d)
 {
 	memset(sc, 0, sizeof(*sc));
-	sc->source = xstrdup(source);
+	sc->source = fio_xstrdup(source);
 	sc->name = scenario_name(source);
-	sc->target_kind = xstrdup("dir");
+	sc->target_kind = fio_xstrdup("dir");
 	size_t before = d->nerrors, n = 0;
-	struct fio_job *jobs = xrealloc(NULL, (ini->n + 1) * sizeof(*jobs));
-	struct src_pos *pos = xrealloc(NULL, (ini->n + 1) * sizeof(*pos));
+	struct fio_job *jobs = fio_xrealloc(NULL, (ini->n + 1) * sizeof(*jobs));
+	struct src_pos *pos = fio_xrealloc(NULL, (ini->n + 1) * sizeof(*pos));
 	for (size_t k = 0; k < ini->n; k++) {
 		if (ini->sec[k].global)
 			continue;

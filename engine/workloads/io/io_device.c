@@ -12,16 +12,6 @@
 
 #include "io_job.h"
 
-/* "file:line:col: " of p, or "". */
-static const char *at(const struct src_pos *p, char *buf, size_t len)
-{
-	if (p && p->line && p->file)
-		snprintf(buf, len, "%s:%d:%d: ", p->file, p->line, p->col);
-	else
-		buf[0] = 0;
-	return buf;
-}
-
 /* The device's size and logical block size. 0 or a negative errno (res failed). */
 static int dev_geometry(const struct io_opts *o, const char *dev, uint64_t *size, unsigned *lbs,
                         struct step_result *res)
@@ -33,8 +23,8 @@ static int dev_geometry(const struct io_opts *o, const char *dev, uint64_t *size
 		int e = fd < 0 ? errno : ENOTBLK;
 		if (fd >= 0)
 			close(fd);
-		result_fail(res, "%sio.file: \"@device\": cannot open %s: %s", at(&o->file_pos, a, sizeof(a)),
-		            dev, strerror(e));
+		result_fail(res, "%sio.file: \"@device\": cannot open %s: %s",
+		            src_pos_prefix(&o->file_pos, a, sizeof(a)), dev, strerror(e));
 		return -e;
 	}
 	int ssz = 0;
@@ -57,13 +47,13 @@ static int dev_fit(struct io_opts *o, const char *dev, uint64_t dsize, unsigned 
 		o->size = dsize - dsize % o->bs;
 		if (!o->size) {
 			result_fail(res, "%sio.bs: %llu bytes is larger than %s (%llu bytes)",
-			            at(&o->pos, a, sizeof(a)), (unsigned long long)o->bs, dev,
+			            src_pos_prefix(&o->pos, a, sizeof(a)), (unsigned long long)o->bs, dev,
 			            (unsigned long long)dsize);
 			return -EINVAL;
 		}
 	} else if (o->size > dsize) {
 		result_fail(res, "%sio.size: %llu bytes goes beyond the end of %s (%llu bytes)",
-		            at(&o->dev.size_pos, a, sizeof(a)), (unsigned long long)o->size, dev,
+		            src_pos_prefix(&o->dev.size_pos, a, sizeof(a)), (unsigned long long)o->size, dev,
 		            (unsigned long long)dsize);
 		return -EINVAL;
 	}
@@ -73,7 +63,7 @@ static int dev_fit(struct io_opts *o, const char *dev, uint64_t dsize, unsigned 
 		result_fail(res,
 		            "%sdirect: bs %llu and size %llu must be multiples of %u, the logical block "
 		            "size of %s",
-		            at(&o->direct_pos, a, sizeof(a)), (unsigned long long)o->bs,
+		            src_pos_prefix(&o->direct_pos, a, sizeof(a)), (unsigned long long)o->bs,
 		            (unsigned long long)o->size, lbs, dev);
 		return -EINVAL;
 	}
@@ -87,7 +77,7 @@ int io_dev_setup(struct io_opts *o, const struct step_ctx *cx, struct step_resul
 		result_fail(res,
 		            "%sio.file: \"@device\" needs a raw device target (target: {kind: device, path: "
 		            "/dev/...} without fs:)",
-		            at(&o->file_pos, a, sizeof(a)));
+		            src_pos_prefix(&o->file_pos, a, sizeof(a)));
 		return -EINVAL;
 	}
 	uint64_t dsize = 0;

@@ -68,16 +68,6 @@ static int wl_io_check(const struct node *opts, struct diag *d)
 	return io_opts_parse(opts, &o, d);
 }
 
-/* "file:line:col: " for run-time messages about an option, or "". */
-static const char *io_at(const struct src_pos *p, char *buf, size_t len)
-{
-	if (p && p->line && p->file)
-		snprintf(buf, len, "%s:%d:%d: ", p->file, p->line, p->col);
-	else
-		buf[0] = 0;
-	return buf;
-}
-
 static void io_fill_random(unsigned char *p, uint64_t len, uint64_t seed)
 {
 	uint64_t s = seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
@@ -149,7 +139,7 @@ static int io_refuse_direct(struct io_run *run, struct io_job *j)
 {
 	char at[256], fsn[64];
 	io_job_fail(j, -EINVAL, "%sdirect: the %s filesystem of %s refuses O_DIRECT",
-	            io_at(&run->o.direct_pos, at, sizeof(at)),
+	            src_pos_prefix(&run->o.direct_pos, at, sizeof(at)),
 	            fstype_of_path(run->cx->target_dir, fsn, sizeof(fsn)), run->cx->target_dir);
 	return -EINVAL;
 }
@@ -167,7 +157,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 
 	if (exists && !S_ISREG(st.st_mode))
 		return io_job_fail(j, -EINVAL, "%s%s exists and is not a regular file",
-		                   io_at(&o->file_pos, at, sizeof(at)), j->path),
+		                   src_pos_prefix(&o->file_pos, at, sizeof(at)), j->path),
 		       -EINVAL;
 	bool layout = o->prepare == IO_PREPARE_LAYOUT;
 	if (reads && o->prepare == IO_PREPARE_AUTO &&
@@ -175,7 +165,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 		layout = true;
 	if (reads && o->prepare == IO_PREPARE_NONE && (!exists || (uint64_t)st.st_size < j->fsize))
 		return io_job_fail(j, -ENOENT, "%s%s is %s, and prepare: none does not lay it out",
-		                   io_at(&o->file_pos, at, sizeof(at)), j->path,
+		                   src_pos_prefix(&o->file_pos, at, sizeof(at)), j->path,
 		                   exists ? "shorter than size" : "missing"),
 		       -ENOENT;
 	if (layout) {
@@ -223,7 +213,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 				return io_job_fail(j, -EINVAL,
 				                   "%sdirect: bs %llu is not a multiple of %u, the O_DIRECT "
 				                   "alignment of %s",
-				                   io_at(&o->direct_pos, at, sizeof(at)),
+				                   src_pos_prefix(&o->direct_pos, at, sizeof(at)),
 				                   (unsigned long long)o->bs, sx.stx_dio_offset_align,
 				                   j->path),
 				       -EINVAL;
@@ -244,7 +234,8 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 		int e = posix_fadvise(j->fd, 0, 0, POSIX_FADV_DONTNEED);
 		if (e)
 			return io_job_fail(j, -e, "%scache: invalidate: posix_fadvise on %s: %s",
-			                   io_at(&o->cache_pos, at, sizeof(at)), j->path, strerror(e)),
+			                   src_pos_prefix(&o->cache_pos, at, sizeof(at)), j->path,
+			                   strerror(e)),
 			       -e;
 	}
 	return 0;
@@ -260,7 +251,7 @@ static int io_drop_caches(struct io_run *run)
 		if (fd >= 0)
 			close(fd);
 		result_fail(run->res, "%scache: drop needs root (writing /proc/sys/vm/drop_caches: %s)",
-		            io_at(&run->o.cache_pos, at, sizeof(at)), strerror(e));
+		            src_pos_prefix(&run->o.cache_pos, at, sizeof(at)), strerror(e));
 		return -e;
 	}
 	close(fd);
@@ -399,7 +390,7 @@ static void io_pick_engine(struct io_run *run)
 	result_info(run->res, "warning", "%s is unavailable: %s%s; fell back to psync", eng->name,
 	            strerror(-ret), why);
 	fprintf(stderr, "%swarning: %s is unavailable: %s%s; falling back to psync\n",
-	        io_at(&run->o.engine_pos, at, sizeof(at)), eng->name, strerror(-ret), why);
+	        src_pos_prefix(&run->o.engine_pos, at, sizeof(at)), eng->name, strerror(-ret), why);
 }
 
 static void io_metrics(struct io_run *run, uint64_t t_end)
