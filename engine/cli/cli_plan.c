@@ -105,11 +105,11 @@ static void print_params(const struct spec *s, const struct cell *cells, size_t 
 				printf("param\t%s\t%s\n", p->keys[k], v);
 		}
 	}
-	const struct node *vars = s->vars;
+	const struct node *vars = s->vars, *profiles = node_get(s->root, "profiles");
 	for (size_t k = 0; vars && vars->kind == NODE_MAP && k < vars->n; k++)
-		if (vars->items[k]->kind == NODE_SCALAR && printable_value(vars->items[k]->text))
+		if (vars->items[k]->kind == NODE_SCALAR && printable_value(vars->items[k]->text) &&
+		    !(profiles && !strcmp(vars->keys[k], "profile")))
 			printf("var\t%s\t%s\n", vars->keys[k], vars->items[k]->text);
-	const struct node *profiles = node_get(s->root, "profiles");
 	for (size_t k = 0; profiles && profiles->kind == NODE_MAP && k < profiles->n; k++)
 		printf("var\tprofile\t%s\n", profiles->keys[k]);
 }
