@@ -6,8 +6,9 @@
 # bash: the completion is sourced and its function called with COMP_WORDS
 # and COMP_CWORD set, as bash does; both ways '=' may split words. zsh: the
 # function runs with zsh's completion builtins replaced by functions that
-# print what would be offered (compadd, _describe, _files); skipped (77)
-# when zsh is not installed.
+# print what would be offered (compadd, _describe, _files), then a real
+# interactive zsh with compinit completes typed lines on a pseudo-terminal;
+# skipped (77) when zsh is not installed.
 set -u
 shell=${1:?bash or zsh}
 bg=${BENCHGRID:?} src=${BENCHGRID_SRC:?}
@@ -127,9 +128,41 @@ else
 	expect profile "long quick" "$bg" run "$s" -D profile=
 	expect spec-files "FILES -g *.(yaml|yml)(-.)" "$bg" run ""
 	expect report-dirs "FILES -/" "$bg" report ""
-	# The real zsh completion system loads the file without an error.
-	out=$(zsh -f -c "autoload -Uz compinit && compinit -u -d $t/zcompdump && fpath=($src/completions \$fpath) && autoload -Uz _benchgrid && compdef _benchgrid benchgrid && echo ok" 2>&1)
-	[[ $out == ok ]] || bad "zsh compinit with _benchgrid: $out"
+	# The real completion system: an interactive zsh on a pseudo-terminal
+	# (zsh/zpty) with compinit, typing a line and TAB, then printing the line.
+	cat >"$t/pty.zsh" <<'Z'
+zmodload zsh/zpty || exit 3
+zmodload zsh/datetime
+# upto PATTERN: read the terminal's output until it matches (10 s at most).
+upto() {
+  local chunk deadline=$((EPOCHREALTIME + 10))
+  out=
+  while [[ $out != $~1 ]] && ((EPOCHREALTIME < deadline)); do
+    if zpty -r -t z chunk; then out+=$chunk; else sleep 0.05; fi
+  done
+  [[ $out == $~1 ]]
+}
+zpty z "zsh -f -i" || exit 3
+zpty -w z "PS1='> '; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -d $2/.zcd; path=($3 \$path); LISTMAX=1000; cd $2; print RE''ADY"
+upto '*READY*' || exit 3
+shift 3
+for line in "$@"; do
+  zpty -w -n z "$line"$'\t'
+  zpty -w -n z $'\C-aprint -r -- "LI""NE:\C-e@@"\n'
+  upto '*LINE:*@@*' || { print TIMEOUT; continue; }
+  print -r -- "${${out##*LINE:}%%@@*}"
+done
+zpty -d z
+Z
+	mapfile -t got < <(timeout 60 zsh -f "$t/pty.zsh" "$src/completions" "$t" "$(dirname "$bg")" \
+		"benchgrid ru" "benchgrid run $s -D si" "benchgrid run $s --only bs=6" "benchgrid run sw" \
+		"benchgrid help pg" "benchgrid plan $s --li" 2>&1)
+	# (zle drops the space after a completed word when ^A moves away)
+	want=("benchgrid run" "benchgrid run $s -D size=" "benchgrid run $s --only bs=64KiB" "benchgrid run sweep.yaml"
+		"benchgrid help pgbench" "benchgrid plan $s --list-params")
+	for i in "${!want[@]}"; do
+		[[ ${got[i]:-} == "${want[i]}" ]] || bad "zsh (zpty): '${want[i]}' was '${got[i]:-}'"
+	done
 fi
 ((fail == 0)) && echo "completion $shell: all checks passed"
 exit $((fail > 0))
