@@ -68,7 +68,8 @@ static void check_usage(FILE *out)
 
 static void plan_usage(FILE *out)
 {
-	fprintf(out, "usage: benchgrid plan SPEC [--format table|tsv|json] [-D name=value ...]\n\n"
+	fprintf(out, "usage: benchgrid plan SPEC [--format table|tsv|json] [-D name=value ...]\n"
+	             "                      [--shards N [--split-groups]] [--list-params]\n\n"
 	             "Print the expanded cells with their normalised parameters.\n"
 	             "  --format json   one JSON array: "
 	             "[{\"index\":0,\"id\":\"...\",\"params\":{...},\"text\":{...}}]\n"
@@ -76,7 +77,41 @@ static void plan_usage(FILE *out)
 	             "  -D name=value   override a variable from vars:\n"
 	             "  --shards N      also show how `run --shard i/N` splits the cells over N\n"
 	             "                  shares (hosts), and the set-ups each share repeats\n"
-	             "  --split-groups  with --shards: split cells that share fixtures too\n");
+	             "  --split-groups  with --shards: split cells that share fixtures too\n"
+	             "  --list-params   print, one per line and tab-separated, `param NAME VALUE` for\n"
+	             "                  each value of each matrix parameter (what --only takes) and\n"
+	             "                  `var NAME VALUE` for each variable and profile (what -D takes);\n"
+	             "                  for the shell completions\n");
+}
+
+static bool printable_value(const char *t)
+{
+	return t && !strpbrk(t, "\t\n\r");
+}
+
+/* --list-params: the values --only and -D take, for the shell completions. */
+static void print_params(const struct spec *s, const struct cell *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct node *p = cells[i].params;
+		for (size_t k = 0; p && p->kind == NODE_MAP && k < p->n; k++) {
+			const char *v = p->items[k]->kind == NODE_SCALAR ? p->items[k]->text : NULL;
+			bool seen = !printable_value(v);
+			for (size_t j = 0; j < i && !seen; j++) {
+				const struct node *o = node_get(cells[j].params, p->keys[k]);
+				seen = o && o->kind == NODE_SCALAR && !strcmp(o->text, v);
+			}
+			if (!seen)
+				printf("param\t%s\t%s\n", p->keys[k], v);
+		}
+	}
+	const struct node *vars = s->vars, *profiles = node_get(s->root, "profiles");
+	for (size_t k = 0; vars && vars->kind == NODE_MAP && k < vars->n; k++)
+		if (vars->items[k]->kind == NODE_SCALAR && printable_value(vars->items[k]->text) &&
+		    !(profiles && !strcmp(vars->keys[k], "profile")))
+			printf("var\t%s\t%s\n", vars->keys[k], vars->items[k]->text);
+	for (size_t k = 0; profiles && profiles->kind == NODE_MAP && k < profiles->n; k++)
+		printf("var\tprofile\t%s\n", profiles->keys[k]);
 }
 
 /* How `run --shard i/n` splits the run order, share by share. */
@@ -117,13 +152,17 @@ static void print_shares(const struct spec *s, const struct cell *cells, size_t 
 static int run_plan(int argc, char **argv, bool is_plan)
 {
 	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'}, {"define", required_argument, NULL, 'D'},
-	    {"help", no_argument, NULL, 'h'},         {"shards", required_argument, NULL, 'N'},
-	    {"split-groups", no_argument, NULL, 'G'}, {NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, 'f'},
+	    {"define", required_argument, NULL, 'D'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"shards", required_argument, NULL, 'N'},
+	    {"split-groups", no_argument, NULL, 'G'},
+	    {"list-params", no_argument, NULL, 'L'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct defines D = {0};
 	size_t nshards = 0;
-	bool split_groups = false;
+	bool split_groups = false, list_params = false;
 	char *end;
 	enum plan_format fmt = PLAN_TABLE;
 	int c, rc = CLI_EXIT_USAGE;
@@ -164,6 +203,11 @@ static int run_plan(int argc, char **argv, bool is_plan)
 				goto bad;
 			split_groups = true;
 			break;
+		case 'L':
+			if (!is_plan)
+				goto bad;
+			list_params = true;
+			break;
 		case 'h':
 			(is_plan ? plan_usage : check_usage)(stdout);
 			rc = 0;
@@ -188,6 +232,8 @@ static int run_plan(int argc, char **argv, bool is_plan)
 	} else {
 		if (!is_plan)
 			printf("%s: ok, %zu cell%s\n", argv[optind], n, n == 1 ? "" : "s");
+		else if (list_params)
+			print_params(s, cells, n);
 		else if (plan_print(s, cells, n, fmt, stdout), nshards)
 			print_shares(s, cells, n, nshards, split_groups);
 		rc = CLI_EXIT_OK;

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "build_info.h"
 #include "cli_cleanup.h"
+#include "cli_help.h"
 #include "cli_import_fio.h"
 #include "cli_merge.h"
 #include "cli_plan.h"
@@ -30,8 +32,8 @@ static void usage(FILE *out)
 	             "commands:\n");
 	for (size_t i = 0; commands[i]; i++)
 		fprintf(out, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(out, "\nRun 'benchgrid COMMAND --help' for a command's options.\n"
-	             "Scenario reference: docs/scenario.md\n");
+	fprintf(out, "\nRun 'benchgrid COMMAND --help' for a command's options, 'benchgrid help TOPIC'\n"
+	             "for the manual (topics: 'benchgrid help --list'; man benchgrid-scenario).\n");
 }
 
 int main(int argc, char **argv)
@@ -42,12 +44,16 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
+	if (!strcmp(cmd, "help") && argc > 2)
+		return cli_help(argc - 1, argv + 1, commands, usage);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		printf("benchgrid %s\n", BENCHGRID_VERSION);
+		const struct build_info *b = build_info();
+		printf("benchgrid %s (commit %s)\nbuilt %s with %s\n", b->version, b->commit, b->type,
+		       b->compiler);
 		return 0;
 	}
 	for (size_t i = 0; commands[i]; i++)

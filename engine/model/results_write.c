@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build_info.h"
 #include "cell_summary.h"
 #include "jsonio.h"
 
@@ -189,6 +190,14 @@ json_t *results_run_json(const struct run *r)
 	jsonio_set(o, "format", jsonio_str(RESULTS_FORMAT));
 	jsonio_set(o, "version", json_integer(RESULTS_VERSION));
 	jsonio_set(o, "tool", jsonio_str(r->tool_version ? r->tool_version : "benchgrid " BENCHGRID_VERSION));
+	/* The build that wrote this file (build_info.h). */
+	json_t *build = json_object();
+	const struct build_info *b = build_info();
+	jsonio_set(build, "version", jsonio_str(b->version));
+	jsonio_set(build, "commit", jsonio_str(b->commit));
+	jsonio_set(build, "type", jsonio_str(b->type));
+	jsonio_set(build, "compiler", jsonio_str(b->compiler));
+	jsonio_set(o, "build", build);
 	jsonio_set(sc, "file", jsonio_str(r->scenario_file));
 	jsonio_set(sc, "name", jsonio_str(r->name));
 	jsonio_set(sc, "description", jsonio_str(r->description));

@@ -1,0 +1,25 @@
+# docs: the help topics and man pages, made from docs/ by scripts/md2man
+# (included by engine/cli/CMakeLists.txt, which embeds the topics in the
+# binary and builds the man pages; cmake/install.cmake installs them).
+#
+# A topic is NAME=FILE: `benchgrid help NAME` prints FILE as plain text, and
+# benchgrid-scenario(5) is the topics in this order.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(BG_MD2MAN ${PROJECT_SOURCE_DIR}/scripts/md2man)
+set(BG_HELP_TOPICS
+  scenario=${PROJECT_SOURCE_DIR}/docs/scenario.md
+  target=${PROJECT_SOURCE_DIR}/docs/sections/target.md
+  postgres=${PROJECT_SOURCE_DIR}/docs/sections/postgres.md
+  io=${PROJECT_SOURCE_DIR}/docs/steps/io.md
+  pgbench=${PROJECT_SOURCE_DIR}/docs/steps/pgbench.md
+  exec=${PROJECT_SOURCE_DIR}/docs/steps/exec.md
+  monitor=${PROJECT_SOURCE_DIR}/docs/sections/monitor.md
+  lua=${PROJECT_SOURCE_DIR}/docs/sections/lua.md
+  results=${PROJECT_SOURCE_DIR}/docs/results.md)
+set(BG_HELP_FILES "")
+foreach(t ${BG_HELP_TOPICS})
+  string(REGEX REPLACE "^[^=]*=" "" f "${t}")
+  list(APPEND BG_HELP_FILES ${f})
+endforeach()
+set(BG_MAN_DIR ${PROJECT_BINARY_DIR}/man)
+set(BG_MAN_PAGES ${BG_MAN_DIR}/benchgrid.1 ${BG_MAN_DIR}/benchgrid-scenario.5)
