@@ -14,3 +14,5 @@ bg_script_test(pgbench_vacuum tests/integration/pgbench_vacuum.sh LABELS pgbench
 # A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
 add_executable(pgb_driver bench/pgb_driver.c)
 target_link_libraries(pgb_driver PRIVATE bgcore)
+# failures, retries, latency limit and logs against the real pgbench 15
+bg_script_test(pgbench_fail_oracle tests/integration/pgbench_fail_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)
