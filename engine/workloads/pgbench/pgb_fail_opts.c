@@ -24,7 +24,8 @@ static void pgb_fail_latency_limit(const struct node *x, struct pgb_fail_cfg *f,
 		return;
 	f->latency_limit_ns = (int64_t)llround(s * 1e9);
 	if (f->latency_limit_ns < 1000)
-		diag_error(d, &x->pos, "pgbench.latency_limit: must be at least 1us (pgbench counts microseconds)");
+		diag_error(d, &x->pos,
+		           "pgbench.latency_limit: must be at least 1us (pgbench counts microseconds)");
 }
 
 /* aggregate_interval: whole seconds, as pgbench's --aggregate-interval. */
@@ -67,10 +68,11 @@ static void pgb_fail_combinations(const struct node *opts, double duration, stru
 		           "pgbench.aggregate_interval: %" PRId64 " s is longer than the duration (%g s)",
 		           f->agg_interval, duration);
 	else if (ai && f->agg_interval > 0 && duration > 0 && fmod(duration, (double)f->agg_interval) != 0)
-		diag_error(d, &ai->pos,
-		           "pgbench.aggregate_interval: the duration (%g s) must be a multiple of it (%" PRId64
-		           " s)",
-		           duration, f->agg_interval);
+		diag_error(
+		    d, &ai->pos,
+		    "pgbench.aggregate_interval: the duration (%g s) must be a multiple of it (%" PRId64
+		    " s)",
+		    duration, f->agg_interval);
 	if (mt && f->max_tries < 0 && !f->latency_limit_ns && duration <= 0)
 		diag_error(d, &mt->pos,
 		           "pgbench.max_tries: 0 (unbounded) needs latency_limit or duration to bound the "
@@ -99,7 +101,8 @@ int pgb_fail_opts_parse(const struct node *opts, double duration, double rate, s
 		node_as_bool(x, "pgbench.log", &f->log, d);
 	if ((x = node_get(opts, "aggregate_interval")))
 		pgb_fail_agg_interval(x, f, d);
-	if ((x = node_get(opts, "sampling_rate")) && !node_as_double(x, "pgbench.sampling_rate", &f->sampling_rate, d) &&
+	if ((x = node_get(opts, "sampling_rate")) &&
+	    !node_as_double(x, "pgbench.sampling_rate", &f->sampling_rate, d) &&
 	    !(f->sampling_rate > 0 && f->sampling_rate <= 1)) {
 		diag_error(d, &x->pos, "pgbench.sampling_rate: must be above 0 and at most 1");
 		f->sampling_rate = 0;

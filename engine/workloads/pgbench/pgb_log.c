@@ -49,13 +49,15 @@ static int pgb_log_dir(struct pgb_log_set *s, const struct step_ctx *cx, bool ne
 	}
 	if (!cx->cell_dir) {
 		if (need)
-			result_fail(res, "pgbench: log: true needs the cell's directory, and this step has none "
-			                 "(run it with benchgrid run)");
+			result_fail(res,
+			            "pgbench: log: true needs the cell's directory, and this step has none "
+			            "(run it with benchgrid run)");
 		return -1;
 	}
 	s->dirfd = open(cx->cell_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->dirfd < 0) {
-		result_fail(res, "pgbench: cannot open the cell's directory %s: %s", cx->cell_dir, strerror(errno));
+		result_fail(res, "pgbench: cannot open the cell's directory %s: %s", cx->cell_dir,
+		            strerror(errno));
 		return -1;
 	}
 	s->own_dirfd = true;
@@ -207,9 +209,9 @@ static void pgb_log_agg_flush(struct pgb_log_file *lf, const struct pgb_fail_cfg
 		        "%" PRId64 " %" PRId64 " %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %" PRId64 " %" PRId64
 		        " %" PRId64 " %" PRId64 " %" PRId64 "\n",
 		        a->start_us / 1000000, a->cnt, a->lat_sum, a->lat_sum2, a->lat_min, a->lat_max,
-		        lag ? a->lag_sum : 0, lag ? a->lag_sum2 : 0, lag ? a->lag_min : 0, lag ? a->lag_max : 0,
-		        f->latency_limit_ns ? a->skipped : 0, retries ? a->retried : 0, retries ? a->retries : 0,
-		        det ? a->ser : 0, det ? a->dl : 0);
+		        lag ? a->lag_sum : 0, lag ? a->lag_sum2 : 0, lag ? a->lag_min : 0,
+		        lag ? a->lag_max : 0, f->latency_limit_ns ? a->skipped : 0, retries ? a->retried : 0,
+		        retries ? a->retries : 0, det ? a->ser : 0, det ? a->dl : 0);
 		pgb_log_agg_reset(a, a->start_us + step);
 	}
 }
@@ -229,10 +231,11 @@ static void pgb_log_agg_add(struct pgb_log_agg *a, const struct pgb_fail_cfg *f,
 	} else if (x->status == PGB_TXN_DEADLOCK) {
 		a->dl++;
 	} else {
-		pgb_log_stat((double)(x->lat_ns / 1000), a->cnt, &a->lat_sum, &a->lat_sum2, &a->lat_min, &a->lat_max);
+		pgb_log_stat((double)(x->lat_ns / 1000), a->cnt, &a->lat_sum, &a->lat_sum2, &a->lat_min,
+		             &a->lat_max);
 		if (f->throttled)
-			pgb_log_stat((double)(x->lag_ns / 1000), a->cnt, &a->lag_sum, &a->lag_sum2, &a->lag_min,
-			             &a->lag_max);
+			pgb_log_stat((double)(x->lag_ns / 1000), a->cnt, &a->lag_sum, &a->lag_sum2,
+			             &a->lag_min, &a->lag_max);
 		a->cnt++;
 	}
 }
@@ -294,7 +297,8 @@ int pgb_log_end(struct pgb_fail_cfg *f, const struct step_ctx *cx, struct step_r
 		if (e < 0) {
 			rc = e;
 			if (!res->failed)
-				result_fail(res, "pgbench: cannot write %s/%s: %s", dir, s->err.name, strerror(-e));
+				result_fail(res, "pgbench: cannot write %s/%s: %s", dir, s->err.name,
+				            strerror(-e));
 		} else {
 			result_info(res, "stderr_file", "%s/%s", dir, s->err.name);
 		}
@@ -315,7 +319,8 @@ int pgb_log_end(struct pgb_fail_cfg *f, const struct step_ctx *cx, struct step_r
 		char base[160];
 
 		pgb_log_base(cx, base, sizeof(base));
-		result_info(res, "pgbench.log", "%s/%s.log.N, N = 0..%d (one file per thread)", dir, base, s->n - 1);
+		result_info(res, "pgbench.log", "%s/%s.log.N, N = 0..%d (one file per thread)", dir, base,
+		            s->n - 1);
 	}
 	pgb_log_free(f);
 	return rc;

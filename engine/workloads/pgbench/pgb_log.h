@@ -45,8 +45,8 @@ struct pgb_log_agg {
 /* One thread's log. */
 struct pgb_log_file {
 	struct results_file *rf; /* model/results_write.h */
-	uint64_t sample; /* state of the sampling generator (splitmix64) */
-	bool agg_on;     /* agg.start_us is set */
+	uint64_t sample;         /* state of the sampling generator (splitmix64) */
+	bool agg_on;             /* agg.start_us is set */
 	struct pgb_log_agg agg;
 };
 

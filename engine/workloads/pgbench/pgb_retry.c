@@ -36,8 +36,8 @@ void pgb_retry_note_error(struct pgb_retry_client *r, const struct pgb_fail_cfg 
 
 	while (n && msg[n - 1] == '\n')
 		n--;
-	fprintf(f->err_log, "pgbench: client %d got an error in command %d (SQL) of script %d; %.*s\n", client,
-	        cmd, script, (int)n, msg);
+	fprintf(f->err_log, "pgbench: client %d got an error in command %d (SQL) of script %d; %.*s\n",
+	        client, cmd, script, (int)n, msg);
 }
 
 /* pgbench's line about a retry or a failure, with the try, the maximum and
@@ -53,8 +53,8 @@ static void pgb_retry_verbose(const struct pgb_retry_client *r, const struct pgb
 		snprintf(used, sizeof(used), ", %.3f%% of the maximum time of tries was used",
 		         100.0 * (double)(latency_ns / 1000) / (double)(f->latency_limit_ns / 1000));
 	fprintf(f->err_log, "pgbench: client %d %s (try %" PRId64 "%s%s)\n", client,
-	        again ? "repeats the transaction after the error" : "ends the failed transaction", r->tries, max,
-	        used);
+	        again ? "repeats the transaction after the error" : "ends the failed transaction", r->tries,
+	        max, used);
 }
 
 enum pgb_retry_verdict pgb_retry_decide(struct pgb_retry_client *r, struct pgb_retry_thread *t,
@@ -108,7 +108,9 @@ void pgb_retry_txn_end(struct pgb_retry_client *r, struct pgb_retry_thread *t, c
 	    .lat_ns = lat,
 	    .lag_ns = !e->failed && !e->skipped && f->throttled ? r->t_start - e->sched_ns : 0,
 	    .tries = e->skipped ? 1 : r->tries,
-	    .status = e->skipped ? PGB_TXN_SKIPPED : e->failed ? (enum pgb_txn_status)r->estatus : PGB_TXN_OK,
+	    .status = e->skipped  ? PGB_TXN_SKIPPED
+	              : e->failed ? (enum pgb_txn_status)r->estatus
+	                          : PGB_TXN_OK,
 	};
 
 	pgb_log_txn(t->log, f, e->thread_start_ns, &x);
