@@ -1,6 +1,7 @@
 # pgbench: pgbench-compatible data load and load driver on libpq.
 bg_unit_test(test_pgb_script SOURCES tests/unit/test_pgb_script.c LABELS pgbench)
 bg_unit_test(test_pgb_rand SOURCES tests/unit/test_pgb_rand.c LABELS pgbench)
+bg_unit_test(test_pgb_log SOURCES tests/unit/test_pgb_log.c LABELS pgbench)
 
 # Needs a server: built here, run by the script test that starts one.
 if(CMOCKA_FOUND)
@@ -14,3 +15,5 @@ bg_script_test(pgbench_vacuum tests/integration/pgbench_vacuum.sh LABELS pgbench
 # A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
 add_executable(pgb_driver bench/pgb_driver.c)
 target_link_libraries(pgb_driver PRIVATE bgcore)
+# failures, retries, latency limit and logs against the real pgbench 15
+bg_script_test(pgbench_fail_oracle tests/integration/pgbench_fail_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)

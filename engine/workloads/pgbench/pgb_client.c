@@ -210,10 +210,23 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 	return 0;
 }
 
+/* Retries, late, logs at a transaction's end (only when one is on): out of
+ * line, so that the default path stays as it was. */
+static __attribute__((noinline, cold)) void pgbc_end_txn_rt(struct pgbc_client *c, int64_t now, bool failed)
+{
+	struct pgbc_thread *t = c->th;
+
+	pgb_retry_txn_end(&c->rt, &t->rt, &t->sh->cfg->fail,
+	                  &(struct pgb_retry_end){c->id, c->script, c->ntx + 1, c->txn_begin, now, t->start,
+	                                          failed, false});
+}
+
 static void pgbc_end_txn(struct pgbc_client *c, int64_t now, bool failed)
 {
 	struct pgbc_thread *t = c->th;
 
+	if (__builtin_expect(t->rt.on, 0))
+		pgbc_end_txn_rt(c, now, failed);
 	if (failed) {
 		t->failed++;
 	} else {
@@ -253,7 +266,28 @@ static int pgbc_start_txn(struct pgbc_client *c, int64_t now)
 	c->txn_begin = cfg->rate > 0 ? c->sched : (cfg->connect_per_txn ? pgbc_now() : now);
 	c->cmd = 0;
 	c->state = CS_CMD;
+	if (__builtin_expect(c->th->rt.on, 0))
+		pgb_retry_txn_begin(&c->rt, &c->rng, cfg->connect_per_txn ? pgbc_now() : now);
 	return 0;
+}
+
+/* A try failed with a serialization failure or deadlock and is rolled
+ * back: run it again, end it as failed, or stop (pgb_retry.c decides). */
+static void pgbc_after_error(struct pgbc_client *c, int64_t now)
+{
+	struct pgbc_thread *t = c->th;
+	const struct pgb_run_cfg *cfg = t->sh->cfg;
+
+	switch (pgb_retry_decide(&c->rt, &t->rt, &cfg->fail, c->id, now - c->txn_begin,
+	                         cfg->duration > 0 && now >= t->end_time)) {
+	case PGB_RETRY_AGAIN:
+		pgb_retry_again(&c->rt, &c->rng);
+		c->cmd = 0;
+		c->state = CS_CMD;
+		break;
+	case PGB_RETRY_STOP: pgbc_finish(c); break;
+	default: pgbc_end_txn(c, now, true);
+	}
 }
 
 /* Advance the client as far as it goes without waiting. */
@@ -281,6 +315,16 @@ static void pgbc_run(struct pgbc_client *c)
 				c->sched = t->next_sched;
 				t->next_sched +=
 				    (int64_t)(-log(1.0 - pgb_rng_double(&t->rng)) * t->sched_mean_ns);
+				if (cfg->fail.latency_limit_ns &&
+				    c->sched < now - cfg->fail.latency_limit_ns) {
+					/* too late already: skipped, as pgbench -R with -L */
+					c->ntx++;
+					pgb_retry_txn_end(&c->rt, &t->rt, &cfg->fail,
+					                  &(struct pgb_retry_end){c->id, c->script, c->ntx,
+					                                          c->sched, now, t->start,
+					                                          false, true});
+					break;
+				}
 				if (cfg->duration > 0 && c->sched >= t->end_time) {
 					pgbc_finish(c);
 					return;
@@ -415,7 +459,7 @@ static void pgbc_input(struct pgbc_client *c)
 
 			if (c->state == CS_ROLLBACK) {
 				c->err_retry = false;
-				pgbc_end_txn(c, now, true);
+				pgbc_after_error(c, now);
 			} else if (c->err_retry) {
 				c->err_retry = false;
 				if (PQtransactionStatus(c->conn) == PQTRANS_INERROR) {
@@ -427,7 +471,7 @@ static void pgbc_input(struct pgbc_client *c)
 					c->state = CS_ROLLBACK;
 					return;
 				}
-				pgbc_end_txn(c, now, true);
+				pgbc_after_error(c, now);
 			} else {
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
@@ -447,6 +491,7 @@ static void pgbc_input(struct pgbc_client *c)
 			if (c->state == CS_WAIT && st == PGRES_FATAL_ERROR && pgbc_retryable(r) &&
 			    PQstatus(c->conn) == CONNECTION_OK) {
 				c->err_retry = true;
+				pgb_retry_note_error(&c->rt, &cfg->fail, r, c->id, c->cmd, c->script);
 			} else if (PQstatus(c->conn) == CONNECTION_BAD || pgbc_fatal(r)) {
 				pgbc_fail(t->sh, "client %d: connection to the server lost during \"%s\": %s",
 				          c->id, cmd->text, PQresultErrorMessage(r));

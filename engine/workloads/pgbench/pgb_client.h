@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "hist.h"
 #include "pgb_rand.h"
+#include "pgb_retry.h"
 #include "pgb_script.h"
 
 struct pgb_run_cfg;
@@ -39,6 +40,8 @@ struct pgbc_client {
 	size_t qcap;
 	char pval[PGB_MAX_PARAMS][32];
 	const char *pv[PGB_MAX_PARAMS];
+	/* retries, latency limit, logs (pgb_retry.c, pgb_log.c) */
+	struct pgb_retry_client rt;
 };
 
 struct pgbc_shared;
@@ -59,6 +62,8 @@ struct pgbc_thread {
 	struct hist lat;
 	double *cmd_ns;
 	int64_t *cmd_n;
+	/* retries, latency limit, logs (pgb_retry.c, pgb_log.c) */
+	struct pgb_retry_thread rt;
 };
 
 struct pgbc_shared {

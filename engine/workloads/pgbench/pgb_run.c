@@ -150,6 +150,7 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 		hist_merge(&out->lat, &t->lat);
 		out->transactions += t->ntx;
 		out->failed += t->failed;
+		pgb_retry_thread_end(&t->rt, &r->cfg->fail, t->start, t->finished_at, &out->fail);
 		out->connections += t->connections;
 		if (r->cfg->connect_per_txn)
 			out->conn_time += t->conn_ns / 1e9;
@@ -198,6 +199,8 @@ int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
 	pthread_mutex_init(&r.sh.lock, NULL);
 	pthread_cond_init(&r.sh.cond, NULL);
 	pgbc_setup(&r);
+	for (int i = 0; i < r.nth; i++)
+		pgb_retry_thread_init(&r.th[i].rt, &cfg->fail, i);
 	for (int i = 0; i < r.nth; i++) {
 		if (pthread_create(&r.th[i].tid, NULL, pgbc_thread_main, &r.th[i])) {
 			pgbc_fail(&r.sh, "cannot start thread %d", i);

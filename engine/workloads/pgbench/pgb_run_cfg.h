@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "hist.h"
+#include "pgb_fail_opts.h"
 #include "pgb_script.h"
 
 enum pgb_protocol { PGB_PROTO_SIMPLE, PGB_PROTO_EXTENDED, PGB_PROTO_PREPARED };
@@ -31,6 +32,8 @@ struct pgb_run_cfg {
 	/* called from the calling thread every `progress` seconds */
 	void (*on_progress)(void *arg, double t, double tps, double lat_ms);
 	void *progress_arg;
+	/* failures, retries, latency limit, logs (pgb_fail_opts.h) */
+	struct pgb_fail_cfg fail;
 };
 
 struct pgb_run_out {
@@ -45,6 +48,8 @@ struct pgb_run_out {
 	int64_t *cmd_n;       /* per command: executions */
 	bool stopped;         /* the stop flag ended the run */
 	char error[4096];     /* non-empty when the run failed */
+	/* retries, failures by kind, late and skipped (pgb_fail_opts.h) */
+	struct pgb_fail_out fail;
 };
 
 #endif

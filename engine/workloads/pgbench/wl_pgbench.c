@@ -13,16 +13,19 @@
 #include <unistd.h>
 #include <libpq-fe.h>
 #include "clock.h"
+#include "pgb_log.h"
 #include "pgb_run.h"
 #include "pgb_vacuum.h"
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
 #include "tail.h"
 
-static const char *const pgbw_keys[] = {
-    "builtin",      "script", "scripts", "protocol", "clients", "threads", "duration",
-    "transactions", "rate",   "connect", "progress", "scale",   "init",    "report_statements",
-    "seed",         "vacuum", NULL};
+static const char *const pgbw_keys[] = {"builtin", "script", "scripts", "protocol", "clients", "threads",
+                                        "duration", "transactions", "rate", "connect", "progress", "scale",
+                                        "init", "report_statements", "seed", "vacuum",
+                                        /* failures, retries, latency limit, logs (pgb_fail_opts.c) */
+                                        "latency_limit", "max_tries", "failures_detailed", "verbose_errors",
+                                        "log", "aggregate_interval", "sampling_rate", NULL};
 static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
 static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
 static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
@@ -37,7 +40,8 @@ struct pgbw_opts {
 	int64_t clients, threads, transactions, scale, seed;
 	double duration, rate, progress;
 	bool per_txn, report_statements, has_seed;
-	bool vacuum; /* as pgbench without -n */
+	bool vacuum;              /* as pgbench without -n */
+	struct pgb_fail_cfg fail; /* failures, retries, latency limit, logs */
 };
 
 static char *pgbw_read_file(const char *path, int *err)
@@ -301,6 +305,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		o->has_seed = true;
 	if ((x = node_get(opts, "vacuum")))
 		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
+	pgb_fail_opts_parse(opts, o->duration, o->rate, &o->fail, d);
 	if (o->threads > o->clients && (x = node_get(opts, "threads"))) {
 		diag_error(d, &x->pos,
 		           "pgbench.threads: %" PRId64 " threads for %" PRId64
@@ -489,6 +494,7 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 	}
 	if (before->wal_ok && after->wal_ok)
 		result_metric(res, "wal_bytes", (double)(after->lsn - before->lsn), "bytes");
+	pgb_fail_metrics(&o->fail, &out->fail, res);
 	if (out->stopped)
 		result_info(res, "warning", "pgbench: stopped early by a signal");
 }
@@ -532,6 +538,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	    .timeout = cx->timeout,
 	    .on_progress = pgbw_progress,
 	    .progress_arg = parg,
+	    .fail = o->fail,
 	};
 	struct pgb_run_out *out = calloc(1, sizeof(*out));
 	int rc = 0;
@@ -539,6 +546,11 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	if (!out) {
 		result_fail(res, "pgbench: out of memory");
 		return -ENOMEM;
+	}
+	if ((rc = pgb_log_start(&cfg.fail, cx, cfg.threads < cfg.clients ? cfg.threads : cfg.clients,
+	                        cfg.seed, res))) {
+		free(out);
+		return rc;
 	}
 	if (pgb_run(&cfg, out)) {
 		snprintf(msg, sizeof(msg), "%s", out->error);
@@ -550,6 +562,8 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 		pgbw_read_stats(mon, &after);
 		pgbw_metrics(o, out, &before, &after, res);
 	}
+	if (pgb_log_end(&cfg.fail, cx, res) && !rc)
+		rc = -EIO;
 	pgb_run_out_free(out);
 	free(out);
 	return rc;
