@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void step_file_name(const struct step_ctx *cx, const char *ext, char *name, size_t len)
+void step_file_stem(const struct step_ctx *cx, char *stem, size_t len, size_t reserve)
 {
 	char tag[32] = "";
 	if (cx->rep < 0)
@@ -13,13 +13,20 @@ void step_file_name(const struct step_ctx *cx, const char *ext, char *name, size
 	else if (cx->nrep > 1)
 		snprintf(tag, sizeof(tag), ".rep%ld", cx->rep + 1);
 	const char *step = cx->step_name && *cx->step_name ? cx->step_name : "step";
-	int keep = (int)len - (int)strlen(ext) - (int)strlen(tag) - 2;
+	int keep = (int)len - (int)reserve - (int)strlen(tag) - 1;
 	if (keep < 1)
 		keep = 1;
-	snprintf(name, len, "%.*s", keep, step);
-	for (char *p = name; *p; p++)
+	snprintf(stem, len, "%.*s", keep, step);
+	for (char *p = stem; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
 			*p = '_';
+	size_t n = strlen(stem);
+	snprintf(stem + n, len - n, "%s", tag);
+}
+
+void step_file_name(const struct step_ctx *cx, const char *ext, char *name, size_t len)
+{
+	step_file_stem(cx, name, len, strlen(ext) + 1);
 	size_t n = strlen(name);
-	snprintf(name + n, len - n, "%s.%s", tag, ext);
+	snprintf(name + n, len - n, ".%s", ext);
 }

@@ -55,5 +55,9 @@ struct step_ctx {
  * the cell runs more than one repetition, ".warmupN" for a warm-up run.
  * The extension always fits; the name is cut to len. */
 void step_file_name(const struct step_ctx *cx, const char *ext, char *name, size_t len);
+/* The same name without ".EXT" ("STEP" or "STEP.repN"), for a step that
+ * writes several files of one stem (STEM.log.0, STEM.log.1, ...); cut to
+ * len - reserve bytes, so that reserve bytes of suffix always fit. */
+void step_file_stem(const struct step_ctx *cx, char *stem, size_t len, size_t reserve);
 
 #endif

@@ -2,7 +2,6 @@
  * (see pgb_log.h). */
 #include "pgb_log.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -22,15 +21,6 @@ struct pgb_log_set {
 	int n;
 	struct results_file *rf; /* n of them */
 };
-
-/* "STEP" as a file name: what is not [A-Za-z0-9._-] becomes '_'. */
-static void pgb_log_base(const struct step_ctx *cx, char *out, size_t len)
-{
-	snprintf(out, len, "%.150s", cx->step_name && *cx->step_name ? cx->step_name : "pgbench");
-	for (char *p = out; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-			*p = '_';
-}
 
 static int64_t pgb_log_clock_ns(clockid_t id)
 {
@@ -130,7 +120,7 @@ int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthread
 		return -ENOMEM;
 	}
 	f->set->dirfd = -1;
-	pgb_log_base(cx, base, sizeof(base));
+	step_file_stem(cx, base, sizeof(base), 40);
 	if (pgb_log_dir(f->set, cx, f->log, res) < 0) {
 		bool failed = res->failed;
 
@@ -318,7 +308,7 @@ int pgb_log_end(struct pgb_fail_cfg *f, const struct step_ctx *cx, struct step_r
 	if (s->n) {
 		char base[160];
 
-		pgb_log_base(cx, base, sizeof(base));
+		step_file_stem(cx, base, sizeof(base), 40);
 		result_info(res, "pgbench.log", "%s/%s.log.N, N = 0..%d (one file per thread)", dir, base,
 		            s->n - 1);
 	}
