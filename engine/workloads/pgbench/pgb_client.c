@@ -332,8 +332,17 @@ static void pgbc_run(struct pgbc_client *c)
 			if (cmd->kind == PGB_CMD_SQL) {
 				if (pgbc_send(c, cmd))
 					return;
+				if (c->in_pipe) { /* results at \endpipeline */
+					c->cmd++;
+					break;
+				}
 				c->state = CS_WAIT;
 				return;
+			}
+			if (cmd->kind > PGB_CMD_SLEEP) {
+				if (t->sh->meta->exec(c, sc, cmd))
+					return;
+				break;
 			}
 			struct pgb_val v;
 
@@ -353,8 +362,9 @@ static void pgbc_run(struct pgbc_client *c)
 				c->cmd++;
 				break;
 			}
-			/* \sleep */
-			double us = (v.type == PGB_V_INT ? (double)v.i : v.d) * (double)cmd->unit_us;
+			/* \sleep: a whole number of units, as pgbench's atoi() */
+			double us =
+			    (v.type == PGB_V_INT ? (double)v.i : (double)(int64_t)v.d) * (double)cmd->unit_us;
 
 			c->wake = (cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
 			c->state = CS_SLEEP;
@@ -387,6 +397,22 @@ static bool pgbc_fatal(const PGresult *r)
 	return st && (!strncmp(st, "08", 2) || !strncmp(st, "57", 2));
 }
 
+/* Input at \endpipeline: once every result is in, the next command. */
+static void pgbc_pipe_input(struct pgbc_client *c)
+{
+	if (c->th->sh->meta->pipe_input(c) != 1)
+		return;
+	if (c->th->sh->cfg->per_statement) {
+		int fi = c->th->sh->cmd_base[c->script] + c->cmd;
+
+		c->th->cmd_ns[fi] += (double)(pgbc_now() - c->cmd_begin);
+		c->th->cmd_n[fi]++;
+	}
+	c->cmd++;
+	c->state = CS_CMD;
+	pgbc_run(c);
+}
+
 /* The socket of a client in CS_WAIT or CS_ROLLBACK is readable. */
 static void pgbc_input(struct pgbc_client *c)
 {
@@ -400,6 +426,10 @@ static void pgbc_input(struct pgbc_client *c)
 		if (c->conn && (!PQconsumeInput(c->conn) || PQstatus(c->conn) == CONNECTION_BAD))
 			pgbc_fail(t->sh, "client %d: connection to the server lost: %s", c->id,
 			          PQerrorMessage(c->conn));
+		return;
+	}
+	if (c->pipe_wait) {
+		pgbc_pipe_input(c);
 		return;
 	}
 	if (!PQconsumeInput(c->conn)) {
@@ -429,6 +459,8 @@ static void pgbc_input(struct pgbc_client *c)
 				}
 				pgbc_end_txn(c, now, true);
 			} else {
+				if (cmd->gset && t->sh->meta->gset_end(c, sc, cmd))
+					return;
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 
@@ -456,6 +488,8 @@ static void pgbc_input(struct pgbc_client *c)
 				          c->state == CS_ROLLBACK ? "ROLLBACK" : cmd->text,
 				          PQresultErrorMessage(r));
 			}
+		} else if (cmd->gset && c->state == CS_WAIT) {
+			r = t->sh->meta->result(c, sc, cmd, r);
 		}
 		PQclear(r);
 		if (pgbc_aborted(t->sh))

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "pgb_client.h"
+#include "pgb_meta.h"
 
 void pgb_run_out_free(struct pgb_run_out *out)
 {
@@ -36,6 +37,23 @@ struct pgbc_run {
 	struct pgbc_client *cl;
 	int nth;
 };
+
+/* A client's variables before its first transaction: the automatic ones,
+ * then define:'s, which win over them as pgbench -D does. */
+static void pgbc_client_vars(struct pgbc_client *c, const struct pgb_run_cfg *cfg)
+{
+	const struct pgb_prog *p = cfg->prog;
+	char err[128];
+
+	c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
+	c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = c->id};
+	c->vars[PGB_VAR_RANDOM_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = (int64_t)cfg->seed};
+	c->vars[PGB_VAR_DEFAULT_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = (int64_t)cfg->default_seed};
+	for (int v = 0; v < p->nvar; v++)
+		if (p->defval[v] &&
+		    pgbm_store_text(&c->vars[v], p->defval[v], strlen(p->defval[v]), err, sizeof(err)))
+			pgbc_fail(c->th->sh, "define: %s: %s", p->var[v], err);
+}
 
 /* Deal the clients to threads in contiguous runs, as pgbench does, and set
  * up each: epoll, counters, generators, variables. A failure is recorded
@@ -77,8 +95,7 @@ static void pgbc_setup(struct pgbc_run *r)
 				pgbc_fail(sh, "out of memory");
 				continue;
 			}
-			c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
-			c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = ci};
+			pgbc_client_vars(c, cfg);
 		}
 	}
 }
@@ -164,6 +181,7 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 	}
 	for (int i = 0; i < r->cfg->clients; i++) {
 		pgbc_disconnect(&r->cl[i]);
+		PQclear(r->cl[i].gset_res);
 		free(r->cl[i].vars);
 		free(r->cl[i].prepared);
 		free(r->cl[i].qbuf);
@@ -173,7 +191,7 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
 {
 	const struct pgb_prog *p = cfg->prog;
-	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg}};
+	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg, .meta = &pgbm_ops}};
 	int rc = 0, started = 0;
 
 	r.nth = cfg->threads < 1 ? 1 : cfg->threads > cfg->clients ? cfg->clients : cfg->threads;

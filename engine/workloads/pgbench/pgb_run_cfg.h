@@ -26,6 +26,7 @@ struct pgb_run_cfg {
 	int64_t scale;        /* value of :scale */
 	bool per_statement;   /* time every command */
 	uint64_t seed;
+	uint64_t default_seed;       /* :default_seed, the hash functions' seed */
 	volatile sig_atomic_t *stop; /* ends the run early (not an error) */
 	double timeout;              /* seconds, 0 = none: ends the run with an error */
 	/* called from the calling thread every `progress` seconds */

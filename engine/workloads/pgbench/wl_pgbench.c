@@ -22,7 +22,7 @@
 static const char *const pgbw_keys[] = {
     "builtin",      "script", "scripts", "protocol", "clients", "threads", "duration",
     "transactions", "rate",   "connect", "progress", "scale",   "init",    "report_statements",
-    "seed",         "vacuum", NULL};
+    "seed",         "vacuum", "define",  NULL};
 static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
 static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
 static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
@@ -208,6 +208,36 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 	return rc;
 }
 
+/* define: {name: value}, pgbench's -D: text values, converted when an
+ * expression reads them. */
+static int pgbw_defines(struct pgbw_opts *o, const struct node *x, struct diag *d)
+{
+	int rc = 0;
+
+	if (x->kind != NODE_MAP) {
+		diag_error(d, &x->pos, "pgbench.define: expected a map of variable names to values");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < x->n; i++) {
+		const char *v;
+
+		if (node_as_string(x->items[i], "pgbench.define", &v, d)) {
+			rc = -EINVAL;
+			continue;
+		}
+		int e = pgb_prog_define(&o->prog, x->keys[i], v);
+
+		if (e == -EINVAL)
+			diag_error(d, &x->kpos[i],
+			           "pgbench.define: '%s' is not a variable name (letters, digits, _)",
+			           x->keys[i]);
+		else if (e)
+			diag_error(d, &x->kpos[i], "pgbench.define: out of memory");
+		rc = e ? e : rc;
+	}
+	return rc;
+}
+
 /* Read and validate every option; files only when `files`. */
 static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
                       struct diag *d)
@@ -301,6 +331,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		o->has_seed = true;
 	if ((x = node_get(opts, "vacuum")))
 		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
+	if ((x = node_get(opts, "define")))
+		pgbw_defines(o, x, d);
 	if (o->threads > o->clients && (x = node_get(opts, "threads"))) {
 		diag_error(d, &x->pos,
 		           "pgbench.threads: %" PRId64 " threads for %" PRId64
@@ -309,6 +341,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		rc = -EINVAL;
 	}
 	if (d->nerrors == nerr0 && pgb_prog_finish(&o->prog, d))
+		rc = -EINVAL;
+	if (d->nerrors == nerr0 && pgb_prog_check_protocol(&o->prog, o->protocol == PGB_PROTO_SIMPLE, d))
 		rc = -EINVAL;
 	return rc || d->nerrors > nerr0 ? -EINVAL : 0;
 }
@@ -528,6 +562,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	    .scale = o->scale,
 	    .per_statement = o->report_statements,
 	    .seed = (uint64_t)o->seed,
+	    .default_seed = (uint64_t)o->seed,
 	    .stop = cx->stop,
 	    .timeout = cx->timeout,
 	    .on_progress = pgbw_progress,
