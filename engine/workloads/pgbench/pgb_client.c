@@ -336,14 +336,16 @@ static void pgbc_run(struct pgbc_client *c)
 				return;
 			}
 			struct pgb_val v;
+			struct pgb_eval_ctx ec = {
+			    .vars = c->vars, .rng = &c->rng, .script = c->script, .command = c->cmd};
 
-			if (pgb_eval(cmd->expr, c->vars, &c->rng, &v, err, sizeof(err))) {
+			if (pgb_eval(cmd->expr, &ec, &v, err, sizeof(err))) {
 				pgbc_fail(t->sh, "client %d: script %s line %d: %s: %s", c->id, sc->name,
 				          cmd->line, cmd->text, err);
 				return;
 			}
 			if (cmd->kind == PGB_CMD_SET) {
-				c->vars[cmd->var] = v;
+				pgb_val_set(&c->vars[cmd->var], &v);
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 
