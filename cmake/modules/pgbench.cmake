@@ -14,3 +14,5 @@ bg_script_test(pgbench_vacuum tests/integration/pgbench_vacuum.sh LABELS pgbench
 # A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
 add_executable(pgb_driver bench/pgb_driver.c)
 target_link_libraries(pgb_driver PRIVATE bgcore)
+# meta-commands (\gset, \aset, \if, \shell, pipelines, define:) against pgbench 15 (the oracle)
+bg_script_test(pgbench_meta_oracle tests/integration/pgbench_meta_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)

@@ -156,8 +156,10 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 			          c->id, sc->name, cmd->line, cfg->prog->var[cmd->param_var[k]], cmd->text);
 			return -1;
 		}
-		pgb_val_format(v, c->pval[k], sizeof(c->pval[k]));
-		c->pv[k] = c->pval[k];
+		size_t n;
+
+		/* text values as they are, others formatted into pval */
+		c->pv[k] = pgb_val_str(v, c->pval[k], sizeof(c->pval[k]), &n);
 	}
 	switch (cfg->protocol) {
 	case PGB_PROTO_SIMPLE: {
@@ -236,6 +238,20 @@ static void pgbc_finish(struct pgbc_client *c)
 	pgbc_disconnect(c);
 	c->state = CS_DONE;
 	c->th->nactive--;
+}
+
+/* What an expression of the current command sees. */
+static struct pgb_eval_ctx pgbc_eval_ctx(struct pgbc_client *c)
+{
+	const struct pgbc_shared *sh = c->th->sh;
+
+	return (struct pgb_eval_ctx){.vars = c->vars,
+	                             .rng = &c->rng,
+	                             .script = c->script,
+	                             .command = c->cmd,
+	                             .default_seed = sh->default_seed,
+	                             .debug = sh->cfg->debug,
+	                             .debug_arg = sh->cfg->debug_arg};
 }
 
 /* Start a transaction now (after any throttling wait). */
@@ -345,14 +361,15 @@ static void pgbc_run(struct pgbc_client *c)
 				break;
 			}
 			struct pgb_val v;
+			struct pgb_eval_ctx ec = pgbc_eval_ctx(c);
 
-			if (pgb_eval(cmd->expr, c->vars, &c->rng, &v, err, sizeof(err))) {
+			if (pgb_eval(cmd->expr, &ec, &v, err, sizeof(err))) {
 				pgbc_fail(t->sh, "client %d: script %s line %d: %s: %s", c->id, sc->name,
 				          cmd->line, cmd->text, err);
 				return;
 			}
 			if (cmd->kind == PGB_CMD_SET) {
-				c->vars[cmd->var] = v;
+				pgb_val_set(&c->vars[cmd->var], &v);
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 

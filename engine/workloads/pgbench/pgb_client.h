@@ -80,7 +80,8 @@ struct pgbc_meta_ops {
 struct pgbc_shared {
 	const struct pgb_run_cfg *cfg;
 	const struct pgbc_meta_ops *meta;
-	int *cmd_base; /* first flat command index of each script */
+	int64_t default_seed; /* :default_seed's value unless define: sets it */
+	int *cmd_base;        /* first flat command index of each script */
 	int ncmd;
 	/* start gate: threads count themselves in when connected, then wait for go */
 	pthread_cond_t cond;

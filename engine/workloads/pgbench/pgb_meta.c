@@ -21,69 +21,36 @@ static void pgbm_fail(struct pgbc_client *c, const struct pgb_script *sc, const 
 	          (int)(cmd - sc->cmd) + 1, cmd->text, msg);
 }
 
-int pgbm_store_text(struct pgb_val *v, const char *s, size_t len, char *err, size_t errlen)
-{
-	char buf[64], *end;
-
-	/* until text values exist: numbers only, as an expression reads them */
-	if (len >= sizeof(buf)) {
-		snprintf(err, errlen, "value \"%.*s...\" is not a number", 20, s);
-		return -1;
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	long long i = strtoll(buf, &end, 10);
-
-	if (len && !errno && !*end) {
-		*v = (struct pgb_val){.type = PGB_V_INT, .i = i};
-		return 0;
-	}
-	double d = strtod(buf, &end);
-
-	if (len && !*end && !isspace((unsigned char)buf[0])) {
-		*v = (struct pgb_val){.type = PGB_V_DOUBLE, .d = d};
-		return 0;
-	}
-	snprintf(err, errlen, "value \"%s\" is not a number", buf);
-	return -1;
-}
-
 /* ---- \if ---- */
-
-static int pgbm_truth(const struct pgb_val *v, bool *out)
-{
-	switch (v->type) {
-	case PGB_V_INT: *out = v->i != 0; return 0;
-	case PGB_V_DOUBLE: *out = v->d != 0.0; return 0;
-	default: return -1;
-	}
-}
 
 /* \if at c->cmd: run the first branch whose condition holds, else the
  * \else branch, else go past the \endif. */
 static int pgbm_if(struct pgbc_client *c, const struct pgb_script *sc)
 {
+	const struct pgbc_shared *sh = c->th->sh;
+	struct pgb_eval_ctx ec = {.vars = c->vars,
+	                          .rng = &c->rng,
+	                          .script = c->script,
+	                          .command = c->cmd,
+	                          .default_seed = sh->default_seed,
+	                          .debug = sh->cfg->debug,
+	                          .debug_arg = sh->cfg->debug_arg};
 	char err[256];
 
 	for (int i = c->cmd;; i = sc->cmd[i].next) {
 		const struct pgb_cmd *b = &sc->cmd[i];
 		struct pgb_val v;
-		bool yes;
 
 		if (b->kind == PGB_CMD_ELSE || b->kind == PGB_CMD_ENDIF) {
 			c->cmd = i + 1;
 			return 0;
 		}
-		if (pgb_eval(b->expr, c->vars, &c->rng, &v, err, sizeof(err))) {
+		if (pgb_eval(b->expr, &ec, &v, err, sizeof(err))) {
 			pgbm_fail(c, sc, b, err);
 			return -1;
 		}
-		if (pgbm_truth(&v, &yes)) {
-			pgbm_fail(c, sc, b, "the condition has no truth value");
-			return -1;
-		}
-		if (yes) {
+		ec.command = b->next;
+		if (pgb_val_truth(&v)) {
 			c->cmd = i + 1;
 			return 0;
 		}
@@ -122,12 +89,8 @@ static int pgbm_store_row(struct pgbc_client *c, const struct pgb_script *sc, co
 
 		if (slot < 0)
 			continue;
-		if (pgbm_store_text(&c->vars[slot], PQgetvalue(r, row, f), PQgetlength(r, row, f), err,
-		                    sizeof(err))) {
-			char msg[640];
-
-			snprintf(msg, sizeof(msg), "storing into variable %s: %s", name, err);
-			pgbm_fail(c, sc, cmd, msg);
+		if (pgb_val_set_text(&c->vars[slot], PQgetvalue(r, row, f), PQgetlength(r, row, f))) {
+			pgbm_fail(c, sc, cmd, "out of memory");
 			return -1;
 		}
 	}
@@ -182,6 +145,7 @@ static int pgbm_shell_line(struct pgbc_client *c, const struct pgb_script *sc, c
 	for (int k = 0; k < cmd->nargs; k++) {
 		char val[64];
 		const char *w = cmd->arg[k];
+		size_t wl;
 
 		if (cmd->arg_var[k] >= 0) {
 			const struct pgb_val *v = &c->vars[cmd->arg_var[k]];
@@ -194,8 +158,7 @@ static int pgbm_shell_line(struct pgbc_client *c, const struct pgb_script *sc, c
 				pgbm_fail(c, sc, cmd, msg);
 				return -1;
 			}
-			pgb_val_format(v, val, sizeof(val));
-			w = val;
+			w = pgb_val_str(v, val, sizeof(val), &wl);
 		}
 		int n = snprintf(buf + o, len - o, "%s%s", k ? " " : "", w);
 
@@ -226,8 +189,9 @@ static int pgbm_setshell_value(struct pgbc_client *c, const struct pgb_script *s
 		pgbm_fail(c, sc, cmd, msg);
 		return -1;
 	}
-	c->vars[cmd->var] = (struct pgb_val){.type = PGB_V_INT, .i = i};
-	return 0;
+	struct pgb_val v = {.type = PGB_V_INT, .i = i};
+
+	return pgb_val_set(&c->vars[cmd->var], &v) ? -1 : 0;
 }
 
 /* Through /bin/sh, as pgbench's system() and popen(): the thread waits for

@@ -1,6 +1,6 @@
 /* pgb_meta: the meta commands a client runs besides \set and \sleep (which
  * stay in pgb_client.c's hot path): \if blocks, \gset/\aset on results,
- * \shell/\setshell, and values given as text (define:, \gset, \setshell).
+ * \shell/\setshell.
  * Pipelines are pgb_pipeline.c's. */
 #ifndef BENCHGRID_PGB_META_H
 #define BENCHGRID_PGB_META_H
@@ -25,9 +25,5 @@ PGresult *pgbm_result(struct pgbc_client *c, const struct pgb_script *sc, const 
 /* All results of a \gset command are in: exactly one row, or the run
  * fails. 0 or -1 (pgbc_fail). */
 int pgbm_gset_end(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd);
-
-/* Store text as a variable's value, as pgbench stores -D values and query
- * results (converted when an expression reads it). 0, or -1 with err. */
-int pgbm_store_text(struct pgb_val *v, const char *s, size_t len, char *err, size_t errlen);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "pgb_client.h"
 #include "pgb_meta.h"
+#include "pgb_val.h"
 
 void pgb_run_out_free(struct pgb_run_out *out)
 {
@@ -40,19 +41,17 @@ struct pgbc_run {
 
 /* A client's variables before its first transaction: the automatic ones,
  * then define:'s, which win over them as pgbench -D does. */
-static void pgbc_client_vars(struct pgbc_client *c, const struct pgb_run_cfg *cfg)
+static void pgbc_client_vars(struct pgbc_client *c, const struct pgb_run_cfg *cfg, int64_t default_seed)
 {
 	const struct pgb_prog *p = cfg->prog;
-	char err[128];
 
 	c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
 	c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = c->id};
 	c->vars[PGB_VAR_RANDOM_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = (int64_t)cfg->seed};
-	c->vars[PGB_VAR_DEFAULT_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = (int64_t)cfg->default_seed};
+	c->vars[PGB_VAR_DEFAULT_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = default_seed};
 	for (int v = 0; v < p->nvar; v++)
-		if (p->defval[v] &&
-		    pgbm_store_text(&c->vars[v], p->defval[v], strlen(p->defval[v]), err, sizeof(err)))
-			pgbc_fail(c->th->sh, "define: %s: %s", p->var[v], err);
+		if (p->defval[v] && pgb_val_set_text(&c->vars[v], p->defval[v], strlen(p->defval[v])))
+			pgbc_fail(c->th->sh, "out of memory");
 }
 
 /* Deal the clients to threads in contiguous runs, as pgbench does, and set
@@ -64,6 +63,9 @@ static void pgbc_setup(struct pgbc_run *r)
 	const struct pgb_prog *p = cfg->prog;
 	struct pgbc_shared *sh = &r->sh;
 
+	/* placeholder until r-pgrand's seeding (pgbench's draw after the
+	 * clients' generators, skipped when define: sets default_seed) */
+	sh->default_seed = (int64_t)cfg->seed;
 	for (int i = 0, ci = 0; i < r->nth; i++) {
 		struct pgbc_thread *t = &r->th[i];
 		int n = cfg->clients / r->nth + (i < cfg->clients % r->nth);
@@ -95,7 +97,7 @@ static void pgbc_setup(struct pgbc_run *r)
 				pgbc_fail(sh, "out of memory");
 				continue;
 			}
-			pgbc_client_vars(c, cfg);
+			pgbc_client_vars(c, cfg, sh->default_seed);
 		}
 	}
 }
@@ -182,6 +184,8 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 	for (int i = 0; i < r->cfg->clients; i++) {
 		pgbc_disconnect(&r->cl[i]);
 		PQclear(r->cl[i].gset_res);
+		for (int v = 0; r->cl[i].vars && v < r->cfg->prog->nvar; v++)
+			pgb_val_clear(&r->cl[i].vars[v]);
 		free(r->cl[i].vars);
 		free(r->cl[i].prepared);
 		free(r->cl[i].qbuf);
