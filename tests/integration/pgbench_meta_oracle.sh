@@ -3,9 +3,10 @@
 # throwaway server: for each script (\gset, \aset, compound "\;" statements,
 # nested \if/\elif/\else, \shell and \setshell with :var arguments,
 # pipelines on the extended and prepared protocols, \sleep with variables
-# and units, define: as -D), pgbench and the step run with the same clients
-# and transactions; the rows the scripts write (sorted), the files \shell
-# writes and the transaction counts must be identical. Scripts pgbench
+# and units, define: as -D, debug()), pgbench and the step run with the
+# same clients and transactions; the rows the scripts write (sorted), the
+# debug() lines, the files \shell writes and the transaction counts must be
+# identical. Scripts pgbench
 # rejects must be rejected by the step too (at check time where pgbench
 # rejects them while parsing; as a failed step where pgbench aborts its
 # clients), with a message naming the script and command.
@@ -56,10 +57,14 @@ pgbench:
 $prows
 step:
 $srows"
+	local pdebug sdebug
+	pdebug=$(grep '^debug(' <<<"$pout" | sort)
+	sdebug=$(grep '^debug(' <<<"$sout" | sort)
+	[ "$pdebug" = "$sdebug" ] || fail "$name: debug() lines differ: pgbench [$pdebug] step [$sdebug]"
 	[ "$pshell" = "$sshell" ] || fail "$name: \\shell output differs: pgbench [$pshell] step [$sshell]"
 	[ "$ptx" = $((CLIENTS * TX)) ] && [ "$stx" = "$ptx" ] ||
 		fail "$name: transactions: pgbench $ptx, step $stx"
-	echo "ok $name ($proto): $(wc -l <<<"$prows") rows, $(wc -l <<<"$pshell") shell lines, $stx transactions"
+	echo "ok $name ($proto): $(grep -c . <<<"$prows") rows, $(grep -c . <<<"$pshell") shell lines, $(grep -c . <<<"$pdebug") debug lines, $stx tx"
 }
 script() { cat >"$D/$1.sql"; chmod 644 "$D/$1.sql"; }
 
@@ -70,15 +75,29 @@ insert into log values ('gset-b', :client_id, :p_b);
 select g as n from generate_series(1, 3) g
 \aset
 insert into log values ('aset-last-row', :client_id, :n);
+EOF
+for proto in simple extended prepared; do run gset $proto ""; done
+
+# text values (a column, a null column, define:) as parameters
+script gsettext <<'EOF'
+select 'text ' || :client_id as t, null as z \gset
+insert into log values ('gset-text', :client_id, :t || '|' || :z || '|' || :word);
+EOF
+for proto in extended prepared; do run gsettext $proto "word=hello"; done
+
+# several statements in one command: the simple protocol only (pgbench's
+# extended protocol cannot prepare them)
+script compound <<'EOF'
 select 1 as c1 \; select :client_id + 100 as c2 \gset
 insert into log values ('gset-compound', :client_id, :c2);
 select 7 as x1 \; select 1 as x2 where false \; select 9 as x3 \aset
 insert into log values ('aset-compound', :client_id, :x1 || '-' || :x3);
 EOF
-for proto in simple extended prepared; do run gset $proto ""; done
+run compound simple ""
 
 script cond <<'EOF'
 \set m :client_id % 3
+\set dbg debug(:m * 10 + :base)
 \if :m = 0
   insert into log values ('if', :client_id, 'zero');
 \elif :m = 1
@@ -91,7 +110,7 @@ script cond <<'EOF'
   insert into log values ('if', :client_id, 'other');
 \endif
 \if :base > 999 and :client_id <> 1
-  insert into log values ('if-define', :client_id, :base + :client_id);
+  insert into log values ('if-define', :client_id, :base::int + :client_id);
 \endif
 EOF
 run cond extended "base=1000"
