@@ -1,6 +1,7 @@
 # pgbench: pgbench-compatible data load and load driver on libpq.
 bg_unit_test(test_pgb_script SOURCES tests/unit/test_pgb_script.c LABELS pgbench)
 bg_unit_test(test_pgb_rand SOURCES tests/unit/test_pgb_rand.c LABELS pgbench)
+bg_unit_test(test_pgb_expr SOURCES tests/unit/test_pgb_expr.c LABELS pgbench)
 
 # Needs a server: built here, run by the script test that starts one.
 if(CMOCKA_FOUND)

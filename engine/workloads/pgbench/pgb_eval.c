@@ -9,12 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#if __has_include("pgb_hash.h")
 #include "pgb_hash.h"
-#define PGBS_HAVE_HASH 1
-#else
-#define PGBS_HAVE_HASH 0
-#endif
+#include "pgb_permute.h"
 
 /* pgbench evaluates at most this many arguments of a function */
 #define PGBS_MAX_FARGS 16
@@ -311,17 +307,12 @@ static int pgbs_hash(const struct pgb_expr *e, const struct pgb_val *a, struct p
 			return -1;
 	if (e->func == F_PERMUTE && v[1] <= 0)
 		PGBS_FAIL("permute size parameter must be greater than zero");
-#if PGBS_HAVE_HASH
 	if (e->func == F_PERMUTE)
 		pgbs_setint(o, pgb_permute(v[0], v[1], v[2]));
 	else
 		pgbs_setint(o, e->func == F_HASH_FNV1A ? pgb_hash_fnv1a(v[0], v[1])
 		                                       : pgb_hash_murmur2(v[0], v[1]));
 	return 0;
-#else
-	(void)o;
-	PGBS_FAIL("hash functions are not built in");
-#endif
 }
 
 /* greatest, least: doubles when any argument is one, else integers. */
