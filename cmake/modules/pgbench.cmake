@@ -15,3 +15,5 @@ bg_script_test(pgbench_vacuum tests/integration/pgbench_vacuum.sh LABELS pgbench
 # A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
 add_executable(pgb_driver bench/pgb_driver.c)
 target_link_libraries(pgb_driver PRIVATE bgcore)
+# expressions against the real pgbench: debug() lines, run-time and parse errors
+bg_script_test(pgbench_expr_oracle tests/integration/pgbench_expr_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)

@@ -425,6 +425,12 @@ static void test_format(void **state)
 	v.d = 1e20;
 	pgb_val_format(&v, buf, sizeof(buf));
 	assert_string_equal(buf, "1e+20");
+	v.d = -INFINITY;
+	pgb_val_format(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "-Infinity"); /* as PostgreSQL's snprintf */
+	v.d = NAN;
+	pgb_val_format(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "NaN");
 	v = (struct pgb_val){.type = PGB_V_BOOL, .b = false};
 	pgb_val_format(&v, buf, sizeof(buf));
 	assert_string_equal(buf, "false");

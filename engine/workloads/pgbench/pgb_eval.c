@@ -248,7 +248,13 @@ static void pgbs_debug(const struct pgb_eval_ctx *c, const struct pgb_val *v)
 	case PGB_V_NULL: snprintf(p, left, "null\n"); break;
 	case PGB_V_BOOL: snprintf(p, left, "boolean %s\n", v->b ? "true" : "false"); break;
 	case PGB_V_INT: snprintf(p, left, "int %" PRId64 "\n", v->i); break;
-	default: snprintf(p, left, "double %.*g\n", DBL_DIG, v->d); break;
+	default: {
+		char num[64];
+
+		pgb_val_format_double(v->d, num, sizeof(num));
+		snprintf(p, left, "double %s\n", num);
+		break;
+	}
 	}
 	if (c->debug)
 		c->debug(c->debug_arg, line);
