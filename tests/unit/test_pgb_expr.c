@@ -464,8 +464,8 @@ static void test_parse_errors(void **state)
 	perr("hash(1, 2, 3)", 1, "function hash takes 1 or 2 arguments, got 3");
 	perr("permute(1)", 1, "function permute takes 2 or 3 arguments, got 1");
 	perr("99999999999999999999", 1, "bigint constant overflow (99999999999999999999)");
-	perr("9223372036854775808", 1, "syntax error");
-	perr("1 - 9223372036854775808", 5, "syntax error");
+	perr("9223372036854775808", 1, "only valid after a unary minus");
+	perr("1 - 9223372036854775808", 5, "bigint constant overflow");
 	perr("1e400", 1, "double constant overflow");
 	perr("1 @ 2", 3, "unexpected character (@)");
 	perr("1 +", 4, "expression expected");
