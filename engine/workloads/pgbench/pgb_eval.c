@@ -104,31 +104,28 @@ bool pgb_val_truth(const struct pgb_val *v)
 static int pgbs_eval(const struct pgb_expr *e, const struct pgb_eval_ctx *c, struct pgb_val *o, char *err,
                      size_t errlen);
 
-/* + - * / % and comparisons: doubles when either operand is one (but %),
- * else integers with overflow errors. */
-static int pgbs_arith(enum pgb_expr_op op, const struct pgb_val *l, const struct pgb_val *r,
-                      struct pgb_val *o, char *err, size_t errlen)
+/* An operand: integer constants and variables without a call. */
+static inline int pgbs_operand(const struct pgb_expr *e, const struct pgb_eval_ctx *c, struct pgb_val *o,
+                               char *err, size_t errlen)
 {
-	if ((l->type == PGB_V_DOUBLE || r->type == PGB_V_DOUBLE) && op != E_MOD) {
-		double x, y;
-
-		if (pgbs_dbl(l, &x, err, errlen) || pgbs_dbl(r, &y, err, errlen))
-			return -1;
-		switch (op) {
-		case E_ADD: pgbs_setdbl(o, x + y); return 0;
-		case E_SUB: pgbs_setdbl(o, x - y); return 0;
-		case E_MUL: pgbs_setdbl(o, x * y); return 0;
-		case E_DIV: pgbs_setdbl(o, x / y); return 0;
-		case E_EQ: pgbs_setbool(o, x == y); return 0;
-		case E_NE: pgbs_setbool(o, x != y); return 0;
-		case E_LE: pgbs_setbool(o, x <= y); return 0;
-		default: pgbs_setbool(o, x < y); return 0;
-		}
+	if (e->op == E_INT) {
+		pgbs_setint(o, e->i);
+		return 0;
 	}
-	int64_t x, y, res;
+	if (e->op == E_VAR && c->vars[e->var].type == PGB_V_INT) {
+		pgbs_setint(o, c->vars[e->var].i);
+		return 0;
+	}
+	return pgbs_eval(e, c, o, err, errlen);
+}
 
-	if (pgbs_int(l, &x, err, errlen) || pgbs_int(r, &y, err, errlen))
-		return -1;
+/* The integer case of + - * / % and comparisons (the common one: kept
+ * inline in pgbs_eval). */
+static inline int pgbs_arith_int(enum pgb_expr_op op, int64_t x, int64_t y, struct pgb_val *o, char *err,
+                                 size_t errlen)
+{
+	int64_t res;
+
 	switch (op) {
 	case E_ADD:
 		if (__builtin_add_overflow(x, y, &res))
@@ -165,6 +162,34 @@ static int pgbs_arith(enum pgb_expr_op op, const struct pgb_val *l, const struct
 	}
 	pgbs_setint(o, op == E_DIV ? x / y : x % y);
 	return 0;
+}
+
+/* + - * / % and comparisons: doubles when either operand is one (but %),
+ * else integers with overflow errors. */
+static int pgbs_arith(enum pgb_expr_op op, const struct pgb_val *l, const struct pgb_val *r,
+                      struct pgb_val *o, char *err, size_t errlen)
+{
+	if ((l->type == PGB_V_DOUBLE || r->type == PGB_V_DOUBLE) && op != E_MOD) {
+		double x, y;
+
+		if (pgbs_dbl(l, &x, err, errlen) || pgbs_dbl(r, &y, err, errlen))
+			return -1;
+		switch (op) {
+		case E_ADD: pgbs_setdbl(o, x + y); return 0;
+		case E_SUB: pgbs_setdbl(o, x - y); return 0;
+		case E_MUL: pgbs_setdbl(o, x * y); return 0;
+		case E_DIV: pgbs_setdbl(o, x / y); return 0;
+		case E_EQ: pgbs_setbool(o, x == y); return 0;
+		case E_NE: pgbs_setbool(o, x != y); return 0;
+		case E_LE: pgbs_setbool(o, x <= y); return 0;
+		default: pgbs_setbool(o, x < y); return 0;
+		}
+	}
+	int64_t x, y;
+
+	if (pgbs_int(l, &x, err, errlen) || pgbs_int(r, &y, err, errlen))
+		return -1;
+	return pgbs_arith_int(op, x, y, o, err, errlen);
 }
 
 /* & | # << >> on integers; shift counts modulo 64, as the x86 instruction
@@ -395,7 +420,7 @@ static int pgbs_func(const struct pgb_expr *e, const struct pgb_eval_ctx *c, str
 	int n = e->nargs < PGBS_MAX_FARGS ? e->nargs : PGBS_MAX_FARGS;
 
 	for (int i = 0; i < n; i++) {
-		if (pgbs_eval(e->arg[i], c, &a[i], err, errlen))
+		if (pgbs_operand(e->arg[i], c, &a[i], err, errlen))
 			return -1;
 		has_null |= a[i].type == PGB_V_NULL;
 	}
@@ -484,9 +509,10 @@ static int pgbs_eval(const struct pgb_expr *e, const struct pgb_eval_ctx *c, str
 		return 0;
 	default: break;
 	}
-	for (int i = 0; i < 2; i++)
-		if (pgbs_eval(e->arg[i], c, &a[i], err, errlen))
-			return -1;
+	if (pgbs_operand(e->arg[0], c, &a[0], err, errlen) || pgbs_operand(e->arg[1], c, &a[1], err, errlen))
+		return -1;
+	if (a[0].type == PGB_V_INT && a[1].type == PGB_V_INT && e->op >= E_ADD && e->op <= E_NE)
+		return pgbs_arith_int(e->op, a[0].i, a[1].i, o, err, errlen);
 	if (e->op == E_IS) {
 		pgbs_setbool(o, a[0].type == a[1].type && (a[0].type == PGB_V_NULL || a[0].b == a[1].b));
 		return 0;
