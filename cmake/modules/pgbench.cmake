@@ -14,3 +14,7 @@ bg_script_test(pgbench_vacuum tests/integration/pgbench_vacuum.sh LABELS pgbench
 # A small command-line driver for bench/vs-pgbench (until `benchgrid run` covers it).
 add_executable(pgb_driver bench/pgb_driver.c)
 target_link_libraries(pgb_driver PRIVATE bgcore)
+# random numbers, script choice and rate schedule against the real pgbench (the oracle)
+add_executable(pgb_rand_sched tests/integration/pgb_rand_sched.c)
+target_link_libraries(pgb_rand_sched PRIVATE bgcore)
+bg_script_test(pgbench_rand_oracle tests/integration/pgbench_rand_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)
