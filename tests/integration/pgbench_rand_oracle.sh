@@ -6,7 +6,8 @@
 #     :random_seed, :default_seed, inserting (client_id, draws...): the
 #     tables both leave are identical multisets;
 #  2. two scripts weighted 3 and 5, each drawing random(): per client the
-#     same values, and per thread the same number of times each script;
+#     same values, and per thread the same number of times each script
+#     (4 clients on 2 threads, and 5 on 3: pgbench's uneven blocks);
 #  3. the `rate` schedule: pgbench's log gives each transaction's end time
 #     and latency from its scheduled start; end - latency recovers the
 #     scheduled times to within the few microseconds between two clock
@@ -56,7 +57,7 @@ q "CREATE TABLE draws (cid int, u1 bigint, u2 bigint, u3 bigint, e1 bigint, e2 b
 
 dump() { q "SELECT * FROM $1 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13"; }
 dump_choice() { q "SELECT cid, r FROM choice ORDER BY 1, 2"; }
-# script counts per thread: clients 0-1 run on thread 0, 2-3 on thread 1
+# script counts per thread: clients 0-1 run on thread 0, 2-3 on thread 1 (and 4 on 2)
 per_thread() { q "SELECT cid / 2, s, count(*) FROM choice GROUP BY 1, 2 ORDER BY 1, 2"; }
 
 # 1. every distribution
@@ -96,6 +97,19 @@ out=$(step "{scripts: [a.sql@3, b.sql@5], clients: 4, threads: 2, transactions: 
 got_t=$(per_thread)
 [ "$want_t" = "$got_t" ] || fail "scripts per thread differ: pgbench [$(echo $want_t)] step [$(echo $got_t)]"
 echo "2. two scripts: same values; per thread, script, count: $(echo $got_t)"
+# uneven blocks: 5 clients on 3 threads are 0-1, 2-3, 4 (cid / 2 again)
+q "TRUNCATE choice" >/dev/null
+pg_server__as "$PGB" -n -c 5 -j 3 -t 100 --random-seed=$SEED -f "$D/a.sql@1" -f "$D/b.sql@2" \
+	>"$D/pgb2b.out" 2>&1 || fail "pgbench (5 clients, 3 threads): $(tail -5 "$D/pgb2b.out")"
+want_v=$(dump_choice)
+want_t=$(per_thread)
+q "TRUNCATE choice" >/dev/null
+out=$(step "{scripts: [a.sql@1, b.sql@2], clients: 5, threads: 3, transactions: 100, seed: $SEED, vacuum: false}") \
+	|| fail "step (5 clients, 3 threads): $out"
+[ "$want_v" = "$(dump_choice)" ] || fail "values with 5 clients on 3 threads differ"
+got_t=$(per_thread)
+[ "$want_t" = "$got_t" ] || fail "5 clients, 3 threads: scripts per thread differ: pgbench [$(echo $want_t)] step [$(echo $got_t)]"
+echo "2b. 5 clients on 3 threads: same values; per thread, script, count: $(echo $got_t)"
 
 # 3. rate schedule (generator and seeding; see the header)
 RATE=200 N=50
