@@ -19,3 +19,7 @@ target_link_libraries(pgb_driver PRIVATE bgcore)
 bg_script_test(pgbench_meta_oracle tests/integration/pgbench_meta_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)
 # expressions against the real pgbench: debug() lines, run-time and parse errors
 bg_script_test(pgbench_expr_oracle tests/integration/pgbench_expr_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)
+# random numbers, script choice and rate schedule against the real pgbench (the oracle)
+add_executable(pgb_rand_sched tests/integration/pgb_rand_sched.c)
+target_link_libraries(pgb_rand_sched PRIVATE bgcore)
+bg_script_test(pgbench_rand_oracle tests/integration/pgbench_rand_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)

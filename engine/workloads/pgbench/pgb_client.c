@@ -131,7 +131,7 @@ static int pgbc_choose_script(struct pgbc_client *c)
 
 	if (p->nscripts == 1)
 		return 0;
-	int64_t w = pgb_rand_uniform(&c->rng, 0, p->total_weight - 1);
+	int64_t w = pgb_rand_uniform(&c->th->rngs.choose, 0, p->total_weight - 1);
 
 	for (int i = 0; i < p->nscripts; i++) {
 		if (w < p->scripts[i].weight)
@@ -295,8 +295,7 @@ static void pgbc_run(struct pgbc_client *c)
 			}
 			if (cfg->rate > 0) {
 				c->sched = t->next_sched;
-				t->next_sched +=
-				    (int64_t)(-log(1.0 - pgb_rng_double(&t->rng)) * t->sched_mean_ns);
+				t->next_sched += 1000 * pgb_rand_poisson(&t->rngs.throttle, t->sched_mean_us);
 				if (cfg->duration > 0 && c->sched >= t->end_time) {
 					pgbc_finish(c);
 					return;

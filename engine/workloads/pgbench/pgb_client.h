@@ -56,8 +56,8 @@ struct pgbc_thread {
 	int ncl, nactive;
 	int ep;
 	int64_t start, end_time, next_sched, finished_at;
-	double sched_mean_ns;
-	struct pgb_rng rng; /* schedule and script choice */
+	double sched_mean_us;        /* pgbench's throttle_delay */
+	struct pgb_thread_rngs rngs; /* pgbench's choose, throttle and sample generators */
 	/* read by the progress sampler (relaxed atomics) */
 	int64_t ntx_pub, latsum_pub;
 	int64_t ntx, failed, latsum, connections, conn_ns;

@@ -25,7 +25,8 @@ void pgb_rng_seed(struct pgb_rng *r, uint64_t seed)
 
 double pgb_rng_double(struct pgb_rng *r)
 {
-	return ldexp((double)(pgb_rng_u64(r) >> 12), -52);
+	/* pg_prng's ldexp(v >> 12, -52); scaling by a power of two is exact */
+	return (double)(pgb_rng_u64(r) >> 12) * 0x1.0p-52;
 }
 
 uint64_t pgb_rng_range(struct pgb_rng *r, uint64_t lo, uint64_t hi)
@@ -92,10 +93,12 @@ int64_t pgb_rand_zipfian(struct pgb_rng *r, int64_t lb, int64_t ub, double s)
 		double v = pgb_rng_double(r);
 
 		x = floor(pow(u, -1.0 / (s - 1.0)));
+		if (x > (double)n) /* tested first (pgbench tests it last): same outcome, cheaper */
+			continue;
 
 		double t = pow(1.0 + 1.0 / x, s - 1.0);
 
-		if (v * x * (t - 1.0) / (b - 1.0) <= t / b && x <= (double)n)
+		if (v * x * (t - 1.0) / (b - 1.0) <= t / b)
 			break;
 	}
 	return lb - 1 + (int64_t)x;
@@ -127,19 +130,34 @@ int pgb_rand_thread_first(int nclients, int nthreads, int i)
 	return i * (nclients / nthreads) + (i < extra ? i : extra);
 }
 
+void pgb_seeder_init(struct pgb_seeder *s, uint64_t seed)
+{
+	pgb_rng_seed(&s->base, seed);
+}
+
+void pgb_seeder_next(struct pgb_seeder *s, struct pgb_rng *out)
+{
+	pgb_rng_seed(out, pgb_rng_u64(&s->base));
+}
+
+int64_t pgb_seeder_default_seed(struct pgb_seeder *s)
+{
+	return (int64_t)pgb_rng_u64(&s->base);
+}
+
 void pgb_rand_seed_run(uint64_t seed, int nclients, int nthreads, bool default_seed_defined,
                        struct pgb_rng *clients, struct pgb_thread_rngs *threads, int64_t *default_seed)
 {
-	struct pgb_rng base;
+	struct pgb_seeder sd;
 
-	pgb_rng_seed(&base, seed);
+	pgb_seeder_init(&sd, seed);
 	for (int i = 0; i < nclients; i++)
-		pgb_rng_seed(&clients[i], pgb_rng_u64(&base));
+		pgb_seeder_next(&sd, &clients[i]);
 	if (!default_seed_defined)
-		*default_seed = (int64_t)pgb_rng_u64(&base);
+		*default_seed = pgb_seeder_default_seed(&sd);
 	for (int i = 0; i < nthreads; i++) {
-		pgb_rng_seed(&threads[i].choose, pgb_rng_u64(&base));
-		pgb_rng_seed(&threads[i].throttle, pgb_rng_u64(&base));
-		pgb_rng_seed(&threads[i].sample, pgb_rng_u64(&base));
+		pgb_seeder_next(&sd, &threads[i].choose);
+		pgb_seeder_next(&sd, &threads[i].throttle);
+		pgb_seeder_next(&sd, &threads[i].sample);
 	}
 }

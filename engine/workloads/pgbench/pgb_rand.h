@@ -80,6 +80,17 @@ struct pgb_thread_rngs {
 	struct pgb_rng choose, throttle, sample;
 };
 
+/* pgbench's base_random_sequence: each next() seeds one generator with the
+ * base's next draw (initRandomState); default_seed() is the one plain draw
+ * for :default_seed. Call them in pgbench's order (see above). */
+struct pgb_seeder {
+	struct pgb_rng base;
+};
+
+void pgb_seeder_init(struct pgb_seeder *s, uint64_t seed);
+void pgb_seeder_next(struct pgb_seeder *s, struct pgb_rng *out);
+int64_t pgb_seeder_default_seed(struct pgb_seeder *s);
+
 /* The run's generators from one seed, in pgbench's order (see above).
  * clients[nclients], threads[nthreads] (nthreads already <= nclients);
  * *default_seed is drawn unless default_seed_defined (then left alone). */

@@ -62,10 +62,15 @@ static void pgbc_setup(struct pgbc_run *r)
 	const struct pgb_run_cfg *cfg = r->cfg;
 	const struct pgb_prog *p = cfg->prog;
 	struct pgbc_shared *sh = &r->sh;
+	struct pgb_seeder sd;
 
-	/* placeholder until r-pgrand's seeding (pgbench's draw after the
-	 * clients' generators, skipped when define: sets default_seed) */
-	sh->default_seed = (int64_t)cfg->seed;
+	/* pgbench's order of seeding: clients, :default_seed (no draw when
+	 * define: sets it), threads */
+	pgb_seeder_init(&sd, cfg->seed);
+	for (int ci = 0; ci < cfg->clients; ci++)
+		pgb_seeder_next(&sd, &r->cl[ci].rng);
+	if (!p->defval[PGB_VAR_DEFAULT_SEED])
+		sh->default_seed = pgb_seeder_default_seed(&sd);
 	for (int i = 0, ci = 0; i < r->nth; i++) {
 		struct pgbc_thread *t = &r->th[i];
 		int n = cfg->clients / r->nth + (i < cfg->clients % r->nth);
@@ -78,9 +83,11 @@ static void pgbc_setup(struct pgbc_run *r)
 		hist_init(&t->lat);
 		t->cmd_ns = calloc(sh->ncmd + 1, sizeof(double));
 		t->cmd_n = calloc(sh->ncmd + 1, sizeof(int64_t));
-		pgb_rng_seed(&t->rng, cfg->seed ^ (0x51ed2701ull * (uint64_t)(i + 1)));
+		pgb_seeder_next(&sd, &t->rngs.choose);
+		pgb_seeder_next(&sd, &t->rngs.throttle);
+		pgb_seeder_next(&sd, &t->rngs.sample);
 		if (cfg->rate > 0)
-			t->sched_mean_ns = 1e9 * r->nth / cfg->rate;
+			t->sched_mean_us = pgb_rand_throttle_us(cfg->rate, r->nth);
 		if (t->ep < 0 || !t->cmd_ns || !t->cmd_n)
 			pgbc_fail(sh, "cannot set up thread %d: %s", i,
 			          t->ep < 0 ? strerror(errno) : "out of memory");
@@ -90,7 +97,6 @@ static void pgbc_setup(struct pgbc_run *r)
 			c->th = t;
 			c->id = ci;
 			c->sock = -1;
-			pgb_rng_seed(&c->rng, cfg->seed + 0x9e3779b97f4a7c15ull * (uint64_t)(ci + 1));
 			c->vars = calloc(p->nvar, sizeof(*c->vars));
 			c->prepared = calloc(p->nscripts, sizeof(bool));
 			if (!c->vars || !c->prepared) {
