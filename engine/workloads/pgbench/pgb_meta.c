@@ -195,7 +195,7 @@ static int pgbm_setshell_value(struct pgbc_client *c, const struct pgb_script *s
 }
 
 /* Through /bin/sh, as pgbench's system() and popen(): the thread waits for
- * it (as pgbench's does), bounded by the step's timeout. */
+ * it (as pgbench's does), at most what is left of the step's timeout. */
 static int pgbm_shell(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd)
 {
 	const struct pgb_run_cfg *cfg = c->th->sh->cfg;
@@ -204,9 +204,10 @@ static int pgbm_shell(struct pgbc_client *c, const struct pgb_script *sc, const 
 	if (pgbm_shell_line(c, sc, cmd, line, sizeof(line)))
 		return -1;
 	const char *argv[] = {"/bin/sh", "-c", line, NULL};
+	double left = cfg->timeout - (double)(pgbc_now() - c->th->start) / 1e9;
 	struct spawn_run r = {
 	    .c = {.argv = argv, .out_fd = -1, .err_fd = -1},
-	    .timeout = cfg->timeout,
+	    .timeout = cfg->timeout > 0 ? (left > 0.001 ? left : 0.001) : 0,
 	    .stop = cfg->stop,
 	    .max_capture = 65536,
 	};
@@ -219,7 +220,8 @@ static int pgbm_shell(struct pgbc_client *c, const struct pgb_script *sc, const 
 			snprintf(msg, sizeof(msg), "cannot start /bin/sh: %s",
 			         strerror(rc < 0 ? -rc : r.why.exec_errno));
 		else if (r.timed_out)
-			snprintf(msg, sizeof(msg), "shell command timed out after %g s", cfg->timeout);
+			snprintf(msg, sizeof(msg), "shell command killed at the step's timeout (%g s)",
+			         cfg->timeout);
 		else
 			snprintf(msg, sizeof(msg), "shell command failed (exit status %d)%s%.*s", r.status,
 			         el ? ": " : "", (int)(el > 300 ? 300 : el), el ? r.err : "");
