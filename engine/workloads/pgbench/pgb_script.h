@@ -1,4 +1,4 @@
-/* pgb_script: pgbench's script language (the common subset).
+/* pgb_script: pgbench 15's script language.
  *
  * A script is a list of commands, one per SQL statement or meta command:
  *   SQL;              ends at a semicolon outside quotes (may span lines);
@@ -6,13 +6,7 @@
  *                     protocol) or becomes a $n parameter (extended,
  *                     prepared); "::" (casts) and names never \set are left
  *                     alone, as pgbench does.
- *   \set name expr    integer/double arithmetic: + - * / % (integer division
- *                     truncates, overflow and division by zero are errors),
- *                     comparisons = <> != < <= > >= (giving 1 or 0), AND, OR,
- *                     NOT, parentheses, unary minus, :var, and the functions
- *                     random, random_uniform, random_gaussian,
- *                     random_exponential, random_zipfian, abs, int, double,
- *                     sqrt, ln, exp, pow/power, mod, pi, greatest, least.
+ *   \set name expr    pgbench 15's expressions (pgb_expr.h, pgb_eval.h).
  *   \sleep n [us|ms|s]  n is an integer or :var; default unit seconds.
  *   SQL \gset [prefix] / \aset [prefix]   end an SQL command (or follow one
  *                     ended by ';'): its result's columns become variables.
@@ -24,7 +18,9 @@
  *   \startpipeline, \endpipeline   libpq pipeline mode.
  * Lines starting with "--" are comments; a trailing backslash continues a
  * meta command. Variables scale, client_id, random_seed and default_seed are
- * always defined.
+ * always defined; pgb_prog_define gives others initial text (define:).
+ * Parsing checks what pgbench 15 checks (pgb_script_meta.c), and pipelines
+ * (pgb_prog_check_protocol).
  *
  * The variables of all scripts of one run share one table of slots (struct
  * pgb_prog), resolved at parse time, so evaluation never looks names up.
