@@ -49,6 +49,7 @@ run() {
 	opts+=" protocol: $proto, vacuum: false, ${seed:+seed: $seed, }"
 	opts+="define: {out: '$D/$name.out'${yaml:+, $yaml}}}"
 	sout=$("$BUILD/pgb_driver" "$PG_CONNINFO" "$opts" 2>&1) || fail "$name: step failed: $sout"
+	sout_last=$sout
 	local srows sshell stx
 	srows=$(q "select tag, client, v from log order by 1, 2, 3")
 	sshell=$(sort "$D/$name.out" 2>/dev/null)
@@ -124,8 +125,12 @@ insert into log values ('setshell', :client_id, :v);
 \setshell w printf '%s\n' ' 42 '
 insert into log values ('setshell-blanks', :client_id, :w);
 \shell echo client :client_id n :n literal ::n >> :out
+\shell echo printed by shell :client_id
 EOF
 run shell simple ""
+# what \shell prints: on pgbench's output; in the step's stderr
+[ "$(grep -c '^printed by shell [0-2]$' <<<"$sout_last")" = $((CLIENTS * TX)) ] ||
+	fail "\\shell output not in the step's stderr: $sout_last"
 
 script pipe <<'EOF'
 \startpipeline

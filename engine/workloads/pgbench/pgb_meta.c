@@ -230,6 +230,14 @@ static int pgbm_shell(struct pgbc_client *c, const struct pgb_script *sc, const 
 		spawn_run_free(&r);
 		return -1;
 	}
+	/* pgbench lets \shell print to its own output: here, the step's
+	 * stderr file (the debug() lines' sink) */
+	if (cmd->kind == PGB_CMD_SHELL && cfg->debug) {
+		if (r.nout)
+			cfg->debug(cfg->debug_arg, r.out);
+		if (r.nerr)
+			cfg->debug(cfg->debug_arg, r.err);
+	}
 	rc = cmd->kind == PGB_CMD_SETSHELL ? pgbm_setshell_value(c, sc, cmd, r.out ? r.out : "") : 0;
 	spawn_run_free(&r);
 	return rc;
