@@ -60,6 +60,7 @@ struct pgbs_parser {
 	struct src_pos pos; /* position of s[0] */
 	struct diag *d;
 	struct pgbs_token tok; /* the current token */
+	int depth;             /* nesting of pgbs_expr, bounded: the stack is */
 	bool failed;
 };
 
@@ -589,6 +590,11 @@ static struct pgb_expr *pgbs_postfix(struct pgbs_parser *ps, struct pgb_expr *le
  * first token after it. */
 static struct pgb_expr *pgbs_expr(struct pgbs_parser *ps, int minprec)
 {
+	if (ps->depth >= 500) {
+		pgbs_err(ps, ps->tok.s, "%s", "expression nested too deeply");
+		return NULL;
+	}
+	ps->depth++;
 	struct pgb_expr *left = pgbs_prefix(ps);
 	bool after_cmp = false; /* comparisons do not chain */
 
@@ -626,6 +632,7 @@ static struct pgb_expr *pgbs_expr(struct pgbs_parser *ps, int minprec)
 			left = pgbs_make(pgbs_binops[k].e, left, right);
 		after_cmp = prec == P_CMP;
 	}
+	ps->depth--;
 	return left;
 }
 
