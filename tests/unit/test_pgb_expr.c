@@ -275,6 +275,7 @@ static void test_functions(void **state)
 	DV("greatest(1, 2.5)", 2.5);
 	DV("least(1, 2.5)", 1.0); /* a double among the arguments: double */
 	IV("GREATEST(1)", 1);
+	IV("greatest(, 4, 2)", 4); /* a leading comma, as pgbench's grammar allows */
 	everr("int(1e300)", "double to int overflow");
 	everr("sqrt(true)", "cannot coerce boolean to double");
 	everr("greatest(1, true)", "cannot coerce boolean to int");
@@ -478,6 +479,8 @@ static void test_parse_errors(void **state)
 	perr("1e", 2, "syntax error");
 	perr("null(1)", 5, "syntax error");
 	perr("not", 4, "expression expected");
+	perr("abs(, , 1)", 7, "syntax error");
+	perr("hash(1,)", 8, "syntax error");
 
 	/* nesting is bounded (the parser recurses), generously */
 	char deep[6000];

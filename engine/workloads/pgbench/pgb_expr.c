@@ -322,6 +322,8 @@ static int pgbs_args(struct pgbs_parser *ps, struct pgb_expr **args)
 
 	if (pgbs_isop(ps, ")"))
 		return 0;
+	if (pgbs_isop(ps, ",")) /* pgbench's grammar takes one leading comma: f(, a) */
+		pgbs_next(ps);
 	for (;;) {
 		if (n == PGBS_MAX_ARGS) {
 			pgbs_err(ps, ps->tok.s, "%s", "too many function arguments");

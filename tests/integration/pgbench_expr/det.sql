@@ -102,4 +102,13 @@
 \set e debug(:client_id)
 \set f debug(1e300 * 1e300)
 \set g debug(-1e300 * 1e300)
+\set h debug(greatest(, 4, 2))
+\set h debug(NOT NOT true)
+\set h debug(~ ~ 1)
+\set h debug(1 < 2 IS TRUE)
+\set h debug(true is not false)
+\set h debug(CASE WHEN 1 THEN 2 END + 1)
+\set h debug(1 + -9223372036854775808)
+\set h debug(1<<2)
+\set h debug(Case When TRUE Then 1 Else 0 End)
 SELECT :a, :b, :c, :d;
