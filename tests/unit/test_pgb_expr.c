@@ -500,6 +500,51 @@ static void test_parse_errors(void **state)
 	IV(deep, -1);
 }
 
+/* pgbench 15.18's own values: `pgbench -n -t 1 -c 2 --random-seed=7` on
+ * tests/integration/pgbench_expr/rand.sql printed these debug() lines (per
+ * command, the two clients' values); the evaluator over pgb_rand's seeding
+ * of the run draws the same, client by client. */
+static void test_pgbench_vectors(void **state)
+{
+	(void)state;
+	static const char *const ex[] = {"random(1, 100)",
+	                                 "random(-1000000000000, 1000000000000)",
+	                                 "random_exponential(1, 100, 2.5)",
+	                                 "random_gaussian(1, 100, 2.5)",
+	                                 "random_zipfian(1, 100, 1.5)",
+	                                 "random_zipfian(1, 1000, 0.999 + 0.5)",
+	                                 "hash(5)",
+	                                 "hash_fnv1a(5)",
+	                                 "permute(3, 100)"};
+	static const int64_t want[2][9] = {
+	    {46, -950610837509, 74, 56, 6, 18, 8972802115495292598, 6159765915198690875, 65},
+	    {58, 197816854302, 3, 43, 7, 6, 8972802115495292598, 6159765915198690875, 65}};
+	struct pgb_rng cl[2];
+	struct pgb_thread_rngs th[1];
+	int64_t seed;
+
+	pgb_rand_seed_run(7, 2, 1, false, cl, th, &seed);
+	for (int k = 0; k < 2; k++) {
+		struct pgb_eval_ctx c = {.vars = vars, .rng = &cl[k], .default_seed = seed};
+
+		for (int i = 0; i < 9; i++) {
+			struct diag d;
+			struct pgb_val v;
+
+			diag_init(&d);
+			struct pgb_expr *e = pgb_expr_parse(ex[i], &test_pos, slot, NULL, &d);
+
+			assert_non_null(e);
+			assert_int_equal(pgb_eval(e, &c, &v, err, sizeof(err)), 0);
+			if (v.type != PGB_V_INT || v.i != want[k][i])
+				fail_msg("client %d, %s: %lld, pgbench drew %lld", k, ex[i], (long long)v.i,
+				         (long long)want[k][i]);
+			pgb_expr_free(e);
+			diag_free(&d);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +558,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_format, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_parse_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pgbench_vectors, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
