@@ -60,6 +60,7 @@ struct pgbs_parser {
 	struct src_pos pos; /* position of s[0] */
 	struct diag *d;
 	struct pgbs_token tok; /* the current token */
+	int depth;             /* nesting of pgbs_expr, bounded: the stack is */
 	bool failed;
 };
 
@@ -321,6 +322,8 @@ static int pgbs_args(struct pgbs_parser *ps, struct pgb_expr **args)
 
 	if (pgbs_isop(ps, ")"))
 		return 0;
+	if (pgbs_isop(ps, ",")) /* pgbench's grammar takes one leading comma: f(, a) */
+		pgbs_next(ps);
 	for (;;) {
 		if (n == PGBS_MAX_ARGS) {
 			pgbs_err(ps, ps->tok.s, "%s", "too many function arguments");
@@ -589,6 +592,11 @@ static struct pgb_expr *pgbs_postfix(struct pgbs_parser *ps, struct pgb_expr *le
  * first token after it. */
 static struct pgb_expr *pgbs_expr(struct pgbs_parser *ps, int minprec)
 {
+	if (ps->depth >= 500) {
+		pgbs_err(ps, ps->tok.s, "%s", "expression nested too deeply");
+		return NULL;
+	}
+	ps->depth++;
 	struct pgb_expr *left = pgbs_prefix(ps);
 	bool after_cmp = false; /* comparisons do not chain */
 
@@ -626,6 +634,7 @@ static struct pgb_expr *pgbs_expr(struct pgbs_parser *ps, int minprec)
 			left = pgbs_make(pgbs_binops[k].e, left, right);
 		after_cmp = prec == P_CMP;
 	}
+	ps->depth--;
 	return left;
 }
 
