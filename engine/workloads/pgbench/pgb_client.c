@@ -156,8 +156,10 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 			          c->id, sc->name, cmd->line, cfg->prog->var[cmd->param_var[k]], cmd->text);
 			return -1;
 		}
-		pgb_val_format(v, c->pval[k], sizeof(c->pval[k]));
-		c->pv[k] = c->pval[k];
+		size_t n;
+
+		/* text values as they are, others formatted into pval */
+		c->pv[k] = pgb_val_str(v, c->pval[k], sizeof(c->pval[k]), &n);
 	}
 	switch (cfg->protocol) {
 	case PGB_PROTO_SIMPLE: {
@@ -236,6 +238,20 @@ static void pgbc_finish(struct pgbc_client *c)
 	pgbc_disconnect(c);
 	c->state = CS_DONE;
 	c->th->nactive--;
+}
+
+/* What an expression of the current command sees. */
+static struct pgb_eval_ctx pgbc_eval_ctx(struct pgbc_client *c)
+{
+	const struct pgbc_shared *sh = c->th->sh;
+
+	return (struct pgb_eval_ctx){.vars = c->vars,
+	                             .rng = &c->rng,
+	                             .script = c->script,
+	                             .command = c->cmd,
+	                             .default_seed = sh->default_seed,
+	                             .debug = sh->cfg->debug,
+	                             .debug_arg = sh->cfg->debug_arg};
 }
 
 /* Start a transaction now (after any throttling wait). */
@@ -331,18 +347,28 @@ static void pgbc_run(struct pgbc_client *c)
 			if (cmd->kind == PGB_CMD_SQL) {
 				if (pgbc_send(c, cmd))
 					return;
+				if (c->in_pipe) { /* results at \endpipeline */
+					c->cmd++;
+					break;
+				}
 				c->state = CS_WAIT;
 				return;
 			}
+			if (cmd->kind > PGB_CMD_SLEEP) {
+				if (t->sh->meta->exec(c, sc, cmd))
+					return;
+				break;
+			}
 			struct pgb_val v;
+			struct pgb_eval_ctx ec = pgbc_eval_ctx(c);
 
-			if (pgb_eval(cmd->expr, c->vars, &c->rng, &v, err, sizeof(err))) {
+			if (pgb_eval(cmd->expr, &ec, &v, err, sizeof(err))) {
 				pgbc_fail(t->sh, "client %d: script %s line %d: %s: %s", c->id, sc->name,
 				          cmd->line, cmd->text, err);
 				return;
 			}
 			if (cmd->kind == PGB_CMD_SET) {
-				c->vars[cmd->var] = v;
+				pgb_val_set(&c->vars[cmd->var], &v);
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 
@@ -352,8 +378,9 @@ static void pgbc_run(struct pgbc_client *c)
 				c->cmd++;
 				break;
 			}
-			/* \sleep */
-			double us = (v.type == PGB_V_INT ? (double)v.i : v.d) * (double)cmd->unit_us;
+			/* \sleep: a whole number of units, as pgbench's atoi() */
+			double us =
+			    (v.type == PGB_V_INT ? (double)v.i : (double)(int64_t)v.d) * (double)cmd->unit_us;
 
 			c->wake = (cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
 			c->state = CS_SLEEP;
@@ -386,6 +413,22 @@ static bool pgbc_fatal(const PGresult *r)
 	return st && (!strncmp(st, "08", 2) || !strncmp(st, "57", 2));
 }
 
+/* Input at \endpipeline: once every result is in, the next command. */
+static void pgbc_pipe_input(struct pgbc_client *c)
+{
+	if (c->th->sh->meta->pipe_input(c) != 1)
+		return;
+	if (c->th->sh->cfg->per_statement) {
+		int fi = c->th->sh->cmd_base[c->script] + c->cmd;
+
+		c->th->cmd_ns[fi] += (double)(pgbc_now() - c->cmd_begin);
+		c->th->cmd_n[fi]++;
+	}
+	c->cmd++;
+	c->state = CS_CMD;
+	pgbc_run(c);
+}
+
 /* The socket of a client in CS_WAIT or CS_ROLLBACK is readable. */
 static void pgbc_input(struct pgbc_client *c)
 {
@@ -399,6 +442,10 @@ static void pgbc_input(struct pgbc_client *c)
 		if (c->conn && (!PQconsumeInput(c->conn) || PQstatus(c->conn) == CONNECTION_BAD))
 			pgbc_fail(t->sh, "client %d: connection to the server lost: %s", c->id,
 			          PQerrorMessage(c->conn));
+		return;
+	}
+	if (c->pipe_wait) {
+		pgbc_pipe_input(c);
 		return;
 	}
 	if (!PQconsumeInput(c->conn)) {
@@ -428,6 +475,8 @@ static void pgbc_input(struct pgbc_client *c)
 				}
 				pgbc_end_txn(c, now, true);
 			} else {
+				if (cmd->gset && t->sh->meta->gset_end(c, sc, cmd))
+					return;
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 
@@ -455,6 +504,8 @@ static void pgbc_input(struct pgbc_client *c)
 				          c->state == CS_ROLLBACK ? "ROLLBACK" : cmd->text,
 				          PQresultErrorMessage(r));
 			}
+		} else if (cmd->gset && c->state == CS_WAIT) {
+			r = t->sh->meta->result(c, sc, cmd, r);
 		}
 		PQclear(r);
 		if (pgbc_aborted(t->sh))

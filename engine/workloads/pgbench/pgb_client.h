@@ -39,6 +39,11 @@ struct pgbc_client {
 	size_t qcap;
 	char pval[PGB_MAX_PARAMS][32];
 	const char *pv[PGB_MAX_PARAMS];
+
+	/* meta commands (pgb_meta.c, pgb_pipeline.c) */
+	PGresult *gset_res; /* \gset: the last result of the command so far */
+	bool in_pipe;       /* between \startpipeline and \endpipeline */
+	bool pipe_wait;     /* at \endpipeline, waiting for the results */
 };
 
 struct pgbc_shared;
@@ -61,9 +66,22 @@ struct pgbc_thread {
 	int64_t *cmd_n;
 };
 
+/* The meta commands beyond \set and \sleep, and \gset's results: run by
+ * pgb_meta.c and pgb_pipeline.c, which pgb_run.c hands over here (they
+ * build on this module, so it cannot include them); see pgb_meta.h. */
+struct pgbc_meta_ops {
+	int (*exec)(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd);
+	PGresult *(*result)(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd,
+	                    PGresult *r);
+	int (*gset_end)(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd);
+	int (*pipe_input)(struct pgbc_client *c);
+};
+
 struct pgbc_shared {
 	const struct pgb_run_cfg *cfg;
-	int *cmd_base; /* first flat command index of each script */
+	const struct pgbc_meta_ops *meta;
+	int64_t default_seed; /* :default_seed's value unless define: sets it */
+	int *cmd_base;        /* first flat command index of each script */
 	int ncmd;
 	/* start gate: threads count themselves in when connected, then wait for go */
 	pthread_cond_t cond;

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "pgb_client.h"
+#include "pgb_meta.h"
+#include "pgb_val.h"
 
 void pgb_run_out_free(struct pgb_run_out *out)
 {
@@ -37,6 +39,21 @@ struct pgbc_run {
 	int nth;
 };
 
+/* A client's variables before its first transaction: the automatic ones,
+ * then define:'s, which win over them as pgbench -D does. */
+static void pgbc_client_vars(struct pgbc_client *c, const struct pgb_run_cfg *cfg, int64_t default_seed)
+{
+	const struct pgb_prog *p = cfg->prog;
+
+	c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
+	c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = c->id};
+	c->vars[PGB_VAR_RANDOM_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = (int64_t)cfg->seed};
+	c->vars[PGB_VAR_DEFAULT_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = default_seed};
+	for (int v = 0; v < p->nvar; v++)
+		if (p->defval[v] && pgb_val_set_text(&c->vars[v], p->defval[v], strlen(p->defval[v])))
+			pgbc_fail(c->th->sh, "out of memory");
+}
+
 /* Deal the clients to threads in contiguous runs, as pgbench does, and set
  * up each: epoll, counters, generators, variables. A failure is recorded
  * with pgbc_fail (the threads then end at once). */
@@ -46,13 +63,13 @@ static void pgbc_setup(struct pgbc_run *r)
 	const struct pgb_prog *p = cfg->prog;
 	struct pgbc_shared *sh = &r->sh;
 	struct pgb_seeder sd;
-	int64_t default_seed;
 
-	/* pgbench's order of seeding: clients, :default_seed, threads */
+	/* pgbench's order of seeding: clients, :default_seed (not drawn when
+	 * define: sets it), threads */
 	pgb_seeder_init(&sd, cfg->seed);
 	for (int ci = 0; ci < cfg->clients; ci++)
 		pgb_seeder_next(&sd, &r->cl[ci].rng);
-	default_seed = pgb_seeder_default_seed(&sd);
+	sh->default_seed = p->defval[PGB_VAR_DEFAULT_SEED] ? 0 : pgb_seeder_default_seed(&sd);
 
 	for (int i = 0, ci = 0; i < r->nth; i++) {
 		struct pgbc_thread *t = &r->th[i];
@@ -86,13 +103,7 @@ static void pgbc_setup(struct pgbc_run *r)
 				pgbc_fail(sh, "out of memory");
 				continue;
 			}
-			c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
-			c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = ci};
-			for (int v = 0; v < p->nvar; v++) /* the other automatic variables, if used */
-				if (!strcmp(p->var[v], "random_seed") || !strcmp(p->var[v], "default_seed"))
-					c->vars[v] = (struct pgb_val){
-					    .type = PGB_V_INT,
-					    .i = p->var[v][0] == 'r' ? (int64_t)cfg->seed : default_seed};
+			pgbc_client_vars(c, cfg, sh->default_seed);
 		}
 	}
 }
@@ -178,6 +189,9 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 	}
 	for (int i = 0; i < r->cfg->clients; i++) {
 		pgbc_disconnect(&r->cl[i]);
+		PQclear(r->cl[i].gset_res);
+		for (int v = 0; r->cl[i].vars && v < r->cfg->prog->nvar; v++)
+			pgb_val_clear(&r->cl[i].vars[v]);
 		free(r->cl[i].vars);
 		free(r->cl[i].prepared);
 		free(r->cl[i].qbuf);
@@ -187,7 +201,7 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
 {
 	const struct pgb_prog *p = cfg->prog;
-	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg}};
+	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg, .meta = &pgbm_ops}};
 	int rc = 0, started = 0;
 
 	r.nth = cfg->threads < 1 ? 1 : cfg->threads > cfg->clients ? cfg->clients : cfg->threads;

@@ -2,7 +2,9 @@
  * (see wl_pgbench.h); the load itself runs in pgb_client.c. */
 #include "wl_pgbench.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@
 static const char *const pgbw_keys[] = {
     "builtin",      "script", "scripts", "protocol", "clients", "threads", "duration",
     "transactions", "rate",   "connect", "progress", "scale",   "init",    "report_statements",
-    "seed",         "vacuum", NULL};
+    "seed",         "vacuum", "define",  NULL};
 static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
 static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
 static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
@@ -208,6 +210,36 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 	return rc;
 }
 
+/* define: {name: value}, pgbench's -D: text values, converted when an
+ * expression reads them. */
+static int pgbw_defines(struct pgbw_opts *o, const struct node *x, struct diag *d)
+{
+	int rc = 0;
+
+	if (x->kind != NODE_MAP) {
+		diag_error(d, &x->pos, "pgbench.define: expected a map of variable names to values");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < x->n; i++) {
+		const char *v;
+
+		if (node_as_string(x->items[i], "pgbench.define", &v, d)) {
+			rc = -EINVAL;
+			continue;
+		}
+		int e = pgb_prog_define(&o->prog, x->keys[i], v);
+
+		if (e == -EINVAL)
+			diag_error(d, &x->kpos[i],
+			           "pgbench.define: '%s' is not a variable name (letters, digits, _)",
+			           x->keys[i]);
+		else if (e)
+			diag_error(d, &x->kpos[i], "pgbench.define: out of memory");
+		rc = e ? e : rc;
+	}
+	return rc;
+}
+
 /* Read and validate every option; files only when `files`. */
 static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
                       struct diag *d)
@@ -301,6 +333,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		o->has_seed = true;
 	if ((x = node_get(opts, "vacuum")))
 		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
+	if ((x = node_get(opts, "define")))
+		pgbw_defines(o, x, d);
 	if (o->threads > o->clients && (x = node_get(opts, "threads"))) {
 		diag_error(d, &x->pos,
 		           "pgbench.threads: %" PRId64 " threads for %" PRId64
@@ -309,6 +343,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		rc = -EINVAL;
 	}
 	if (d->nerrors == nerr0 && pgb_prog_finish(&o->prog, d))
+		rc = -EINVAL;
+	if (d->nerrors == nerr0 && pgb_prog_check_protocol(&o->prog, o->protocol == PGB_PROTO_SIMPLE, d))
 		rc = -EINVAL;
 	return rc || d->nerrors > nerr0 ? -EINVAL : 0;
 }
@@ -493,6 +529,41 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 		result_info(res, "warning", "pgbench: stopped early by a signal");
 }
 
+/* debug() lines of the clients: the step's stderr file in the cell folder
+ * (STEP.stderr, as the exec step's), opened at the first line; stderr when
+ * there is no cell folder (pgb_driver). */
+struct pgbw_debug {
+	pthread_mutex_t lock;
+	const struct step_ctx *cx;
+	int fd;      /* -1 until the first line */
+	bool failed; /* could not open it: lines go to stderr */
+	char path[4096];
+};
+
+static void pgbw_debug_line(void *arg, const char *line)
+{
+	struct pgbw_debug *g = arg;
+
+	pthread_mutex_lock(&g->lock);
+	if (g->fd < 0 && !g->failed && g->cx->cell_dir) {
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s", g->cx->step_name ? g->cx->step_name : "pgbench");
+		for (char *p = name; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+				*p = '_';
+		snprintf(g->path, sizeof(g->path), "%s/%s.stderr", g->cx->cell_dir, name);
+		g->fd = open(g->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+		g->failed = g->fd < 0;
+	}
+	int fd = g->fd >= 0 ? g->fd : 2;
+	size_t n = strlen(line);
+
+	for (ssize_t w; n > 0 && (w = write(fd, line, n)) > 0; line += w, n -= (size_t)w)
+		;
+	pthread_mutex_unlock(&g->lock);
+}
+
 /* The load: the clients run the scripts while `mon` reads the server's
  * statistics before and after. */
 static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx *cx, struct step_result *res)
@@ -513,6 +584,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	pgbw_read_stats(mon, &before);
 
 	void *parg[2] = {res, (void *)cx};
+	struct pgbw_debug dbg = {.lock = PTHREAD_MUTEX_INITIALIZER, .cx = cx, .fd = -1};
 	struct pgb_run_cfg cfg = {
 	    .conninfo = cx->pg_conninfo,
 	    .app_name = app,
@@ -528,6 +600,8 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	    .scale = o->scale,
 	    .per_statement = o->report_statements,
 	    .seed = (uint64_t)o->seed,
+	    .debug = pgbw_debug_line,
+	    .debug_arg = &dbg,
 	    .stop = cx->stop,
 	    .timeout = cx->timeout,
 	    .on_progress = pgbw_progress,
@@ -549,6 +623,10 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 		pgbw_wait_backends(mon, app);
 		pgbw_read_stats(mon, &after);
 		pgbw_metrics(o, out, &before, &after, res);
+	}
+	if (dbg.fd >= 0) {
+		close(dbg.fd);
+		result_info(res, "stderr_file", "%s", dbg.path);
 	}
 	pgb_run_out_free(out);
 	free(out);
