@@ -28,11 +28,12 @@ TX=4
 # run NAME PROTOCOL 'DEFINES (k=v ...)': the script $D/NAME.sql through
 # pgbench, then through the step; compares rows, \shell files and counts.
 run() {
-	local name=$1 proto=$2 defs=$3 pargs=() yaml="" k
+	local name=$1 proto=$2 defs=$3 seed=${4:-} pargs=() yaml="" k
 	for k in $defs; do
 		pargs+=(-D "$k")
 		yaml+="${yaml:+, }${k%%=*}: '${k#*=}'"
 	done
+	[ -n "$seed" ] && pargs+=(--random-seed="$seed")
 	q "truncate log" >/dev/null
 	rm -f "$D"/*.out
 	local pout sout
@@ -45,7 +46,8 @@ run() {
 	q "truncate log" >/dev/null
 	rm -f "$D"/*.out
 	local opts="{script: $D/$name.sql, clients: $CLIENTS, threads: 1, transactions: $TX,"
-	opts+=" protocol: $proto, vacuum: false, define: {out: '$D/$name.out'${yaml:+, $yaml}}}"
+	opts+=" protocol: $proto, vacuum: false, ${seed:+seed: $seed, }"
+	opts+="define: {out: '$D/$name.out'${yaml:+, $yaml}}}"
 	sout=$("$BUILD/pgb_driver" "$PG_CONNINFO" "$opts" 2>&1) || fail "$name: step failed: $sout"
 	local srows sshell stx
 	srows=$(q "select tag, client, v from log order by 1, 2, 3")
@@ -144,6 +146,17 @@ script sleep <<'EOF'
 insert into log values ('slept', :client_id, :d);
 EOF
 run sleep extended "z=0"
+
+# the automatic variables with a seed; define: overrides them (and then
+# pgbench draws no :default_seed: the clients' random() draws stay the same)
+script seeds <<'EOF'
+insert into log values ('seeds', :client_id, :random_seed || ' ' || :default_seed || ' ' || :scale);
+\set r random(1, 1000000)
+\set h hash(:client_id)
+insert into log values ('draws', :client_id, :r || ' ' || :h);
+EOF
+run seeds extended "" 5
+run seeds extended "default_seed=7 scale=3" 5
 
 # rejected by both: pgbench exits non-zero; the step fails its check (exit
 # 2, a position) or its run (exit 1, the command named)

@@ -9,13 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#if __has_include("pgb_hash.h")
 #include "pgb_hash.h"
 #include "pgb_permute.h"
-#define PGBS_HAVE_HASH 1
-#else
-#define PGBS_HAVE_HASH 0
-#endif
 
 /* pgbench evaluates at most this many arguments of a function */
 #define PGBS_MAX_FARGS 16
@@ -109,31 +104,28 @@ bool pgb_val_truth(const struct pgb_val *v)
 static int pgbs_eval(const struct pgb_expr *e, const struct pgb_eval_ctx *c, struct pgb_val *o, char *err,
                      size_t errlen);
 
-/* + - * / % and comparisons: doubles when either operand is one (but %),
- * else integers with overflow errors. */
-static int pgbs_arith(enum pgb_expr_op op, const struct pgb_val *l, const struct pgb_val *r,
-                      struct pgb_val *o, char *err, size_t errlen)
+/* An operand: integer constants and variables without a call. */
+static inline int pgbs_operand(const struct pgb_expr *e, const struct pgb_eval_ctx *c, struct pgb_val *o,
+                               char *err, size_t errlen)
 {
-	if ((l->type == PGB_V_DOUBLE || r->type == PGB_V_DOUBLE) && op != E_MOD) {
-		double x, y;
-
-		if (pgbs_dbl(l, &x, err, errlen) || pgbs_dbl(r, &y, err, errlen))
-			return -1;
-		switch (op) {
-		case E_ADD: pgbs_setdbl(o, x + y); return 0;
-		case E_SUB: pgbs_setdbl(o, x - y); return 0;
-		case E_MUL: pgbs_setdbl(o, x * y); return 0;
-		case E_DIV: pgbs_setdbl(o, x / y); return 0;
-		case E_EQ: pgbs_setbool(o, x == y); return 0;
-		case E_NE: pgbs_setbool(o, x != y); return 0;
-		case E_LE: pgbs_setbool(o, x <= y); return 0;
-		default: pgbs_setbool(o, x < y); return 0;
-		}
+	if (e->op == E_INT) {
+		pgbs_setint(o, e->i);
+		return 0;
 	}
-	int64_t x, y, res;
+	if (e->op == E_VAR && c->vars[e->var].type == PGB_V_INT) {
+		pgbs_setint(o, c->vars[e->var].i);
+		return 0;
+	}
+	return pgbs_eval(e, c, o, err, errlen);
+}
 
-	if (pgbs_int(l, &x, err, errlen) || pgbs_int(r, &y, err, errlen))
-		return -1;
+/* The integer case of + - * / % and comparisons (the common one: kept
+ * inline in pgbs_eval). */
+static inline int pgbs_arith_int(enum pgb_expr_op op, int64_t x, int64_t y, struct pgb_val *o, char *err,
+                                 size_t errlen)
+{
+	int64_t res;
+
 	switch (op) {
 	case E_ADD:
 		if (__builtin_add_overflow(x, y, &res))
@@ -170,6 +162,34 @@ static int pgbs_arith(enum pgb_expr_op op, const struct pgb_val *l, const struct
 	}
 	pgbs_setint(o, op == E_DIV ? x / y : x % y);
 	return 0;
+}
+
+/* + - * / % and comparisons: doubles when either operand is one (but %),
+ * else integers with overflow errors. */
+static int pgbs_arith(enum pgb_expr_op op, const struct pgb_val *l, const struct pgb_val *r,
+                      struct pgb_val *o, char *err, size_t errlen)
+{
+	if ((l->type == PGB_V_DOUBLE || r->type == PGB_V_DOUBLE) && op != E_MOD) {
+		double x, y;
+
+		if (pgbs_dbl(l, &x, err, errlen) || pgbs_dbl(r, &y, err, errlen))
+			return -1;
+		switch (op) {
+		case E_ADD: pgbs_setdbl(o, x + y); return 0;
+		case E_SUB: pgbs_setdbl(o, x - y); return 0;
+		case E_MUL: pgbs_setdbl(o, x * y); return 0;
+		case E_DIV: pgbs_setdbl(o, x / y); return 0;
+		case E_EQ: pgbs_setbool(o, x == y); return 0;
+		case E_NE: pgbs_setbool(o, x != y); return 0;
+		case E_LE: pgbs_setbool(o, x <= y); return 0;
+		default: pgbs_setbool(o, x < y); return 0;
+		}
+	}
+	int64_t x, y;
+
+	if (pgbs_int(l, &x, err, errlen) || pgbs_int(r, &y, err, errlen))
+		return -1;
+	return pgbs_arith_int(op, x, y, o, err, errlen);
 }
 
 /* & | # << >> on integers; shift counts modulo 64, as the x86 instruction
@@ -253,7 +273,13 @@ static void pgbs_debug(const struct pgb_eval_ctx *c, const struct pgb_val *v)
 	case PGB_V_NULL: snprintf(p, left, "null\n"); break;
 	case PGB_V_BOOL: snprintf(p, left, "boolean %s\n", v->b ? "true" : "false"); break;
 	case PGB_V_INT: snprintf(p, left, "int %" PRId64 "\n", v->i); break;
-	default: snprintf(p, left, "double %.*g\n", DBL_DIG, v->d); break;
+	default: {
+		char num[64];
+
+		pgb_val_format_double(v->d, num, sizeof(num));
+		snprintf(p, left, "double %s\n", num);
+		break;
+	}
 	}
 	if (c->debug)
 		c->debug(c->debug_arg, line);
@@ -312,17 +338,12 @@ static int pgbs_hash(const struct pgb_expr *e, const struct pgb_val *a, struct p
 			return -1;
 	if (e->func == F_PERMUTE && v[1] <= 0)
 		PGBS_FAIL("permute size parameter must be greater than zero");
-#if PGBS_HAVE_HASH
 	if (e->func == F_PERMUTE)
 		pgbs_setint(o, pgb_permute(v[0], v[1], v[2]));
 	else
 		pgbs_setint(o, e->func == F_HASH_FNV1A ? pgb_hash_fnv1a(v[0], v[1])
 		                                       : pgb_hash_murmur2(v[0], v[1]));
 	return 0;
-#else
-	(void)o;
-	PGBS_FAIL("hash functions are not built in");
-#endif
 }
 
 /* greatest, least: doubles when any argument is one, else integers. */
@@ -399,7 +420,7 @@ static int pgbs_func(const struct pgb_expr *e, const struct pgb_eval_ctx *c, str
 	int n = e->nargs < PGBS_MAX_FARGS ? e->nargs : PGBS_MAX_FARGS;
 
 	for (int i = 0; i < n; i++) {
-		if (pgbs_eval(e->arg[i], c, &a[i], err, errlen))
+		if (pgbs_operand(e->arg[i], c, &a[i], err, errlen))
 			return -1;
 		has_null |= a[i].type == PGB_V_NULL;
 	}
@@ -488,9 +509,10 @@ static int pgbs_eval(const struct pgb_expr *e, const struct pgb_eval_ctx *c, str
 		return 0;
 	default: break;
 	}
-	for (int i = 0; i < 2; i++)
-		if (pgbs_eval(e->arg[i], c, &a[i], err, errlen))
-			return -1;
+	if (pgbs_operand(e->arg[0], c, &a[0], err, errlen) || pgbs_operand(e->arg[1], c, &a[1], err, errlen))
+		return -1;
+	if (a[0].type == PGB_V_INT && a[1].type == PGB_V_INT && e->op >= E_ADD && e->op <= E_NE)
+		return pgbs_arith_int(e->op, a[0].i, a[1].i, o, err, errlen);
 	if (e->op == E_IS) {
 		pgbs_setbool(o, a[0].type == a[1].type && (a[0].type == PGB_V_NULL || a[0].b == a[1].b));
 		return 0;

@@ -495,6 +495,10 @@ static struct pgb_expr *pgbs_prefix(struct pgbs_parser *ps)
 	case T_CASE: return pgbs_case(ps);
 	case T_NOT: pgbs_next(ps); return pgbs_make(E_NOT, pgbs_expr(ps, P_NOT), NULL);
 	case T_OP: break;
+	case T_MAXINT:
+		pgbs_err(ps, ps->tok.s, "%s",
+		         "bigint constant overflow (9223372036854775808 is only valid after a unary minus)");
+		return NULL;
 	default:
 		pgbs_err(ps, ps->tok.s, "%s",
 		         ps->tok.t == T_END ? "expression expected" : "syntax error in expression");

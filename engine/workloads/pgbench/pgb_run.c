@@ -64,13 +64,13 @@ static void pgbc_setup(struct pgbc_run *r)
 	struct pgbc_shared *sh = &r->sh;
 	struct pgb_seeder sd;
 
-	/* pgbench's order of seeding: clients, :default_seed (not drawn when
+	/* pgbench's order of seeding: clients, :default_seed (no draw when
 	 * define: sets it), threads */
 	pgb_seeder_init(&sd, cfg->seed);
 	for (int ci = 0; ci < cfg->clients; ci++)
 		pgb_seeder_next(&sd, &r->cl[ci].rng);
-	sh->default_seed = p->defval[PGB_VAR_DEFAULT_SEED] ? 0 : pgb_seeder_default_seed(&sd);
-
+	if (!p->defval[PGB_VAR_DEFAULT_SEED])
+		sh->default_seed = pgb_seeder_default_seed(&sd);
 	for (int i = 0, ci = 0; i < r->nth; i++) {
 		struct pgbc_thread *t = &r->th[i];
 		int n = cfg->clients / r->nth + (i < cfg->clients % r->nth);

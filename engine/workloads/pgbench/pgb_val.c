@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,15 +177,23 @@ static size_t pgbv_copy(const char *s, size_t n, char *buf, size_t len)
 	return n;
 }
 
+size_t pgb_val_format_double(double d, char *buf, size_t len)
+{
+	/* PostgreSQL's snprintf, which pgbench uses, spells these out */
+	if (isnan(d))
+		return pgbv_copy("NaN", 3, buf, len);
+	if (isinf(d))
+		return d < 0 ? pgbv_copy("-Infinity", 9, buf, len) : pgbv_copy("Infinity", 8, buf, len);
+	int n = snprintf(buf, len, "%.*g", DBL_DIG, d);
+
+	return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
+}
+
 size_t pgb_val_format(const struct pgb_val *v, char *buf, size_t len)
 {
 	switch (v->type) {
 	case PGB_V_INT: return pgbv_int(v->i, buf, len);
-	case PGB_V_DOUBLE: {
-		int n = snprintf(buf, len, "%.*g", DBL_DIG, v->d);
-
-		return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
-	}
+	case PGB_V_DOUBLE: return pgb_val_format_double(v->d, buf, len);
 	case PGB_V_BOOL: return pgbv_copy(v->b ? "true" : "false", v->b ? 4 : 5, buf, len);
 	case PGB_V_NULL: return pgbv_copy("NULL", 4, buf, len);
 	case PGB_V_TEXT: return pgbv_copy(v->buf, v->len, buf, len);

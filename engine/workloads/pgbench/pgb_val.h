@@ -50,6 +50,8 @@ int pgb_val_from_text(const struct pgb_val *v, const char *name, struct pgb_val 
  * doubles "%.15g", booleans true/false, null NULL, text as is. Truncates
  * to len - 1 bytes; returns the length written. */
 size_t pgb_val_format(const struct pgb_val *v, char *buf, size_t len);
+/* A double as pgbench prints it: "%.15g", NaN, Infinity, -Infinity. */
+size_t pgb_val_format_double(double d, char *buf, size_t len);
 /* The same text without copying a TEXT value: returns v->buf for TEXT,
  * else formats into buf (>= 32 bytes). *n receives the length. */
 const char *pgb_val_str(const struct pgb_val *v, char *buf, size_t len, size_t *n);
