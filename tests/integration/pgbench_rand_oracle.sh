@@ -3,11 +3,14 @@
 # seed, clients, threads and transaction count, pgbench --random-seed and the
 # step must draw the same values, per client and per function.
 #  1. a script drawing with every distribution (several parameters) and
-#     :random_seed, :default_seed, inserting (client_id, draws...): the
-#     tables both leave are identical multisets;
+#     :random_seed, :default_seed, hash*() and permute() of the draws,
+#     inserting (client_id, values...): the tables both leave are identical
+#     multisets;
 #  2. two scripts weighted 3 and 5, each drawing random(): per client the
 #     same values, and per thread the same number of times each script
-#     (4 clients on 2 threads, and 5 on 3: pgbench's uneven blocks);
+#     (4 clients on 2 threads, and 5 on 3: pgbench's uneven blocks); and
+#     with define: default_seed (-D), which pgbench then does not draw, so
+#     the threads' generators move up one draw;
 #  3. the `rate` schedule: pgbench's log gives each transaction's end time
 #     and latency from its scheduled start; end - latency recovers the
 #     scheduled times to within the few microseconds between two clock
@@ -44,7 +47,12 @@ cat >"$D/draws.sql" <<'SQL'
 \set z3 random_zipfian(10, 20, 1.5)
 \set rs :random_seed
 \set ds :default_seed
-INSERT INTO draws VALUES (:client_id, :u1, :u2, :u3, :e1, :e2, :g1, :g2, :z1, :z2, :z3, :rs, :ds);
+\set h1 hash(:u1)
+\set h2 hash_fnv1a(:u2, :u1)
+\set h3 hash_murmur2(:u2, :random_seed)
+\set p1 permute(:u1, 1000)
+\set p2 permute(:u2, 1000003, :e2)
+INSERT INTO draws VALUES (:client_id, :u1, :u2, :u3, :e1, :e2, :g1, :g2, :z1, :z2, :z3, :rs, :ds, :h1, :h2, :h3, :p1, :p2);
 SQL
 for s in a b; do
 	printf '%s\n' '\set r random(1, 1000000000)' \
@@ -52,7 +60,8 @@ for s in a b; do
 done
 chmod 644 "$D"/*.sql
 q "CREATE TABLE draws (cid int, u1 bigint, u2 bigint, u3 bigint, e1 bigint, e2 bigint, g1 bigint,
-   g2 bigint, z1 bigint, z2 bigint, z3 bigint, rs bigint, ds bigint);
+   g2 bigint, z1 bigint, z2 bigint, z3 bigint, rs bigint, ds bigint,
+   h1 bigint, h2 bigint, h3 bigint, p1 bigint, p2 bigint);
    CREATE TABLE choice (cid int, s text, r bigint)" >/dev/null || fail "create tables"
 
 dump() { q "SELECT * FROM $1 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13"; }
@@ -73,7 +82,7 @@ if [ "$want" != "$got" ]; then
 	diff <(echo "$want") <(echo "$got") | head -10
 	fail "the draws differ from pgbench's ($(diff <(echo "$want") <(echo "$got") | grep -c '^>') rows)"
 fi
-echo "1. draws: 800 rows x 12 values identical to pgbench's"
+echo "1. draws: 800 rows x 17 values (draws, seeds, hash, permute) identical to pgbench's"
 
 # 4. another seed gives other values
 q "TRUNCATE draws" >/dev/null
@@ -110,6 +119,29 @@ out=$(step "{scripts: [a.sql@1, b.sql@2], clients: 5, threads: 3, transactions: 
 got_t=$(per_thread)
 [ "$want_t" = "$got_t" ] || fail "5 clients, 3 threads: scripts per thread differ: pgbench [$(echo $want_t)] step [$(echo $got_t)]"
 echo "2b. 5 clients on 3 threads: same values; per thread, script, count: $(echo $got_t)"
+# define: default_seed: not drawn, the thread generators shift; hash() takes it
+for s in a b; do
+	printf '%s\n' '\set r random(1, 1000000000)' '\set h hash(:r)' \
+		"INSERT INTO choice VALUES (:client_id, '$s', :h);" >"$D/${s}h.sql"
+done
+chmod 644 "$D"/*.sql
+q "TRUNCATE choice" >/dev/null
+pg_server__as "$PGB" -n -c 4 -j 2 -t 100 --random-seed=$SEED -D default_seed=99 -f "$D/ah.sql@3" \
+	-f "$D/bh.sql@5" >"$D/pgb2c.out" 2>&1 || fail "pgbench -D default_seed: $(tail -5 "$D/pgb2c.out")"
+want_v=$(dump_choice)
+want_t=$(per_thread)
+q "TRUNCATE choice" >/dev/null
+out=$(step "{scripts: [ah.sql@3, bh.sql@5], clients: 4, threads: 2, transactions: 100, seed: $SEED,
+  define: {default_seed: 99}, vacuum: false}") || fail "step define: default_seed: $out"
+[ "$want_v" = "$(dump_choice)" ] || fail "define: default_seed: hash values differ"
+got_t=$(per_thread)
+[ "$want_t" = "$got_t" ] || fail "define: default_seed: scripts per thread differ: pgbench [$(echo $want_t)] step [$(echo $got_t)]"
+q "TRUNCATE choice" >/dev/null
+out=$(step "{scripts: [ah.sql@3, bh.sql@5], clients: 4, threads: 2, transactions: 100, seed: $SEED, vacuum: false}") \
+	|| fail "step without define: $out"
+[ "$want_t" != "$(per_thread)" ] || fail "define: default_seed does not change the script choice"
+[ "$want_v" != "$(dump_choice)" ] || fail "define: default_seed does not change hash()"
+echo "2c. define: default_seed: same hash values and scripts per thread: $(echo $got_t)"
 
 # 3. rate schedule (generator and seeding; see the header)
 RATE=200 N=50
