@@ -148,6 +148,8 @@ script sleep <<'EOF'
 \sleep 300 us
 \sleep 0 s
 \sleep :z
+\SLEEP 1MS
+\sleep -1
 insert into log values ('slept', :client_id, :d);
 EOF
 run sleep extended "z=0"
@@ -188,6 +190,7 @@ printf 'select 1 as a where false \\gset\n' | reject gset_norow extended \
 	"script $D/gset_norow.sql line 1 command 1 (select 1 as a where false): .gset expected one row, got 0"
 printf 'select g as a from generate_series(1, 2) g \\gset\n' | reject gset_tworows prepared \
 	"expected one row, got 2"
+printf '\\sleep 1.5 ms\n' | reject sleep_frac extended "invalid sleep time, must be an integer (1.5)"
 printf '\\set x 1 / 0\n' | reject div_zero extended "division by zero"
 printf '\\setshell v echo abc\n' | reject setshell_text extended "must return an integer"
 printf '\\shell false\n' | reject shell_fails extended "shell command failed (exit status 1)"

@@ -239,6 +239,10 @@ static void test_meta_errors(void **state)
 	expect_error("\\setshell a\n", 1, 1, "missing argument in command \"setshell\"");
 	expect_error("\\sleep\n", 1, 1, "missing argument in command \"sleep\"");
 	expect_error("\\sleep 1 ms x\n", 1, 13, "too many arguments in command \"sleep\"");
+	expect_error("\\sleep 10ms s\n", 1, 8, "invalid sleep time, must be an integer (10ms)");
+	expect_error("\\sleep 1.5 ms\n", 1, 8, "invalid sleep time, must be an integer (1.5)");
+	expect_error("\\sleep 1.5\n", 1, 9, "unit must be us, ms or s (not '.5')");
+	expect_error("\\sleep x\n", 1, 8, "invalid sleep time");
 	expect_error("\\startpipeline x\n", 1, 16, "unexpected argument");
 	expect_error("\\startpipeline\nSELECT 1;\n", 1, 1, "\\startpipeline without \\endpipeline");
 	expect_error("SELECT 1;\n\\endpipeline\n", 2, 1, "\\endpipeline without \\startpipeline");
@@ -322,6 +326,33 @@ static void test_meta_parse(void **state)
 	diag_free(&d);
 }
 
+/* What pgbench accepts: meta-command names and units in any case, a unit
+ * attached to the number, a sign. */
+static void test_meta_accepts(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t unit_us;
+	} ok[] = {{"\\sleep 10MS\n", 1000},
+	          {"\\SLEEP -1\n", 1000000},
+	          {"\\sleep +3 Us\n", 1},
+	          {"\\Set x 1\n\\sleep :x ms\n", 1000}};
+	struct pgb_prog p;
+	struct diag d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (parse(&p, ok[i].text, &d))
+			fail_msg("rejected: %s: %s", ok[i].text, d.nerrors ? d.v[0].msg : "");
+		struct pgb_cmd *c = cmd_of(&p, p.scripts[0].ncmd - 1);
+
+		assert_int_equal(c->kind, PGB_CMD_SLEEP);
+		assert_int_equal(c->unit_us, ok[i].unit_us);
+		pgb_prog_free(&p);
+		diag_free(&d);
+	}
+}
+
 /* define: gives text values; names must be variable names. */
 static void test_define(void **state)
 {
@@ -346,10 +377,11 @@ static void test_define(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_builtins),   cmocka_unit_test(test_sql_vars),
-	    cmocka_unit_test(test_arith),      cmocka_unit_test(test_format),
-	    cmocka_unit_test(test_errors),     cmocka_unit_test(test_meta_errors),
-	    cmocka_unit_test(test_meta_parse), cmocka_unit_test(test_define),
+	    cmocka_unit_test(test_builtins),     cmocka_unit_test(test_sql_vars),
+	    cmocka_unit_test(test_arith),        cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_errors),       cmocka_unit_test(test_meta_errors),
+	    cmocka_unit_test(test_meta_parse),   cmocka_unit_test(test_define),
+	    cmocka_unit_test(test_meta_accepts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

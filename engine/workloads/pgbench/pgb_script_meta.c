@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "pgb_script_meta.h"
 #include "pgb_script_util.h"
 
@@ -85,40 +86,58 @@ static int pgbs_nwords(const struct pgbs_mctx *m, const struct pgbs_words *w, in
 	return 0;
 }
 
+/* \sleep n [unit] | \sleep :var [unit]: a number may carry its unit
+ * ("10ms") and a sign, as pgbench splits it; units in any case. */
 static int pgbs_sleep(const struct pgbs_mctx *m, const struct pgbs_words *w, struct pgb_cmd *c)
 {
 	if (pgbs_nwords(m, w, 1, 2, "missing argument"))
 		return -EINVAL;
+	const char *a = w->w[0], *unit = w->n == 2 ? w->w[1] : NULL;
+	size_t alen = w->len[0], ulen = w->n == 2 ? w->len[1] : 0;
+	struct src_pos xp = pgbs_at(m, a);
+
+	if (a[0] != ':') {
+		size_t sign = a[0] == '+' || a[0] == '-', nd = strspn(a + sign, "0123456789");
+
+		if (!nd || (sign + nd < alen && w->n == 2)) {
+			diag_error(m->d, &xp, "pgbench script: invalid sleep time, must be an integer (%.*s)",
+			           (int)alen, a);
+			return -EINVAL;
+		}
+		if (sign + nd < alen) {
+			unit = a + sign + nd;
+			ulen = alen - sign - nd;
+			alen = sign + nd;
+		}
+		if (a[0] == '+')
+			a++, alen--;
+	} else if (!pgbs_valid_name(a + 1, alen - 1)) {
+		diag_error(m->d, &xp, "pgbench script: \\sleep takes an integer or a :variable");
+		return -EINVAL;
+	}
 	c->unit_us = 1000000;
-	if (w->n == 2) {
+	if (unit) {
 		static const struct {
 			const char *u;
 			int64_t us;
 		} units[] = {{"s", 1000000}, {"ms", 1000}, {"us", 1}};
 		size_t k = 0;
 
-		while (k < 3 && (strlen(units[k].u) != w->len[1] || strncmp(units[k].u, w->w[1], w->len[1])))
+		while (k < 3 && (strlen(units[k].u) != ulen || strncasecmp(units[k].u, unit, ulen)))
 			k++;
 		if (k == 3) {
-			struct src_pos pos = pgbs_at(m, w->w[1]);
+			struct src_pos pos = pgbs_at(m, unit);
 
 			diag_error(m->d, &pos,
-			           "pgbench script: \\sleep unit must be us, ms or s (not '%.*s')",
-			           (int)w->len[1], w->w[1]);
+			           "pgbench script: \\sleep unit must be us, ms or s (not '%.*s')", (int)ulen,
+			           unit);
 			return -EINVAL;
 		}
 		c->unit_us = units[k].us;
 	}
-	struct src_pos xp = pgbs_at(m, w->w[0]);
-	const char *a = w->w[0];
-
-	if (!(a[0] == ':' && pgbs_valid_name(a + 1, w->len[0] - 1)) && strspn(a, "0123456789") != w->len[0]) {
-		diag_error(m->d, &xp, "pgbench script: \\sleep takes an integer or a :variable");
-		return -EINVAL;
-	}
 	char arg[256];
 
-	snprintf(arg, sizeof(arg), "%.*s", (int)w->len[0], a);
+	snprintf(arg, sizeof(arg), "%.*s", (int)alen, a);
 	return (c->expr = pgb_expr_parse(arg, &xp, pgbs_var_new, m->p, m->d)) ? 0 : -EINVAL;
 }
 
@@ -253,26 +272,26 @@ static int pgbs_meta_body(struct pgbs_mctx *m, const char *rest, struct pgb_cmd 
 		goto out;
 	}
 	for (size_t k = 0; k < sizeof(pgbs_plain) / sizeof(pgbs_plain[0]); k++)
-		if (!strcmp(nm, pgbs_plain[k].name)) {
+		if (!strcasecmp(nm, pgbs_plain[k].name)) {
 			c->kind = pgbs_plain[k].kind;
 			c->next = c->end = -1;
 			rc = pgbs_nwords(m, w, 0, 0, "");
 			goto out;
 		}
-	if (!strcmp(nm, "set")) {
+	if (!strcasecmp(nm, "set")) {
 		c->kind = PGB_CMD_SET;
 		rc = pgbs_set(m, rest, c);
-	} else if (!strcmp(nm, "sleep")) {
+	} else if (!strcasecmp(nm, "sleep")) {
 		c->kind = PGB_CMD_SLEEP;
 		rc = pgbs_sleep(m, w, c);
-	} else if (!strcmp(nm, "gset") || !strcmp(nm, "aset")) {
-		rc = pgbs_gset(m, w, nm[0] == 'g' ? PGB_GSET_ONE : PGB_GSET_ALL);
+	} else if (!strcasecmp(nm, "gset") || !strcasecmp(nm, "aset")) {
+		rc = pgbs_gset(m, w, tolower((unsigned char)nm[0]) == 'g' ? PGB_GSET_ONE : PGB_GSET_ALL);
 		rc = rc ? rc : 1;
-	} else if (!strcmp(nm, "if") || !strcmp(nm, "elif")) {
-		c->kind = nm[0] == 'i' ? PGB_CMD_IF : PGB_CMD_ELIF;
+	} else if (!strcasecmp(nm, "if") || !strcasecmp(nm, "elif")) {
+		c->kind = tolower((unsigned char)nm[0]) == 'i' ? PGB_CMD_IF : PGB_CMD_ELIF;
 		rc = pgbs_cond(m, rest, c);
-	} else if (!strcmp(nm, "shell") || !strcmp(nm, "setshell")) {
-		c->kind = nm[1] == 'h' ? PGB_CMD_SHELL : PGB_CMD_SETSHELL;
+	} else if (!strcasecmp(nm, "shell") || !strcasecmp(nm, "setshell")) {
+		c->kind = tolower((unsigned char)nm[1]) == 'h' ? PGB_CMD_SHELL : PGB_CMD_SETSHELL;
 		rc = pgbs_shell(m, w, c);
 	} else {
 		struct src_pos pos = pgbs_at(m, m->txt);
