@@ -191,6 +191,7 @@ printf 'select 1 as a where false \\gset\n' | reject gset_norow extended \
 printf 'select g as a from generate_series(1, 2) g \\gset\n' | reject gset_tworows prepared \
 	"expected one row, got 2"
 printf '\\sleep 1.5 ms\n' | reject sleep_frac extended "invalid sleep time, must be an integer (1.5)"
+printf '\\set b true\n\\sleep :b ms\n' | reject sleep_bool extended "sleep :b ms: invalid sleep time"
 printf '\\set x 1 / 0\n' | reject div_zero extended "division by zero"
 printf '\\setshell v echo abc\n' | reject setshell_text extended "must return an integer"
 printf '\\shell false\n' | reject shell_fails extended "shell command failed (exit status 1)"

@@ -254,6 +254,21 @@ static struct pgb_eval_ctx pgbc_eval_ctx(struct pgbc_client *c)
 	                             .debug_arg = sh->cfg->debug_arg};
 }
 
+/* \sleep for v units: a whole number, as pgbench's atoi(); CS_SLEEP. */
+static void pgbc_sleep(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd,
+                       const struct pgb_val *v)
+{
+	if (v->type != PGB_V_INT && v->type != PGB_V_DOUBLE) {
+		pgbc_fail(c->th->sh, "client %d: script %s line %d: %s: invalid sleep time", c->id, sc->name,
+		          cmd->line, cmd->text);
+		return;
+	}
+	double us = (v->type == PGB_V_INT ? (double)v->i : (double)(int64_t)v->d) * (double)cmd->unit_us;
+
+	c->wake = (c->th->sh->cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
+	c->state = CS_SLEEP;
+}
+
 /* Start a transaction now (after any throttling wait). */
 static int pgbc_start_txn(struct pgbc_client *c, int64_t now)
 {
@@ -378,12 +393,7 @@ static void pgbc_run(struct pgbc_client *c)
 				c->cmd++;
 				break;
 			}
-			/* \sleep: a whole number of units, as pgbench's atoi() */
-			double us =
-			    (v.type == PGB_V_INT ? (double)v.i : (double)(int64_t)v.d) * (double)cmd->unit_us;
-
-			c->wake = (cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
-			c->state = CS_SLEEP;
+			pgbc_sleep(c, sc, cmd, &v);
 			return;
 		}
 		case CS_WAIT:
