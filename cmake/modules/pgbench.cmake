@@ -2,6 +2,7 @@
 bg_unit_test(test_pgb_script SOURCES tests/unit/test_pgb_script.c LABELS pgbench)
 bg_unit_test(test_pgb_rand SOURCES tests/unit/test_pgb_rand.c LABELS pgbench)
 bg_unit_test(test_pgb_log SOURCES tests/unit/test_pgb_log.c LABELS pgbench)
+bg_unit_test(test_pgb_expr SOURCES tests/unit/test_pgb_expr.c LABELS pgbench)
 
 # Needs a server: built here, run by the script test that starts one.
 if(CMOCKA_FOUND)
@@ -17,3 +18,11 @@ add_executable(pgb_driver bench/pgb_driver.c)
 target_link_libraries(pgb_driver PRIVATE bgcore)
 # failures, retries, latency limit and logs against the real pgbench 15
 bg_script_test(pgbench_fail_oracle tests/integration/pgbench_fail_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)
+# meta-commands (\gset, \aset, \if, \shell, pipelines, define:) against pgbench 15 (the oracle)
+bg_script_test(pgbench_meta_oracle tests/integration/pgbench_meta_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)
+# expressions against the real pgbench: debug() lines, run-time and parse errors
+bg_script_test(pgbench_expr_oracle tests/integration/pgbench_expr_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)
+# random numbers, script choice and rate schedule against the real pgbench (the oracle)
+add_executable(pgb_rand_sched tests/integration/pgb_rand_sched.c)
+target_link_libraries(pgb_rand_sched PRIVATE bgcore)
+bg_script_test(pgbench_rand_oracle tests/integration/pgbench_rand_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)

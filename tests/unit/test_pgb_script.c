@@ -3,6 +3,7 @@
  * names), arithmetic follows pgbench (integer division, overflow and
  * division-by-zero errors), and syntax errors carry positions. */
 #include <setjmp.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,7 +41,8 @@ static int eval(const char *expr, struct pgb_val *out, char *err)
 	struct pgb_val vars[16] = {{.type = PGB_V_INT, .i = 10}, {.type = PGB_V_INT, .i = 3}};
 
 	pgb_rng_seed(&rng, 1);
-	int rc = pgb_eval(p.scripts[0].cmd[0].expr, vars, &rng, out, err, 128);
+	struct pgb_eval_ctx ec = {.vars = vars, .rng = &rng};
+	int rc = pgb_eval(p.scripts[0].cmd[0].expr, &ec, out, err, 128);
 
 	pgb_prog_free(&p);
 	diag_free(&d);
@@ -130,9 +132,9 @@ static void test_arith(void **state)
 	assert_int_equal(ival("7 % 3"), 1);
 	assert_int_equal(ival("100000 * :scale"), 1000000);
 	assert_int_equal(ival(":client_id - 5"), -2);
-	assert_int_equal(ival("2 < 3 and not 1 = 2"), 1);
+	assert_int_equal(ival("case when 2 < 3 and not 1 = 2 then 1 else 0 end"), 1);
 	assert_int_equal(ival("least(5, 3, 9) + greatest(1, 8)"), 11);
-	assert_int_equal(ival("abs(-4) + mod(-7, 3) + int(2.9)"), 5);
+	assert_int_equal(ival("abs(-4) + mod(-7, 3) + int(2.9)"), 6);
 	assert_int_equal(ival("random(5, 5)"), 5);
 	assert_int_equal(ival("9223372036854775807"), INT64_MAX);
 	assert_int_equal(ival("-9223372036854775807 - 1"), INT64_MIN);
@@ -147,7 +149,7 @@ static void test_arith(void **state)
 	assert_true(v.d == 4.0);
 
 	assert_int_equal(eval("9223372036854775807 + 1", &v, err), -1);
-	assert_string_equal(err, "bigint out of range");
+	assert_string_equal(err, "bigint add out of range");
 	assert_int_equal(eval("1 / (2 - 2)", &v, err), -1);
 	assert_string_equal(err, "division by zero");
 	assert_int_equal(eval("random(5, 4)", &v, err), -1);
@@ -158,7 +160,7 @@ static void test_arith(void **state)
 	assert_non_null(strstr(err, "zipfian parameter"));
 	assert_int_equal(eval("random_exponential(1, 10, 0)", &v, err), -1);
 	assert_int_equal(eval(":undefined_var + 1", &v, err), -1);
-	assert_string_equal(err, "undefined variable :undefined_var");
+	assert_string_equal(err, "undefined variable \"undefined_var\"");
 }
 
 static void test_format(void **state)
@@ -202,7 +204,7 @@ static void test_errors(void **state)
 	expect_error("\\set x 1 +\n", 1, 11, "expression expected");
 	expect_error("\\set x random(1)\n", 1, 8, "takes 2 arguments");
 	expect_error("\\sett x 1\n", 1, 1, "unknown meta command '\\sett'");
-	expect_error("\\sleep 1 min\n", 1, 1, "unit must be us, ms or s");
+	expect_error("\\sleep 1 min\n", 1, 10, "unit must be us, ms or s");
 	expect_error("\\set\n", 1, 1, "needs a variable name");
 	expect_error("-- only a comment\n", 1, 1, "no commands");
 	/* a continuation line joins a meta command */
@@ -216,11 +218,170 @@ static void test_errors(void **state)
 	diag_free(&d);
 }
 
+/* pgbench 15's parse-time rejections, at the offending command. */
+static void test_meta_errors(void **state)
+{
+	(void)state;
+	expect_error("SELECT 1;\n\\syncpipeline\n", 2, 1, "unknown meta command '\\syncpipeline'");
+	expect_error("\\if 1\nSELECT 1;\n", 1, 1, "\\if without matching \\endif");
+	expect_error("SELECT 1;\n\\endif\n", 2, 1, "\\endif without matching \\if");
+	expect_error("\\else\n", 1, 1, "\\else without matching \\if");
+	expect_error("\\if 1\n\\else\n\\elif 1\n\\endif\n", 3, 1, "\\elif after \\else");
+	expect_error("\\if 1\n\\else\n\\else\n\\endif\n", 3, 1, "\\else after \\else");
+	expect_error("\\if 1\n\\if 2\n\\endif\nSELECT 1;\n", 1, 1, "\\if without matching \\endif");
+	expect_error("\\if\n\\endif\n", 1, 4, "expression expected");
+	expect_error("\\if 1\n\\else 1\n\\endif\n", 2, 7, "unexpected argument in command \"else\"");
+	expect_error("\\gset\nSELECT 1;\n", 1, 1, "\\gset must follow an SQL command");
+	expect_error("\\set a 1\n\\aset\n", 2, 1, "\\aset must follow an SQL command (\\set a 1)");
+	expect_error("SELECT 1 AS a \\gset\n\\gset\n", 2, 1, "must follow an SQL command");
+	expect_error("SELECT 1 AS a;\n\\gset p q\n", 2, 9, "too many arguments in command \"gset\"");
+	expect_error("\\shell\n", 1, 1, "missing command in command \"shell\"");
+	expect_error("\\setshell a\n", 1, 1, "missing argument in command \"setshell\"");
+	expect_error("\\sleep\n", 1, 1, "missing argument in command \"sleep\"");
+	expect_error("\\sleep 1 ms x\n", 1, 13, "too many arguments in command \"sleep\"");
+	expect_error("\\sleep 10ms s\n", 1, 8, "invalid sleep time, must be an integer (10ms)");
+	expect_error("\\sleep 1.5 ms\n", 1, 8, "invalid sleep time, must be an integer (1.5)");
+	expect_error("\\sleep 1.5\n", 1, 9, "unit must be us, ms or s (not '.5')");
+	expect_error("\\sleep x\n", 1, 8, "invalid sleep time");
+	expect_error("\\startpipeline x\n", 1, 16, "unexpected argument");
+	expect_error("\\startpipeline\nSELECT 1;\n", 1, 1, "\\startpipeline without \\endpipeline");
+	expect_error("SELECT 1;\n\\endpipeline\n", 2, 1, "\\endpipeline without \\startpipeline");
+	expect_error("\\startpipeline\n\\startpipeline\nSELECT 1;\n\\endpipeline\n", 2, 1,
+	             "already in pipeline mode");
+	expect_error("\\startpipeline\nSELECT 1 AS a \\gset\n\\endpipeline\n", 2, 1,
+	             "cannot be used in pipeline mode");
+}
+
+static struct pgb_cmd *cmd_of(struct pgb_prog *p, int k)
+{
+	assert_true(k < p->scripts[0].ncmd);
+	return &p->scripts[0].cmd[k];
+}
+
+/* \gset/\aset mark their SQL command; "\;" stays one command; \if blocks
+ * are linked; \shell words and variables; pipelines need a protocol. */
+static void test_meta_parse(void **state)
+{
+	struct pgb_prog p;
+	struct diag d;
+
+	(void)state;
+	assert_int_equal(parse(&p,
+	                       "SELECT 1 AS a \\; SELECT 2 AS b \\gset p_\n"
+	                       "SELECT 3 AS c;\n\\aset\n"
+	                       "INSERT INTO t VALUES (:p_b, :c, ':nope', '\\;');\n",
+	                       &d),
+	                 0);
+	assert_int_equal(p.scripts[0].ncmd, 3);
+	assert_string_equal(cmd_of(&p, 0)->text, "SELECT 1 AS a ; SELECT 2 AS b");
+	assert_int_equal(cmd_of(&p, 0)->gset, PGB_GSET_ONE);
+	assert_string_equal(cmd_of(&p, 0)->prefix, "p_");
+	assert_int_equal(cmd_of(&p, 1)->gset, PGB_GSET_ALL);
+	assert_string_equal(cmd_of(&p, 1)->prefix, "");
+	/* columns stored by \gset are variables SQL can read; not in quotes */
+	assert_int_equal(cmd_of(&p, 2)->nparams, 2);
+	assert_string_equal(cmd_of(&p, 2)->sql, "INSERT INTO t VALUES ($1, $2, ':nope', '\\;')");
+	assert_true(pgb_prog_var(&p, "p_b") >= 0);
+	assert_true(pgb_prog_var(&p, "nope") < 0);
+	pgb_prog_free(&p);
+	diag_free(&d);
+
+	assert_int_equal(parse(&p,
+	                       "\\if :x = 1\nSELECT 1;\n\\elif :x = 2\n\\if 0\n\\endif\n"
+	                       "\\else\nSELECT 3;\n\\endif\nSELECT 4;\n",
+	                       &d),
+	                 0);
+	/* 0 if, 1 sql, 2 elif, 3 if, 4 endif, 5 else, 6 sql, 7 endif, 8 sql */
+	assert_int_equal(cmd_of(&p, 0)->kind, PGB_CMD_IF);
+	assert_int_equal(cmd_of(&p, 0)->next, 2);
+	assert_int_equal(cmd_of(&p, 2)->next, 5);
+	assert_int_equal(cmd_of(&p, 5)->next, 7);
+	assert_int_equal(cmd_of(&p, 0)->end, 7);
+	assert_int_equal(cmd_of(&p, 2)->end, 7);
+	assert_int_equal(cmd_of(&p, 5)->end, 7);
+	assert_int_equal(cmd_of(&p, 3)->next, 4);
+	assert_int_equal(cmd_of(&p, 3)->end, 4);
+	pgb_prog_free(&p);
+	diag_free(&d);
+
+	assert_int_equal(parse(&p, "\\set n 7\n\\setshell out echo :n ::n x\n\\shell true\n", &d), 0);
+	struct pgb_cmd *sh = cmd_of(&p, 1);
+
+	assert_int_equal(sh->kind, PGB_CMD_SETSHELL);
+	assert_int_equal(sh->var, pgb_prog_var(&p, "out"));
+	assert_int_equal(sh->nargs, 4);
+	assert_string_equal(sh->arg[0], "echo");
+	assert_int_equal(sh->arg_var[1], pgb_prog_var(&p, "n"));
+	assert_string_equal(sh->arg[2], ":n");
+	assert_int_equal(cmd_of(&p, 2)->nargs, 1);
+	pgb_prog_free(&p);
+	diag_free(&d);
+
+	assert_int_equal(parse(&p, "\\startpipeline\nSELECT 1;\nSELECT 2;\n\\endpipeline\n", &d), 0);
+	assert_int_equal(pgb_prog_check_protocol(&p, false, &d), 0);
+	assert_int_not_equal(pgb_prog_check_protocol(&p, true, &d), 0);
+	assert_non_null(strstr(d.v[0].msg, "simple query protocol"));
+	assert_int_equal(d.v[0].pos.line, 1);
+	pgb_prog_free(&p);
+	diag_free(&d);
+}
+
+/* What pgbench accepts: meta-command names and units in any case, a unit
+ * attached to the number, a sign. */
+static void test_meta_accepts(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t unit_us;
+	} ok[] = {{"\\sleep 10MS\n", 1000},
+	          {"\\SLEEP -1\n", 1000000},
+	          {"\\sleep +3 Us\n", 1},
+	          {"\\Set x 1\n\\sleep :x ms\n", 1000}};
+	struct pgb_prog p;
+	struct diag d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (parse(&p, ok[i].text, &d))
+			fail_msg("rejected: %s: %s", ok[i].text, d.nerrors ? d.v[0].msg : "");
+		struct pgb_cmd *c = cmd_of(&p, p.scripts[0].ncmd - 1);
+
+		assert_int_equal(c->kind, PGB_CMD_SLEEP);
+		assert_int_equal(c->unit_us, ok[i].unit_us);
+		pgb_prog_free(&p);
+		diag_free(&d);
+	}
+}
+
+/* define: gives text values; names must be variable names. */
+static void test_define(void **state)
+{
+	struct pgb_prog p;
+	struct diag d;
+
+	(void)state;
+	pgb_prog_init(&p);
+	diag_init(&d);
+	assert_int_equal(pgb_prog_define(&p, "x", "41"), 0);
+	assert_int_equal(pgb_prog_define(&p, "bad-name", "1"), -EINVAL);
+	assert_int_equal(pgb_prog_add(&p, "t", "SELECT :x, :scale, :default_seed;\n", 1, &test_pos, true, &d),
+	                 0);
+	assert_int_equal(pgb_prog_finish(&p, &d), 0);
+	assert_int_equal(p.scripts[0].cmd[0].nparams, 3);
+	assert_string_equal(p.defval[pgb_prog_var(&p, "x")], "41");
+	assert_int_equal(pgb_prog_var(&p, "random_seed"), PGB_VAR_RANDOM_SEED);
+	pgb_prog_free(&p);
+	diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_builtins), cmocka_unit_test(test_sql_vars), cmocka_unit_test(test_arith),
-	    cmocka_unit_test(test_format),   cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_builtins),     cmocka_unit_test(test_sql_vars),
+	    cmocka_unit_test(test_arith),        cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_errors),       cmocka_unit_test(test_meta_errors),
+	    cmocka_unit_test(test_meta_parse),   cmocka_unit_test(test_define),
+	    cmocka_unit_test(test_meta_accepts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

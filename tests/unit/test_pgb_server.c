@@ -314,7 +314,7 @@ static void test_bad_statement(void **state)
 	rc = run_step("{script: \"\\\\set a :b + 1\\n\\\\set b 1\\nSELECT :a;\", transactions: 1}", &r, &d,
 	              NULL);
 	assert_int_not_equal(rc, 0);
-	assert_non_null(strstr(r.error, "undefined variable :b"));
+	assert_non_null(strstr(r.error, "undefined variable \"b\""));
 	result_free(&r);
 	diag_free(&d);
 }

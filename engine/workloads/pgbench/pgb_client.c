@@ -131,7 +131,7 @@ static int pgbc_choose_script(struct pgbc_client *c)
 
 	if (p->nscripts == 1)
 		return 0;
-	int64_t w = pgb_rand_uniform(&c->rng, 0, p->total_weight - 1);
+	int64_t w = pgb_rand_uniform(&c->th->rngs.choose, 0, p->total_weight - 1);
 
 	for (int i = 0; i < p->nscripts; i++) {
 		if (w < p->scripts[i].weight)
@@ -156,8 +156,10 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 			          c->id, sc->name, cmd->line, cfg->prog->var[cmd->param_var[k]], cmd->text);
 			return -1;
 		}
-		pgb_val_format(v, c->pval[k], sizeof(c->pval[k]));
-		c->pv[k] = c->pval[k];
+		size_t n;
+
+		/* text values as they are, others formatted into pval */
+		c->pv[k] = pgb_val_str(v, c->pval[k], sizeof(c->pval[k]), &n);
 	}
 	switch (cfg->protocol) {
 	case PGB_PROTO_SIMPLE: {
@@ -251,6 +253,35 @@ static void pgbc_finish(struct pgbc_client *c)
 	c->th->nactive--;
 }
 
+/* What an expression of the current command sees. */
+static struct pgb_eval_ctx pgbc_eval_ctx(struct pgbc_client *c)
+{
+	const struct pgbc_shared *sh = c->th->sh;
+
+	return (struct pgb_eval_ctx){.vars = c->vars,
+	                             .rng = &c->rng,
+	                             .script = c->script,
+	                             .command = c->cmd,
+	                             .default_seed = sh->default_seed,
+	                             .debug = sh->cfg->debug,
+	                             .debug_arg = sh->cfg->debug_arg};
+}
+
+/* \sleep for v units: a whole number, as pgbench's atoi(); CS_SLEEP. */
+static void pgbc_sleep(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd,
+                       const struct pgb_val *v)
+{
+	if (v->type != PGB_V_INT && v->type != PGB_V_DOUBLE) {
+		pgbc_fail(c->th->sh, "client %d: script %s line %d: %s: invalid sleep time", c->id, sc->name,
+		          cmd->line, cmd->text);
+		return;
+	}
+	double us = (v->type == PGB_V_INT ? (double)v->i : (double)(int64_t)v->d) * (double)cmd->unit_us;
+
+	c->wake = (c->th->sh->cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
+	c->state = CS_SLEEP;
+}
+
 /* Start a transaction now (after any throttling wait). */
 static int pgbc_start_txn(struct pgbc_client *c, int64_t now)
 {
@@ -291,6 +322,22 @@ static void pgbc_after_error(struct pgbc_client *c, int64_t now)
 }
 
 /* Advance the client as far as it goes without waiting. */
+/* With rate and latency_limit: a transaction already later than the limit
+ * when its time comes is skipped and counted, as pgbench -R with -L does. */
+static bool pgbc_skip_late(struct pgbc_client *c, int64_t now)
+{
+	struct pgbc_thread *t = c->th;
+	const struct pgb_run_cfg *cfg = t->sh->cfg;
+
+	if (!cfg->fail.latency_limit_ns || c->sched >= now - cfg->fail.latency_limit_ns)
+		return false;
+	c->ntx++;
+	pgb_retry_txn_end(
+	    &c->rt, &t->rt, &cfg->fail,
+	    &(struct pgb_retry_end){c->id, c->script, c->ntx, c->sched, now, t->start, false, true});
+	return true;
+}
+
 static void pgbc_run(struct pgbc_client *c)
 {
 	struct pgbc_thread *t = c->th;
@@ -313,18 +360,9 @@ static void pgbc_run(struct pgbc_client *c)
 			}
 			if (cfg->rate > 0) {
 				c->sched = t->next_sched;
-				t->next_sched +=
-				    (int64_t)(-log(1.0 - pgb_rng_double(&t->rng)) * t->sched_mean_ns);
-				if (cfg->fail.latency_limit_ns &&
-				    c->sched < now - cfg->fail.latency_limit_ns) {
-					/* too late already: skipped, as pgbench -R with -L */
-					c->ntx++;
-					pgb_retry_txn_end(&c->rt, &t->rt, &cfg->fail,
-					                  &(struct pgb_retry_end){c->id, c->script, c->ntx,
-					                                          c->sched, now, t->start,
-					                                          false, true});
+				t->next_sched += 1000 * pgb_rand_poisson(&t->rngs.throttle, t->sched_mean_us);
+				if (pgbc_skip_late(c, now))
 					break;
-				}
 				if (cfg->duration > 0 && c->sched >= t->end_time) {
 					pgbc_finish(c);
 					return;
@@ -376,18 +414,28 @@ static void pgbc_run(struct pgbc_client *c)
 			if (cmd->kind == PGB_CMD_SQL) {
 				if (pgbc_send(c, cmd))
 					return;
+				if (c->in_pipe) { /* results at \endpipeline */
+					c->cmd++;
+					break;
+				}
 				c->state = CS_WAIT;
 				return;
 			}
+			if (cmd->kind > PGB_CMD_SLEEP) {
+				if (t->sh->meta->exec(c, sc, cmd))
+					return;
+				break;
+			}
 			struct pgb_val v;
+			struct pgb_eval_ctx ec = pgbc_eval_ctx(c);
 
-			if (pgb_eval(cmd->expr, c->vars, &c->rng, &v, err, sizeof(err))) {
+			if (pgb_eval(cmd->expr, &ec, &v, err, sizeof(err))) {
 				pgbc_fail(t->sh, "client %d: script %s line %d: %s: %s", c->id, sc->name,
 				          cmd->line, cmd->text, err);
 				return;
 			}
 			if (cmd->kind == PGB_CMD_SET) {
-				c->vars[cmd->var] = v;
+				pgb_val_set(&c->vars[cmd->var], &v);
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 
@@ -397,11 +445,7 @@ static void pgbc_run(struct pgbc_client *c)
 				c->cmd++;
 				break;
 			}
-			/* \sleep */
-			double us = (v.type == PGB_V_INT ? (double)v.i : v.d) * (double)cmd->unit_us;
-
-			c->wake = (cfg->per_statement ? c->cmd_begin : pgbc_now()) + (int64_t)(us * 1000.0);
-			c->state = CS_SLEEP;
+			pgbc_sleep(c, sc, cmd, &v);
 			return;
 		}
 		case CS_WAIT:
@@ -431,6 +475,22 @@ static bool pgbc_fatal(const PGresult *r)
 	return st && (!strncmp(st, "08", 2) || !strncmp(st, "57", 2));
 }
 
+/* Input at \endpipeline: once every result is in, the next command. */
+static void pgbc_pipe_input(struct pgbc_client *c)
+{
+	if (c->th->sh->meta->pipe_input(c) != 1)
+		return;
+	if (c->th->sh->cfg->per_statement) {
+		int fi = c->th->sh->cmd_base[c->script] + c->cmd;
+
+		c->th->cmd_ns[fi] += (double)(pgbc_now() - c->cmd_begin);
+		c->th->cmd_n[fi]++;
+	}
+	c->cmd++;
+	c->state = CS_CMD;
+	pgbc_run(c);
+}
+
 /* The socket of a client in CS_WAIT or CS_ROLLBACK is readable. */
 static void pgbc_input(struct pgbc_client *c)
 {
@@ -444,6 +504,10 @@ static void pgbc_input(struct pgbc_client *c)
 		if (c->conn && (!PQconsumeInput(c->conn) || PQstatus(c->conn) == CONNECTION_BAD))
 			pgbc_fail(t->sh, "client %d: connection to the server lost: %s", c->id,
 			          PQerrorMessage(c->conn));
+		return;
+	}
+	if (c->pipe_wait) {
+		pgbc_pipe_input(c);
 		return;
 	}
 	if (!PQconsumeInput(c->conn)) {
@@ -473,6 +537,8 @@ static void pgbc_input(struct pgbc_client *c)
 				}
 				pgbc_after_error(c, now);
 			} else {
+				if (cmd->gset && t->sh->meta->gset_end(c, sc, cmd))
+					return;
 				if (cfg->per_statement) {
 					int fi = t->sh->cmd_base[c->script] + c->cmd;
 
@@ -501,6 +567,8 @@ static void pgbc_input(struct pgbc_client *c)
 				          c->state == CS_ROLLBACK ? "ROLLBACK" : cmd->text,
 				          PQresultErrorMessage(r));
 			}
+		} else if (cmd->gset && c->state == CS_WAIT) {
+			r = t->sh->meta->result(c, sc, cmd, r);
 		}
 		PQclear(r);
 		if (pgbc_aborted(t->sh))

@@ -42,6 +42,11 @@ struct pgbc_client {
 	const char *pv[PGB_MAX_PARAMS];
 	/* retries, latency limit, logs (pgb_retry.c, pgb_log.c) */
 	struct pgb_retry_client rt;
+
+	/* meta commands (pgb_meta.c, pgb_pipeline.c) */
+	PGresult *gset_res; /* \gset: the last result of the command so far */
+	bool in_pipe;       /* between \startpipeline and \endpipeline */
+	bool pipe_wait;     /* at \endpipeline, waiting for the results */
 };
 
 struct pgbc_shared;
@@ -54,8 +59,8 @@ struct pgbc_thread {
 	int ncl, nactive;
 	int ep;
 	int64_t start, end_time, next_sched, finished_at;
-	double sched_mean_ns;
-	struct pgb_rng rng; /* schedule and script choice */
+	double sched_mean_us;        /* pgbench's throttle_delay */
+	struct pgb_thread_rngs rngs; /* pgbench's choose, throttle and sample generators */
 	/* read by the progress sampler (relaxed atomics) */
 	int64_t ntx_pub, latsum_pub;
 	int64_t ntx, failed, latsum, connections, conn_ns;
@@ -66,9 +71,22 @@ struct pgbc_thread {
 	struct pgb_retry_thread rt;
 };
 
+/* The meta commands beyond \set and \sleep, and \gset's results: run by
+ * pgb_meta.c and pgb_pipeline.c, which pgb_run.c hands over here (they
+ * build on this module, so it cannot include them); see pgb_meta.h. */
+struct pgbc_meta_ops {
+	int (*exec)(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd);
+	PGresult *(*result)(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd,
+	                    PGresult *r);
+	int (*gset_end)(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd);
+	int (*pipe_input)(struct pgbc_client *c);
+};
+
 struct pgbc_shared {
 	const struct pgb_run_cfg *cfg;
-	int *cmd_base; /* first flat command index of each script */
+	const struct pgbc_meta_ops *meta;
+	int64_t default_seed; /* :default_seed's value unless define: sets it */
+	int *cmd_base;        /* first flat command index of each script */
 	int ncmd;
 	/* start gate: threads count themselves in when connected, then wait for go */
 	pthread_cond_t cond;

@@ -113,8 +113,8 @@ int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthread
 
 	f->epoch_shift_ns = pgb_log_clock_ns(CLOCK_REALTIME) - pgb_log_clock_ns(CLOCK_MONOTONIC);
 	f->err_log = stderr;
-	if (!f->log && !f->verbose_errors)
-		return 0;
+	if (!f->log && !cx->cell_dir)
+		return 0; /* the stderr lines go to stderr */
 	if (!(f->set = calloc(1, sizeof(*f->set)))) {
 		result_fail(res, "pgbench: out of memory");
 		return -ENOMEM;
@@ -128,7 +128,7 @@ int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthread
 		f->err_log = stderr;
 		return failed ? -ENOENT : 0; /* verbose_errors only: to stderr */
 	}
-	if (f->verbose_errors) {
+	{ /* the step's stderr log: verbose_errors, debug(), \shell; kept when not empty */
 		snprintf(name, sizeof(name), "%s.stderr", base);
 		int rc = results_file_open(&f->set->err, f->set->dirfd, name);
 
@@ -281,6 +281,11 @@ int pgb_log_end(struct pgb_fail_cfg *f, const struct step_ctx *cx, struct step_r
 
 	if (!s)
 		return 0;
+	if (s->err_open && ftell(s->err.f) == 0) { /* nothing was written: no file */
+		results_file_abort(&s->err);
+		s->err_open = false;
+		f->err_log = stderr;
+	}
 	if (s->err_open) {
 		int e = results_file_commit(&s->err);
 

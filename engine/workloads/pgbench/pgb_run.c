@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "pgb_client.h"
+#include "pgb_meta.h"
+#include "pgb_val.h"
 
 void pgb_run_out_free(struct pgb_run_out *out)
 {
@@ -37,6 +39,21 @@ struct pgbc_run {
 	int nth;
 };
 
+/* A client's variables before its first transaction: the automatic ones,
+ * then define:'s, which win over them as pgbench -D does. */
+static void pgbc_client_vars(struct pgbc_client *c, const struct pgb_run_cfg *cfg, int64_t default_seed)
+{
+	const struct pgb_prog *p = cfg->prog;
+
+	c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
+	c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = c->id};
+	c->vars[PGB_VAR_RANDOM_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = (int64_t)cfg->seed};
+	c->vars[PGB_VAR_DEFAULT_SEED] = (struct pgb_val){.type = PGB_V_INT, .i = default_seed};
+	for (int v = 0; v < p->nvar; v++)
+		if (p->defval[v] && pgb_val_set_text(&c->vars[v], p->defval[v], strlen(p->defval[v])))
+			pgbc_fail(c->th->sh, "out of memory");
+}
+
 /* Deal the clients to threads in contiguous runs, as pgbench does, and set
  * up each: epoll, counters, generators, variables. A failure is recorded
  * with pgbc_fail (the threads then end at once). */
@@ -45,7 +62,15 @@ static void pgbc_setup(struct pgbc_run *r)
 	const struct pgb_run_cfg *cfg = r->cfg;
 	const struct pgb_prog *p = cfg->prog;
 	struct pgbc_shared *sh = &r->sh;
+	struct pgb_seeder sd;
 
+	/* pgbench's order of seeding: clients, :default_seed (no draw when
+	 * define: sets it), threads */
+	pgb_seeder_init(&sd, cfg->seed);
+	for (int ci = 0; ci < cfg->clients; ci++)
+		pgb_seeder_next(&sd, &r->cl[ci].rng);
+	if (!p->defval[PGB_VAR_DEFAULT_SEED])
+		sh->default_seed = pgb_seeder_default_seed(&sd);
 	for (int i = 0, ci = 0; i < r->nth; i++) {
 		struct pgbc_thread *t = &r->th[i];
 		int n = cfg->clients / r->nth + (i < cfg->clients % r->nth);
@@ -58,9 +83,11 @@ static void pgbc_setup(struct pgbc_run *r)
 		hist_init(&t->lat);
 		t->cmd_ns = calloc(sh->ncmd + 1, sizeof(double));
 		t->cmd_n = calloc(sh->ncmd + 1, sizeof(int64_t));
-		pgb_rng_seed(&t->rng, cfg->seed ^ (0x51ed2701ull * (uint64_t)(i + 1)));
+		pgb_seeder_next(&sd, &t->rngs.choose);
+		pgb_seeder_next(&sd, &t->rngs.throttle);
+		pgb_seeder_next(&sd, &t->rngs.sample);
 		if (cfg->rate > 0)
-			t->sched_mean_ns = 1e9 * r->nth / cfg->rate;
+			t->sched_mean_us = pgb_rand_throttle_us(cfg->rate, r->nth);
 		if (t->ep < 0 || !t->cmd_ns || !t->cmd_n)
 			pgbc_fail(sh, "cannot set up thread %d: %s", i,
 			          t->ep < 0 ? strerror(errno) : "out of memory");
@@ -70,15 +97,13 @@ static void pgbc_setup(struct pgbc_run *r)
 			c->th = t;
 			c->id = ci;
 			c->sock = -1;
-			pgb_rng_seed(&c->rng, cfg->seed + 0x9e3779b97f4a7c15ull * (uint64_t)(ci + 1));
 			c->vars = calloc(p->nvar, sizeof(*c->vars));
 			c->prepared = calloc(p->nscripts, sizeof(bool));
 			if (!c->vars || !c->prepared) {
 				pgbc_fail(sh, "out of memory");
 				continue;
 			}
-			c->vars[PGB_VAR_SCALE] = (struct pgb_val){.type = PGB_V_INT, .i = cfg->scale};
-			c->vars[PGB_VAR_CLIENT_ID] = (struct pgb_val){.type = PGB_V_INT, .i = ci};
+			pgbc_client_vars(c, cfg, sh->default_seed);
 		}
 	}
 }
@@ -165,6 +190,9 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 	}
 	for (int i = 0; i < r->cfg->clients; i++) {
 		pgbc_disconnect(&r->cl[i]);
+		PQclear(r->cl[i].gset_res);
+		for (int v = 0; r->cl[i].vars && v < r->cfg->prog->nvar; v++)
+			pgb_val_clear(&r->cl[i].vars[v]);
 		free(r->cl[i].vars);
 		free(r->cl[i].prepared);
 		free(r->cl[i].qbuf);
@@ -174,7 +202,7 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
 {
 	const struct pgb_prog *p = cfg->prog;
-	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg}};
+	struct pgbc_run r = {.cfg = cfg, .sh = {.cfg = cfg, .meta = &pgbm_ops}};
 	int rc = 0, started = 0;
 
 	r.nth = cfg->threads < 1 ? 1 : cfg->threads > cfg->clients ? cfg->clients : cfg->threads;

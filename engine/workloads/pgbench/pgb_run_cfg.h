@@ -29,6 +29,10 @@ struct pgb_run_cfg {
 	uint64_t seed;
 	volatile sig_atomic_t *stop; /* ends the run early (not an error) */
 	double timeout;              /* seconds, 0 = none: ends the run with an error */
+	/* debug(): one line (with its newline), from any client thread; NULL:
+	 * stderr */
+	void (*debug)(void *arg, const char *line);
+	void *debug_arg;
 	/* called from the calling thread every `progress` seconds */
 	void (*on_progress)(void *arg, double t, double tps, double lat_ms);
 	void *progress_arg;

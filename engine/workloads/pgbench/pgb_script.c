@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pgb_script_meta.h"
+#include "pgb_script_util.h"
 
 static const char pgbs_tpcb[] =
     "\\set aid random(1, 100000 * :scale)\n"
@@ -48,34 +50,21 @@ const char *pgb_builtin(const char *name)
 
 /* ---- variables ---- */
 
-static int pgbs_var_slot(struct pgb_prog *p, const char *name, size_t len, bool create)
-{
-	for (int i = 0; i < p->nvar; i++)
-		if (strlen(p->var[i]) == len && !memcmp(p->var[i], name, len))
-			return i;
-	if (!create)
-		return -1;
-	char **nv = realloc(p->var, (p->nvar + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -1;
-	p->var = nv;
-	p->var[p->nvar] = strndup(name, len);
-	return p->var[p->nvar] ? p->nvar++ : -1;
-}
-
-/* pgb_var_slot_fn for the expression parser: a :name in an expression
- * defines the variable (its value may be set by a later \set). */
-static int pgbs_var_new(void *prog, const char *name, size_t len)
-{
-	return pgbs_var_slot(prog, name, len, true);
-}
-
 void pgb_prog_init(struct pgb_prog *p)
 {
 	memset(p, 0, sizeof(*p));
 	pgbs_var_slot(p, "scale", 5, true);
 	pgbs_var_slot(p, "client_id", 9, true);
+	pgbs_var_slot(p, "random_seed", 11, true);
+	pgbs_var_slot(p, "default_seed", 12, true);
+}
+
+int pgb_prog_var(const struct pgb_prog *p, const char *name)
+{
+	for (int i = 0; i < p->nvar; i++)
+		if (!strcmp(p->var[i], name))
+			return i;
+	return -1;
 }
 
 void pgb_prog_free(struct pgb_prog *p)
@@ -83,267 +72,160 @@ void pgb_prog_free(struct pgb_prog *p)
 	for (int s = 0; s < p->nscripts; s++) {
 		struct pgb_script *sc = &p->scripts[s];
 
-		for (int c = 0; c < sc->ncmd; c++) {
-			struct pgb_cmd *cmd = &sc->cmd[c];
-
-			free(cmd->text);
-			free(cmd->sql);
-			free(cmd->param_var);
-			if (cmd->frag)
-				for (int k = 0; k <= cmd->nparams; k++)
-					free(cmd->frag[k]);
-			free(cmd->frag);
-			free(cmd->fraglen);
-			pgb_expr_free(cmd->expr);
-		}
+		for (int c = 0; c < sc->ncmd; c++)
+			pgbs_cmd_free(&sc->cmd[c]);
 		free(sc->cmd);
 		free(sc->name);
 	}
 	free(p->scripts);
-	for (int i = 0; i < p->nvar; i++)
+	for (int i = 0; i < p->nvar; i++) {
 		free(p->var[i]);
+		free(p->defval[i]);
+	}
 	free(p->var);
+	free(p->defval);
 	memset(p, 0, sizeof(*p));
 }
 
 /* ---- script parser ---- */
 
-static int pgbs_push(struct pgb_script *sc, const struct pgb_cmd *c)
+/* "\\;" (one command, several statements) is sent as ";". */
+static void pgbs_unescape_semicolons(char *t)
 {
-	struct pgb_cmd *nc = realloc(sc->cmd, (sc->ncmd + 1) * sizeof(*nc));
+	char quote = 0, *o = t;
 
-	if (!nc)
-		return -ENOMEM;
-	sc->cmd = nc;
-	sc->cmd[sc->ncmd++] = *c;
-	return 0;
-}
-
-/* One line of text from [s, e), whitespace runs folded to one space. */
-static char *pgbs_oneline(const char *s, const char *e)
-{
-	while (s < e && isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	char *out = malloc(e - s + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	for (; s < e; s++) {
-		if (isspace((unsigned char)*s)) {
-			if (o > out && o[-1] != ' ')
-				*o++ = ' ';
-		} else {
-			*o++ = *s;
+	for (; *t; t++) {
+		if (quote) {
+			quote = *t == quote ? 0 : quote;
+		} else if (*t == '\'' || *t == '"') {
+			quote = *t;
+		} else if (t[0] == '\\' && t[1] == ';') {
+			continue;
 		}
+		*o++ = *t;
 	}
 	*o = '\0';
-	return out;
 }
 
-static struct src_pos pgbs_pos(const struct src_pos *base, bool is_file, int line, int col)
+/* Where the scanner is in a script's text. */
+struct pgbs_scan {
+	const char *s, *bol; /* next character; beginning of its line */
+	int line;
+};
+
+/* A meta command from l (its backslash) to the end of its line and of any
+ * continuation lines. */
+static int pgbs_scan_meta(struct pgb_prog *p, struct pgb_script *sc, struct pgbs_scan *st, const char *l,
+                          const struct src_pos *pos, bool pos_is_file, struct diag *d)
 {
-	struct src_pos p = *base;
+	const char *e = l;
+	int lines = 1;
 
-	if (is_file) {
-		p.line = line;
-		p.col = col;
-	} else if (p.line > 0) {
-		/* inline YAML: a block scalar starts on the line after the key,
-		 * and base->col is where the script's lines start */
-		p.line += line;
-		p.col = (base->col > 0 ? base->col : 1) + col - 1;
+	for (;;) {
+		while (*e && *e != '\n')
+			e++;
+		const char *t = e;
+
+		while (t > l && (t[-1] == '\r' || t[-1] == ' ' || t[-1] == '\t'))
+			t--;
+		if (*e && t > l && t[-1] == '\\') {
+			e++;
+			lines++;
+			continue;
+		}
+		break;
 	}
-	return p;
-}
+	int rc = pgbs_meta(p, sc, l, e, st->line, (int)(l - st->bol), pos, pos_is_file, d);
 
-static int pgbs_meta(struct pgb_prog *p, struct pgb_script *sc, const char *s, const char *e, int line,
-                     int col0, const struct src_pos *base, bool is_file, struct diag *d)
-{
-	char *txt = strndup(s, e - s);
-	struct pgb_cmd c = {.line = line};
-	int rc = -EINVAL;
-
-	if (!txt)
-		return -ENOMEM;
-	/* join continuation lines */
-	for (char *q = txt; *q; q++)
-		if (*q == '\\' && q != txt && (q[1] == '\n' || (q[1] == '\r' && q[2] == '\n')))
-			*q = ' ';
-	const char *q = txt + 1;
-	size_t wl = 0;
-
-	while (isalpha((unsigned char)q[wl]))
-		wl++;
-	struct src_pos pos = pgbs_pos(base, is_file, line, col0 + 1);
-
-	if (wl == 3 && !strncmp(q, "set", 3)) {
-		const char *n = q + 3;
-
-		while (*n == ' ' || *n == '\t')
-			n++;
-		size_t nl = 0;
-
-		while (isalnum((unsigned char)n[nl]) || n[nl] == '_')
-			nl++;
-		if (!nl) {
-			diag_error(d, &pos, "pgbench script: \\set needs a variable name and an expression");
-			goto out;
-		}
-		c.kind = PGB_CMD_SET;
-		c.var = pgbs_var_slot(p, n, nl, true);
-		const char *x = n + nl;
-		struct src_pos xp = pgbs_pos(base, is_file, line, col0 + (int)(x - txt) + 1);
-
-		if (c.var < 0 || !(c.expr = pgb_expr_parse(x, &xp, pgbs_var_new, p, d)))
-			goto out;
-	} else if (wl == 5 && !strncmp(q, "sleep", 5)) {
-		const char *a = q + 5;
-		char unit[8] = "";
-		char arg[128];
-
-		c.kind = PGB_CMD_SLEEP;
-		if (sscanf(a, " %127s %7s", arg, unit) < 1) {
-			diag_error(d, &pos, "pgbench script: \\sleep needs a duration");
-			goto out;
-		}
-		if (!*unit || !strcmp(unit, "s"))
-			c.unit_us = 1000000;
-		else if (!strcmp(unit, "ms"))
-			c.unit_us = 1000;
-		else if (!strcmp(unit, "us"))
-			c.unit_us = 1;
-		else {
-			diag_error(d, &pos, "pgbench script: \\sleep unit must be us, ms or s (not '%s')",
-			           unit);
-			goto out;
-		}
-		struct src_pos xp = pgbs_pos(base, is_file, line, col0 + (int)(strstr(txt, arg) - txt) + 1);
-
-		if (arg[0] != ':' && !isdigit((unsigned char)arg[0])) {
-			diag_error(d, &xp, "pgbench script: \\sleep takes an integer or a :variable");
-			goto out;
-		}
-		if (!(c.expr = pgb_expr_parse(arg, &xp, pgbs_var_new, p, d)))
-			goto out;
-	} else {
-		diag_error(d, &pos,
-		           "pgbench script: unknown meta command '\\%.*s' (supported: \\set, \\sleep)",
-		           (int)(wl > 40 ? 40 : wl), q);
-		goto out;
-	}
-	if (!(c.text = pgbs_oneline(txt, txt + strlen(txt))) || pgbs_push(sc, &c)) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	free(txt);
-	return 0;
-out:
-	pgb_expr_free(c.expr);
-	free(c.text);
-	free(txt);
+	st->line += lines;
+	st->s = st->bol = *e ? e + 1 : e;
 	return rc;
+}
+
+/* An SQL command from l: up to a semicolon outside quotes or a meta
+ * command (\gset ends it; "\;" does not), across lines. */
+static int pgbs_scan_sql(struct pgb_script *sc, struct pgbs_scan *st, const char *l,
+                         const struct src_pos *pos, bool pos_is_file)
+{
+	struct pgb_cmd c = {.kind = PGB_CMD_SQL, .line = st->line, .var = -1};
+	const char *q = l;
+	char quote = 0;
+
+	c.pos = pgbs_pos(pos, pos_is_file, st->line, (int)(l - st->bol) + 1);
+	for (; *q; q++) {
+		if (*q == '\n') {
+			st->line++;
+			st->bol = q + 1;
+		}
+		if (quote) {
+			if (*q == quote)
+				quote = 0;
+		} else if (*q == '\'' || *q == '"') {
+			quote = *q;
+		} else if (q[0] == '-' && q[1] == '-') {
+			while (q[1] && q[1] != '\n')
+				q++;
+		} else if (q[0] == '\\' && q[1] == ';') {
+			q++;
+		} else if (*q == ';' || (q[0] == '\\' && isalpha((unsigned char)q[1]))) {
+			break;
+		}
+	}
+	if (!(c.text = pgbs_oneline(l, q)))
+		return -ENOMEM;
+	pgbs_unescape_semicolons(c.text);
+	if (*c.text && pgbs_push(sc, &c)) {
+		free(c.text);
+		return -ENOMEM;
+	}
+	if (!*c.text)
+		free(c.text);
+	if (*q == '\\') { /* the meta command is scanned next */
+		st->s = q;
+		return 0;
+	}
+	st->s = *q ? q + 1 : q;
+	/* rest of the line after ';' (blanks, or a \gset) */
+	while (*st->s == ' ' || *st->s == '\t' || *st->s == '\r')
+		st->s++;
+	if (*st->s == '\n') {
+		st->s = st->bol = st->s + 1;
+		st->line++;
+	}
+	return 0;
 }
 
 int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int weight,
                  const struct src_pos *pos, bool pos_is_file, struct diag *d)
 {
 	struct pgb_script sc = {.weight = weight, .pos = *pos};
-	const char *s = text, *bol = text; /* bol: beginning of the current line */
-	int line = 1, nerr = 0;
-	const char *sql = NULL; /* start of the pending SQL command */
-	int sql_line = 0;
+	struct pgbs_scan st = {.s = text, .bol = text, .line = 1};
+	int nerr = 0, rc;
 
 	if (!(sc.name = strdup(name)))
 		return -ENOMEM;
-	while (*s) {
-		/* at the start of a line */
-		const char *l = s;
+	while (*st.s) {
+		const char *l = st.s;
 
 		while (*l == ' ' || *l == '\t')
 			l++;
-		if (!sql && (*l == '\n' || (*l == '\r' && l[1] == '\n') || (l[0] == '-' && l[1] == '-'))) {
+		if (*l == '\n' || (*l == '\r' && l[1] == '\n') || (l[0] == '-' && l[1] == '-')) {
 			while (*l && *l != '\n')
 				l++;
-			s = bol = *l ? l + 1 : l;
-			line++;
+			st.s = st.bol = *l ? l + 1 : l;
+			st.line++;
 			continue;
 		}
-		if (!sql && *l == '\\') {
-			const char *e = l;
-			int lines = 1;
-
-			for (;;) {
-				while (*e && *e != '\n')
-					e++;
-				const char *t = e;
-
-				while (t > l && (t[-1] == '\r' || t[-1] == ' ' || t[-1] == '\t'))
-					t--;
-				if (*e && t > l && t[-1] == '\\') {
-					e++;
-					lines++;
-					continue;
-				}
-				break;
-			}
-			int rc = pgbs_meta(p, &sc, l, e, line, (int)(l - bol), pos, pos_is_file, d);
-
-			if (rc == -ENOMEM)
-				goto nomem;
-			nerr += rc != 0;
-			line += lines;
-			s = bol = *e ? e + 1 : e;
-			continue;
-		}
-		/* SQL: scan to a semicolon outside quotes, across lines */
-		if (!sql) {
-			sql = l;
-			sql_line = line;
-		}
-		const char *q = s;
-		char quote = 0;
-
-		for (; *q; q++) {
-			if (*q == '\n') {
-				line++;
-				bol = q + 1;
-			}
-			if (quote) {
-				if (*q == quote)
-					quote = 0;
-				continue;
-			}
-			if (*q == '\'' || *q == '"') {
-				quote = *q;
-			} else if (q[0] == '-' && q[1] == '-') {
-				while (q[1] && q[1] != '\n')
-					q++;
-			} else if (*q == ';') {
-				break;
-			}
-		}
-		struct pgb_cmd c = {.kind = PGB_CMD_SQL, .line = sql_line};
-
-		if (!(c.text = pgbs_oneline(sql, q)))
+		if (*l == '\\')
+			rc = pgbs_scan_meta(p, &sc, &st, l, pos, pos_is_file, d);
+		else
+			rc = pgbs_scan_sql(&sc, &st, l, pos, pos_is_file);
+		if (rc == -ENOMEM)
 			goto nomem;
-		if (*c.text && pgbs_push(&sc, &c)) {
-			free(c.text);
-			goto nomem;
-		}
-		if (!*c.text)
-			free(c.text);
-		sql = NULL;
-		s = *q ? q + 1 : q;
-		/* rest of the line after ';' (only blanks expected) */
-		while (*s == ' ' || *s == '\t' || *s == '\r')
-			s++;
-		if (*s == '\n') {
-			s = bol = s + 1;
-			line++;
-		}
+		nerr += rc != 0;
 	}
+	if (!nerr)
+		nerr += pgbs_blocks(&sc, d);
 	if (!nerr && sc.ncmd == 0) {
 		diag_error(d, pos, "pgbench script %s: no commands", name);
 		nerr++;
@@ -432,10 +314,69 @@ static int pgbs_compile_sql(struct pgb_prog *p, struct pgb_script *sc, struct pg
 	return 0;
 }
 
+int pgb_prog_define(struct pgb_prog *p, const char *name, const char *value)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && !((unsigned char)name[i] & 0x80))
+			return -EINVAL;
+	int slot = n ? pgbs_var_slot(p, name, n, true) : -1;
+
+	if (slot < 0)
+		return n ? -ENOMEM : -EINVAL;
+	free(p->defval[slot]);
+	return (p->defval[slot] = strdup(value)) ? 0 : -ENOMEM;
+}
+
+/* With \gset or \aset, names known only at run time (the columns) may be
+ * read by SQL: every :name outside quotes in SQL becomes a variable. */
+static int pgbs_gset_names(struct pgb_prog *p)
+{
+	for (int s = 0; s < p->nscripts; s++)
+		for (int c = 0; c < p->scripts[s].ncmd; c++) {
+			const char *t = p->scripts[s].cmd[c].text;
+			char quote = 0;
+
+			if (p->scripts[s].cmd[c].kind != PGB_CMD_SQL)
+				continue;
+			for (; *t; t++) {
+				if (quote) {
+					quote = *t == quote ? 0 : quote;
+				} else if (*t == '\'' || *t == '"') {
+					quote = *t;
+				} else if (t[0] == ':' && t[1] == ':') {
+					while (t[1] == ':')
+						t++;
+				} else if (t[0] == ':' && (isalpha((unsigned char)t[1]) || t[1] == '_')) {
+					size_t nl = 1;
+
+					while (isalnum((unsigned char)t[1 + nl]) || t[1 + nl] == '_')
+						nl++;
+					if (pgbs_var_slot(p, t + 1, nl, true) < 0)
+						return -ENOMEM;
+					t += nl;
+				}
+			}
+		}
+	return 0;
+}
+
+static bool pgbs_has_gset(const struct pgb_prog *p)
+{
+	for (int s = 0; s < p->nscripts; s++)
+		for (int c = 0; c < p->scripts[s].ncmd; c++)
+			if (p->scripts[s].cmd[c].gset != PGB_GSET_NONE)
+				return true;
+	return false;
+}
+
 int pgb_prog_finish(struct pgb_prog *p, struct diag *d)
 {
 	int rc = 0;
 
+	if (pgbs_has_gset(p) && pgbs_gset_names(p))
+		return -ENOMEM;
 	if (p->nscripts > 0 && p->total_weight <= 0) {
 		diag_error(d, &p->scripts[0].pos,
 		           "pgbench: the total weight of the scripts must be positive");
@@ -450,5 +391,20 @@ int pgb_prog_finish(struct pgb_prog *p, struct diag *d)
 					rc = r;
 			}
 	p->finished = true;
+	return rc;
+}
+
+int pgb_prog_check_protocol(const struct pgb_prog *p, bool simple, struct diag *d)
+{
+	int rc = 0;
+
+	for (int s = 0; s < p->nscripts && simple; s++)
+		for (int c = 0; c < p->scripts[s].ncmd; c++)
+			if (p->scripts[s].cmd[c].kind == PGB_CMD_STARTPIPE) {
+				diag_error(d, &p->scripts[s].cmd[c].pos,
+				           "pgbench script: cannot use pipeline mode with the simple query "
+				           "protocol (set protocol: extended or prepared)");
+				rc = -EINVAL;
+			}
 	return rc;
 }

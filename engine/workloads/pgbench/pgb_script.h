@@ -1,4 +1,4 @@
-/* pgb_script: pgbench's script language (the common subset).
+/* pgb_script: pgbench 15's script language.
  *
  * A script is a list of commands, one per SQL statement or meta command:
  *   SQL;              ends at a semicolon outside quotes (may span lines);
@@ -6,16 +6,21 @@
  *                     protocol) or becomes a $n parameter (extended,
  *                     prepared); "::" (casts) and names never \set are left
  *                     alone, as pgbench does.
- *   \set name expr    integer/double arithmetic: + - * / % (integer division
- *                     truncates, overflow and division by zero are errors),
- *                     comparisons = <> != < <= > >= (giving 1 or 0), AND, OR,
- *                     NOT, parentheses, unary minus, :var, and the functions
- *                     random, random_uniform, random_gaussian,
- *                     random_exponential, random_zipfian, abs, int, double,
- *                     sqrt, ln, exp, pow/power, mod, pi, greatest, least.
+ *   \set name expr    pgbench 15's expressions (pgb_expr.h, pgb_eval.h).
  *   \sleep n [us|ms|s]  n is an integer or :var; default unit seconds.
+ *   SQL \gset [prefix] / \aset [prefix]   end an SQL command (or follow one
+ *                     ended by ';'): its result's columns become variables.
+ *                     "\;" inside SQL separates statements of one command.
+ *   \if expr, \elif expr, \else, \endif   conditional blocks (nested); the
+ *                     parser links each to the next branch and to its \endif.
+ *   \shell cmd args, \setshell var cmd args   a command through /bin/sh, as
+ *                     pgbench's system()/popen(); :var arguments replaced.
+ *   \startpipeline, \endpipeline   libpq pipeline mode.
  * Lines starting with "--" are comments; a trailing backslash continues a
- * meta command. Variables scale and client_id are always defined.
+ * meta command. Variables scale, client_id, random_seed and default_seed are
+ * always defined; pgb_prog_define gives others initial text (define:).
+ * Parsing checks what pgbench 15 checks (pgb_script_meta.c), and pipelines
+ * (pgb_prog_check_protocol).
  *
  * The variables of all scripts of one run share one table of slots (struct
  * pgb_prog), resolved at parse time, so evaluation never looks names up.
@@ -28,46 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+#include "pgb_cmd.h"
 #include "pgb_expr.h"
-
-#define PGB_MAX_PARAMS    256
-#define PGB_VAR_SCALE     0
-#define PGB_VAR_CLIENT_ID 1
-
-enum pgb_cmd_kind { PGB_CMD_SQL, PGB_CMD_SET, PGB_CMD_SLEEP };
-
-struct pgb_cmd {
-	enum pgb_cmd_kind kind;
-	int line;   /* 1-based line of the command in its script */
-	char *text; /* the command as written, on one line (for reports) */
-	/* SQL */
-	char *sql; /* :var replaced by $1..$n (extended, prepared) */
-	int nparams;
-	int *param_var; /* variable slot of each $k */
-	char **frag;    /* simple protocol: the nparams+1 pieces between variables */
-	size_t *fraglen;
-	/* SET: var = expr; SLEEP: expr * unit_us microseconds */
-	int var;
-	struct pgb_expr *expr;
-	int64_t unit_us;
-};
-
-struct pgb_script {
-	char *name;
-	int weight;
-	struct pgb_cmd *cmd;
-	int ncmd;
-	struct src_pos pos; /* where the script was given (for errors) */
-};
-
-struct pgb_prog {
-	struct pgb_script *scripts;
-	int nscripts;
-	int64_t total_weight;
-	char **var; /* slot names; slot 0 is scale, 1 is client_id */
-	int nvar;
-	bool finished;
-};
 
 void pgb_prog_init(struct pgb_prog *p);
 void pgb_prog_free(struct pgb_prog *p);
@@ -79,8 +46,20 @@ void pgb_prog_free(struct pgb_prog *p);
 int pgb_prog_add(struct pgb_prog *p, const char *name, const char *text, int weight,
                  const struct src_pos *pos, bool pos_is_file, struct diag *d);
 
+/* pgbench -D name=value: the variable's initial text in every client
+ * (before the scripts are added or finished). 0, -EINVAL or -ENOMEM. */
+int pgb_prog_define(struct pgb_prog *p, const char *name, const char *value);
+
 /* After the last add: resolve :var references in SQL. 0 or -EINVAL. */
 int pgb_prog_finish(struct pgb_prog *p, struct diag *d);
+
+/* Pipelines need the extended or prepared protocol (as pgbench 15, which
+ * aborts its clients at run time; benchgrid rejects the script when it is
+ * checked). 0 or -EINVAL with errors in d. */
+int pgb_prog_check_protocol(const struct pgb_prog *p, bool simple, struct diag *d);
+
+/* The slot of variable `name`, or -1 (run-time look-ups by \gset). */
+int pgb_prog_var(const struct pgb_prog *p, const char *name);
 
 /* Text of a builtin script ("tpcb-like", "simple-update", "select-only"),
  * or NULL. */

@@ -22,7 +22,7 @@
 
 static const char *const pgbw_keys[] = {"builtin", "script", "scripts", "protocol", "clients", "threads",
                                         "duration", "transactions", "rate", "connect", "progress", "scale",
-                                        "init", "report_statements", "seed", "vacuum",
+                                        "init", "report_statements", "seed", "vacuum", "define",
                                         /* failures, retries, latency limit, logs (pgb_fail_opts.c) */
                                         "latency_limit", "max_tries", "failures_detailed", "verbose_errors",
                                         "log", "aggregate_interval", "sampling_rate", NULL};
@@ -212,6 +212,36 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 	return rc;
 }
 
+/* define: {name: value}, pgbench's -D: text values, converted when an
+ * expression reads them. */
+static int pgbw_defines(struct pgbw_opts *o, const struct node *x, struct diag *d)
+{
+	int rc = 0;
+
+	if (x->kind != NODE_MAP) {
+		diag_error(d, &x->pos, "pgbench.define: expected a map of variable names to values");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < x->n; i++) {
+		const char *v;
+
+		if (node_as_string(x->items[i], "pgbench.define", &v, d)) {
+			rc = -EINVAL;
+			continue;
+		}
+		int e = pgb_prog_define(&o->prog, x->keys[i], v);
+
+		if (e == -EINVAL)
+			diag_error(d, &x->kpos[i],
+			           "pgbench.define: '%s' is not a variable name (letters, digits, _)",
+			           x->keys[i]);
+		else if (e)
+			diag_error(d, &x->kpos[i], "pgbench.define: out of memory");
+		rc = e ? e : rc;
+	}
+	return rc;
+}
+
 /* Read and validate every option; files only when `files`. */
 static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
                       struct diag *d)
@@ -306,6 +336,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 	if ((x = node_get(opts, "vacuum")))
 		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
 	pgb_fail_opts_parse(opts, o->duration, o->rate, &o->fail, d);
+	if ((x = node_get(opts, "define")))
+		pgbw_defines(o, x, d);
 	if (o->threads > o->clients && (x = node_get(opts, "threads"))) {
 		diag_error(d, &x->pos,
 		           "pgbench.threads: %" PRId64 " threads for %" PRId64
@@ -314,6 +346,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		rc = -EINVAL;
 	}
 	if (d->nerrors == nerr0 && pgb_prog_finish(&o->prog, d))
+		rc = -EINVAL;
+	if (d->nerrors == nerr0 && pgb_prog_check_protocol(&o->prog, o->protocol == PGB_PROTO_SIMPLE, d))
 		rc = -EINVAL;
 	return rc || d->nerrors > nerr0 ? -EINVAL : 0;
 }
@@ -499,6 +533,18 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 		result_info(res, "warning", "pgbench: stopped early by a signal");
 }
 
+/* debug() lines of the clients: the step's stderr file in the cell folder
+ * (STEP.stderr, as the exec step's), opened at the first line; stderr when
+ * there is no cell folder (pgb_driver). */
+/* debug() and \\shell lines: into the step's stderr log, which pgb_log.c
+ * opens with the run (verbose_errors writes there too), or stderr. */
+static void pgbw_debug_line(void *arg, const char *line)
+{
+	const struct pgb_fail_cfg *f = arg;
+
+	fputs(line, f->err_log ? f->err_log : stderr);
+}
+
 /* The load: the clients run the scripts while `mon` reads the server's
  * statistics before and after. */
 static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx *cx, struct step_result *res)
@@ -534,12 +580,14 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	    .scale = o->scale,
 	    .per_statement = o->report_statements,
 	    .seed = (uint64_t)o->seed,
+	    .debug = pgbw_debug_line,
 	    .stop = cx->stop,
 	    .timeout = cx->timeout,
 	    .on_progress = pgbw_progress,
 	    .progress_arg = parg,
 	    .fail = o->fail,
 	};
+	cfg.debug_arg = &cfg.fail;
 	struct pgb_run_out *out = calloc(1, sizeof(*out));
 	int rc = 0;
 

@@ -1,0 +1,10 @@
+-- random draws and the implicit seed: equal to pgbench's with the same seed
+\set a debug(random(1, 100))
+\set a debug(random(-1000000000000, 1000000000000))
+\set a debug(random_exponential(1, 100, 2.5))
+\set a debug(random_gaussian(1, 100, 2.5))
+\set a debug(random_zipfian(1, 100, 1.5))
+\set a debug(random_zipfian(1, 1000, 0.999 + 0.5))
+\set a debug(hash(5))
+\set a debug(hash_fnv1a(5))
+\set a debug(permute(3, 100))
