@@ -181,8 +181,8 @@ static void test_server_ticks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rates),      cmocka_unit_test(test_reset_and_own),
-	    cmocka_unit_test(test_waits),      cmocka_unit_test(test_parse_stat),
+	    cmocka_unit_test(test_rates),        cmocka_unit_test(test_reset_and_own),
+	    cmocka_unit_test(test_waits),        cmocka_unit_test(test_parse_stat),
 	    cmocka_unit_test(test_server_ticks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
