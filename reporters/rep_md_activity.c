@@ -10,7 +10,7 @@
 #include "rep_md_charts.h"
 #include "svg.h"
 
-#define TOP_WAITS 5
+#define TOP_WAITS   5
 #define WAIT_PREFIX "pg_wait."
 
 /* Steps (first-seen order) with a metric of the sampler in any cell. */
@@ -103,15 +103,20 @@ static void row_head(FILE *f, const struct run *r, const struct rep_group *g, co
 	fputs(" |", f);
 }
 
-static void writers_table(struct rep_ctx *cx, FILE *f, const struct rep_strs *steps, const struct rep_group *g,
-                          size_t ng)
+static void writers_table(struct rep_ctx *cx, FILE *f, const struct rep_strs *steps,
+                          const struct rep_group *g, size_t ng)
 {
 	static const struct {
 		const char *metric;
 		double scale;
-	} cols[] = {{"pg_checkpoints_timed", 1}, {"pg_checkpoints_req", 1}, {"pg_buffers_checkpoint", 1},
-	            {"pg_buffers_clean", 1},     {"pg_buffers_backend", 1}, {"pg_wal_bytes", 1e-6},
-	            {"pg_tps", 1},               {"pg_cpu_pct", 1}};
+	} cols[] = {{"pg_checkpoints_timed", 1},
+	            {"pg_checkpoints_req", 1},
+	            {"pg_buffers_checkpoint", 1},
+	            {"pg_buffers_clean", 1},
+	            {"pg_buffers_backend", 1},
+	            {"pg_wal_bytes", 1e-6},
+	            {"pg_tps", 1},
+	            {"pg_cpu_pct", 1}};
 	char buf[64];
 	fputs("### Buffers written by each writer\n\n| # | cell | step | checkpoints timed | checkpoints "
 	      "requested | checkpointer | bgwriter | backends | WAL (MB) | server tps | server CPU (%) |\n",
@@ -124,7 +129,8 @@ static void writers_table(struct rep_ctx *cx, FILE *f, const struct rep_strs *st
 				continue;
 			row_head(f, cx->run, &g[gi], steps->v[si]);
 			for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-				mean_text(cx, ci, steps->v[si], cols[k].metric, cols[k].scale, buf, sizeof(buf));
+				mean_text(cx, ci, steps->v[si], cols[k].metric, cols[k].scale, buf,
+				          sizeof(buf));
 				fprintf(f, " %s |", buf);
 			}
 			fputc('\n', f);
@@ -143,7 +149,8 @@ static void top_waits(const struct rep_ctx *cx, size_t ci, const char *step, cha
 	out[0] = 0;
 	/* the sampler writes them most frequent first; the means keep that
 	 * order but for ties between repetitions */
-	for (size_t k = 0; ss && ns && ns->st.mean > 0 && k < ss->nm && shown < TOP_WAITS && used < len; k++) {
+	for (size_t k = 0; ss && ns && ns->st.mean > 0 && k < ss->nm && shown < TOP_WAITS && used < len;
+	     k++) {
 		const char *name = ss->m[k].name;
 		if (strncmp(name, WAIT_PREFIX, strlen(WAIT_PREFIX)) != 0)
 			continue;

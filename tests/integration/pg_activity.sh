@@ -146,4 +146,45 @@ EOF
 "$BG" run "$W/none.yaml" -o "$W/none" --work-dir "$W/work" -q || fail "run without a server failed"
 if grep -q '"pg_' "$W/none/results.json"; then fail "pg_* figures without a server"; fi
 grep -q "Server activity" "$W/none/report.md" && fail "a Server activity section without a server"
+
+# An external server whose steps use another database than postgres: the
+# sampler sits in postgres, so a step can drop and re-create its database,
+# and reads the steps' database by name; no CPU figure (not our processes).
+. "$(dirname "$0")/pg_server.sh"
+pg_server_start >/dev/null || fail "cannot start a server"
+finish_ext() {
+	local rc=$?
+	pg_server_stop || true # (it fails under set -e once the server is gone)
+	"$BG" cleanup "$BENCHGRID_STATE" >/dev/null 2>&1 || true
+	rm -rf "$W"
+	exit $rc
+}
+trap finish_ext EXIT
+psql -qc "CREATE DATABASE actdb" || fail "createdb"
+cat >"$W/ext.yaml" <<YAML
+benchgrid: 1
+name: pg-activity-external
+postgres: {external: "${PG_CONNINFO/dbname=postgres/dbname=actdb}"}
+steps:
+  - name: recreate
+    exec: {command: [sh, -c, "psql -d postgres -qc 'DROP DATABASE actdb' && psql -d postgres -qc 'CREATE DATABASE actdb' && pgbench -i -q -s 1 actdb"]}
+  - name: load
+    pgbench: {builtin: select-only, clients: 2, threads: 1, duration: 2s}
+YAML
+"$BG" run "$W/ext.yaml" -o "$W/ext" --work-dir "$W/work" -q ||
+	fail "external run failed (could the step drop its database?)"
+python3 - "$W/ext/results.json" <<'PY' || fail "external figures"
+import json, sys
+cell = json.load(open(sys.argv[1]))["cells"][0]
+steps = {s["name"]: s for s in cell["reps"][0]}
+m = steps["load"]["metrics"]
+tps, ptps = m["tps"]["value"], m.get("pg_tps", {}).get("value")
+if not ptps or not (0.7 * tps <= ptps <= 1.3 * tps):
+    print("FAIL: external: pg_tps %s against the step's tps %s" % (ptps, tps)); sys.exit(1)
+if "pg_cpu_s" in m or "CPU" not in steps["load"]["info"].get("pg_activity.missing", ""):
+    print("FAIL: external: a CPU figure, or no word of its absence"); sys.exit(1)
+if "pg_checkpoints" not in steps["recreate"]["metrics"]:
+    print("FAIL: external: the exec step was not sampled"); sys.exit(1)
+print("external: pg_tps %.0f (step %.0f) in database actdb, dropped and re-created while sampled" % (ptps, tps))
+PY
 echo "PASS"
