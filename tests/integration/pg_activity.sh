@@ -187,4 +187,26 @@ if "pg_checkpoints" not in steps["recreate"]["metrics"]:
     print("FAIL: external: the exec step was not sampled"); sys.exit(1)
 print("external: pg_tps %.0f (step %.0f) in database actdb, dropped and re-created while sampled" % (ptps, tps))
 PY
+
+# A sampler whose backend stops answering (SIGSTOP) gives up after 5 s with
+# a warning: the step ends, not failed, instead of hanging at its end.
+cat >"$W/stop.yaml" <<YAML
+benchgrid: 1
+name: pg-activity-stopped
+postgres: {external: "$PG_CONNINFO"}
+steps:
+  - name: freeze
+    exec: {command: [sh, -c, "pid=\$(psql -Atc \"select pid from pg_stat_activity where application_name = 'benchgrid-sampler'\"); echo \$pid; kill -STOP \$pid; sleep 1.5"]}
+YAML
+"$BG" run "$W/stop.yaml" -o "$W/stop" --work-dir "$W/work" -q || fail "run with a frozen sampler backend failed"
+frozen=$(cat "$W"/stop/cells/*/freeze.stdout)
+[ -n "$frozen" ] && kill -CONT "$frozen"
+python3 - "$W/stop/results.json" <<'PY' || fail "frozen sampler"
+import json, sys
+st = json.load(open(sys.argv[1]))["cells"][0]["reps"][0][0]
+warn = json.dumps(st["info"])
+if st["failed"] or "no answer within 5 s" not in warn or not (5 <= st["elapsed"] < 10):
+    print("FAIL: frozen sampler: failed %s, elapsed %.1f s, info %s" % (st["failed"], st["elapsed"], warn)); sys.exit(1)
+print("frozen sampler backend: the step ended after %.1f s with a warning" % st["elapsed"])
+PY
 echo "PASS"
