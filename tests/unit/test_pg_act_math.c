@@ -152,17 +152,25 @@ static void test_server_ticks(void **state)
 	(void)state;
 	double hz = (double)sysconf(_SC_CLK_TCK), t0, t1, t2;
 	assert_true(pga_server_ticks(getpid(), 0, &t0));
-	int go[2];
+	int go[2], done[2];
 	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(done), 0);
 	pid_t c = fork();
 	assert_true(c >= 0);
 	if (c == 0) {
 		char x;
+		/* only the parent's ends: a parent that fails gives EOF, not a hang */
+		close(go[1]);
+		close(done[0]);
 		burn(0.3);
+		(void)!write(done[1], "x", 1);
 		(void)!read(go[0], &x, 1); /* stay alive until told */
 		_exit(0);
 	}
-	usleep(500000);
+	close(go[0]);
+	close(done[1]);
+	char x;
+	assert_int_equal(read(done[0], &x, 1), 1); /* the child has burnt its CPU */
 	assert_true(pga_server_ticks(getpid(), 0, &t1));
 	assert_true((t1 - t0) / hz >= 0.2);
 	/* the child left out by pid (as the sampler's backend is) */
@@ -173,8 +181,8 @@ static void test_server_ticks(void **state)
 	assert_int_equal(waitpid(c, NULL, 0), c);
 	assert_true(pga_server_ticks(getpid(), 0, &t2));
 	assert_true(t2 >= t1);
-	close(go[0]);
 	close(go[1]);
+	close(done[0]);
 	assert_false(pga_server_ticks(0, 0, &t2));
 }
 
