@@ -140,31 +140,46 @@ static void writers_table(struct rep_ctx *cx, FILE *f, const struct rep_strs *st
 	      f);
 }
 
-/* "Timeout:PgSleep 0.5, IO:WALSync 0.25": the top waits as average sessions. */
+struct wait_mean {
+	const char *name; /* after "pg_wait." */
+	double mean;
+};
+
+static int wait_cmp(const void *pa, const void *pb)
+{
+	const struct wait_mean *a = pa, *b = pb;
+	if (a->mean != b->mean)
+		return a->mean > b->mean ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* "Timeout:PgSleep 0.5, IO:WALSync 0.25": the top waits as average
+ * backends, most frequent first (by their means over the repetitions). */
 static void top_waits(const struct rep_ctx *cx, size_t ci, const char *step, char *out, size_t len)
 {
 	const struct step_summary *ss = cell_summary_step(cx->sum[ci], step);
 	const struct metric_summary *ns = cell_summary_metric(cx->sum[ci], step, "pg_wait_samples");
-	size_t used = 0, shown = 0;
-	out[0] = 0;
-	/* the sampler writes them most frequent first; the means keep that
-	 * order but for ties between repetitions */
-	for (size_t k = 0; ss && ns && ns->st.mean > 0 && k < ss->nm && shown < TOP_WAITS && used < len;
-	     k++) {
-		const char *name = ss->m[k].name;
-		if (strncmp(name, WAIT_PREFIX, strlen(WAIT_PREFIX)) != 0)
-			continue;
+	struct wait_mean *w = ss ? calloc(ss->nm + 1, sizeof(*w)) : NULL;
+	size_t nw = 0, used = 0;
+	snprintf(out, len, "(none)");
+	if (!w || !ns || !(ns->st.mean > 0)) {
+		free(w);
+		return;
+	}
+	for (size_t k = 0; k < ss->nm; k++)
+		if (!strncmp(ss->m[k].name, WAIT_PREFIX, strlen(WAIT_PREFIX)) && isfinite(ss->m[k].st.mean))
+			w[nw++] = (struct wait_mean){ss->m[k].name + strlen(WAIT_PREFIX), ss->m[k].st.mean};
+	qsort(w, nw, sizeof(*w), wait_cmp);
+	for (size_t k = 0; k < nw && k < TOP_WAITS && used < len; k++) {
 		char ev[128], num[32];
-		snprintf(ev, sizeof(ev), "%s", name + strlen(WAIT_PREFIX));
+		snprintf(ev, sizeof(ev), "%s", w[k].name);
 		char *dot = strchr(ev, '.');
 		if (dot)
 			*dot = ':';
-		rep_fmt_human(ss->m[k].st.mean / ns->st.mean, num, sizeof(num));
-		used += (size_t)snprintf(out + used, len - used, "%s%s %s", shown ? ", " : "", ev, num);
-		shown++;
+		rep_fmt_human(w[k].mean / ns->st.mean, num, sizeof(num));
+		used += (size_t)snprintf(out + used, len - used, "%s%s %s", k ? ", " : "", ev, num);
 	}
-	if (!shown)
-		snprintf(out, len, "(none)");
+	free(w);
 }
 
 static void waits_table(struct rep_ctx *cx, FILE *f, const struct rep_strs *steps, const struct rep_group *g,

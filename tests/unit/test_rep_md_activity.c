@@ -3,7 +3,8 @@
  * recorded the sampler's figures and one exec step that did not. The
  * section has a tps chart per sampled step with one dotted event line per
  * interval that counted a checkpoint, the buffers by writer, and the top
- * wait events as average backends (count / samples), most frequent first;
+ * wait events as average backends (count / samples), sorted most frequent
+ * first whatever the order of the metrics;
  * the Steps table leaves the pg_wait.* metrics out; a run without the
  * sampler's figures has no section. */
 #include <setjmp.h>
@@ -49,10 +50,10 @@ static void load_step(struct step_result *s, int i, bool sampled)
 	result_metric(s, "pg_buffers_backend", 7, "buffers");
 	result_metric(s, "pg_wal_bytes", 3e6, "bytes");
 	result_metric(s, "pg_wait_samples", 10, "");
-	/* most frequent first, as the sampler writes them */
+	/* in no order: the report sorts them */
+	result_metric(s, "pg_wait.IO.WALSync", 3, "samples");
 	result_metric(s, "pg_wait.CPU.running", 20, "samples");
 	result_metric(s, "pg_wait.LWLock.WALWrite", 5, "samples");
-	result_metric(s, "pg_wait.IO.WALSync", 3, "samples");
 	for (int k = 1; k <= 5; k++) {
 		result_sample(s, "pg_tps", "tps", k, 1000.0 * (i + 1) + k);
 		/* checkpoints counted at t=2 and t=4 (two at once) */
