@@ -12,6 +12,7 @@
  *   ## Pivot tables        report.pivot: rows x cols of one step.metric
  *   ## Charts              report.charts: chart-N.svg, linked
  *   ## Per-statement latencies   pgbench -r statements by cell (rep_md_statements)
+ *   ## Server activity     tps with checkpoints, writers, wait events (rep_md_activity)
  *   ## Published vs measured (on this machine)   the absolute expectations
  *   ## Warnings            outliers and cold first runs over repeats
  *   ## Failed cells        every failed cell with its error
@@ -30,6 +31,7 @@
 #include "expect.h"
 #include "rep_fmt.h"
 #include "rep_hosts.h"
+#include "rep_md_activity.h"
 #include "rep_md_charts.h"
 #include "rep_md_devices.h"
 #include "rep_md_doc.h"
@@ -216,7 +218,7 @@ static int md_cell(struct rep_ctx *cx, size_t i)
  * per-statement latencies (their own section, with the SQL text). */
 static bool steps_table_skips(const char *metric)
 {
-	if (strncmp(metric, "disk.", 5) == 0)
+	if (strncmp(metric, "disk.", 5) == 0 || strncmp(metric, "pg_wait.", 8) == 0)
 		return true;
 	if (strncmp(metric, "stmt", 4) != 0)
 		return false;
@@ -311,8 +313,9 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 		}
 		fputc('\n', f);
 		if (hidden)
-			fputs("Not in this table: the other devices' disk columns (see Devices) and the "
-			      "per-statement latencies (their own section); all are in results.csv.\n\n",
+			fputs("Not in this table: the other devices' disk columns (see Devices), the "
+			      "per-statement latencies and the wait events (their own sections); all are in "
+			      "results.csv.\n\n",
 			      f);
 		rep_strs_free(&metrics);
 		rep_strs_free(&units);
@@ -586,6 +589,8 @@ static int md_end(struct rep_ctx *cx, bool ok)
 			m->bad_config = true;
 		}
 		rep_md_statements(cx, m);
+		if (rc == 0) /* server activity: tps and checkpoints, writers, waits */
+			rc = rep_md_activity(cx, m);
 		section_expect(cx, m);
 		section_warnings(cx, m);
 		section_failed(cx, m);

@@ -14,7 +14,7 @@
 #include "svg.h"
 #include "units.h"
 
-static int write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch)
+int rep_md_write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch)
 {
 	char name[64];
 	struct rep_file rf;
@@ -134,7 +134,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 		                       .ns = ns,
 		                       .marks = mk.v,
 		                       .nmarks = mk.n};
-		rc = write_svg(cx, m, &ch);
+		rc = rep_md_write_svg(cx, m, &ch);
 	}
 	marks_free(&mk);
 	for (size_t k = 0; k < ns; k++)
@@ -217,7 +217,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	if (nx == 0)
 		fprintf(m->rf.f, "*(no values of %s for this chart)*\n\n", c->x);
 	else
-		rc = write_svg(cx, m, &ch);
+		rc = rep_md_write_svg(cx, m, &ch);
 out:
 	marks_free(&mk);
 	free(s);

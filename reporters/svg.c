@@ -365,6 +365,27 @@ static void write_marks(FILE *f, const struct svg_chart *c, const struct frame *
 	fputs("</g>\n", f);
 }
 
+/* Events: dotted vertical lines across the plot (see svg.h). */
+static void write_events(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
+	if (c->nevents == 0 || fr->cat)
+		return;
+	fputs("<g class=\"events\" stroke-dasharray=\"2 3\" stroke-width=\"1.5\">\n", f);
+	for (size_t i = 0; i < c->nevents; i++) {
+		const struct svg_event *e = &c->events[i];
+		if (!isfinite(e->x) || e->x < fr->xlo || e->x > fr->xhi)
+			continue;
+		double x = px(fr, e->x);
+		fputs("<line class=\"event-mark\" data-series=\"", f);
+		svg_escape(f, e->series < c->ns && c->s[e->series].label ? c->s[e->series].label : "");
+		fprintf(f, "\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"><title>", x,
+		        fr->y0, x, fr->y0 + fr->h, palette[e->series % NPALETTE]);
+		svg_escape(f, e->label ? e->label : "event");
+		fputs("</title></line>\n", f);
+	}
+	fputs("</g>\n", f);
+}
+
 static void write_legend(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
 	fputs("<g class=\"legend\">\n", f);
@@ -409,6 +430,7 @@ int svg_write(FILE *f, const struct svg_chart *c)
 		fputs("</g>\n", f);
 	}
 	write_marks(f, c, &fr);
+	write_events(f, c, &fr);
 	if (fr.legend_w > 0)
 		write_legend(f, c, &fr);
 	fputs("</svg>\n", f);

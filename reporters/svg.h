@@ -13,7 +13,9 @@
  * their series with a label, in one group after the series:
  *   <g class="published"> line.ref-mark[data-series] text.ref-label </g>
  * over the category slot (over the series' bar in bar charts), or across
- * the plot when x is NaN (time charts). */
+ * the plot when x is NaN (time charts). Events on a numeric x axis (e.g.
+ * checkpoints) are dotted vertical lines in the colour of their series:
+ *   <g class="events"> line.event-mark[data-series] (title: the label) </g> */
 #ifndef BENCHGRID_SVG_H
 #define BENCHGRID_SVG_H
 
@@ -37,6 +39,12 @@ struct svg_mark {
 	const char *label; /* "published 300" */
 };
 
+struct svg_event {
+	double x;          /* where on the numeric x axis */
+	size_t series;     /* index into the chart's series (colour) */
+	const char *label; /* "checkpoint" */
+};
+
 struct svg_chart {
 	enum svg_kind kind;
 	const char *title;
@@ -47,6 +55,8 @@ struct svg_chart {
 	size_t ns;
 	const struct svg_mark *marks;
 	size_t nmarks;
+	const struct svg_event *events;
+	size_t nevents;
 	bool x_zero;       /* numeric x axis starts at 0 (time charts) */
 	int width, height; /* 0: 760 x 420 */
 };

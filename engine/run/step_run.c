@@ -8,9 +8,11 @@
 
 #include "clock.h"
 #include "devmodel.h"
+#include "fx_pg.h"
 #include "interrupt.h"
 #include "lb.h"
 #include "monitor.h"
+#include "pg_activity.h"
 #include "units.h"
 #include "workload_table.h"
 
@@ -57,6 +59,7 @@ static const struct workload_ops *step_workload(const struct node *st, size_t *k
 struct step {
 	char name[128];
 	bool record;
+	bool server_stats; /* sample the server's activity (pg_activity.h) */
 	double timeout;
 	const struct workload_ops *ops;
 	struct node *opts; /* a copy of the options, NULL without a workload */
@@ -71,10 +74,13 @@ static void step_read(struct run_env *E, const struct cell *c, const struct node
 	else
 		snprintf(S->name, sizeof(S->name), "step%zu", i + 1);
 	S->record = true;
+	S->server_stats = true;
 	S->timeout = E->default_timeout;
 	const struct node *v;
 	if ((v = node_get(st, "record")))
 		node_as_bool(v, "step.record", &S->record, sd);
+	if ((v = node_get(st, "server_stats")))
+		node_as_bool(v, "step.server_stats", &S->server_stats, sd);
 	if ((v = node_get(st, "timeout")))
 		node_as_duration(v, "step.timeout", false, &S->timeout, sd);
 	size_t key = 0;
@@ -89,6 +95,23 @@ static void step_read(struct run_env *E, const struct cell *c, const struct node
 				             node_clone(over->items[k]));
 		node_free(over);
 	}
+}
+
+/* The server's activity is sampled during pgbench and exec steps, every
+ * `progress` of a pgbench step, else every second (as the monitor). */
+static struct pg_activity *step_server_stats(struct run_env *E, const struct step *S)
+{
+	if (!S->server_stats || !E->fx.pg || !fx_pg_alive(E->fx.pg) ||
+	    (strcmp(S->ops->name, "pgbench") != 0 && strcmp(S->ops->name, "exec") != 0))
+		return NULL;
+	double every = 1.0;
+	const struct node *p = S->opts && S->opts->kind == NODE_MAP ? node_get(S->opts, "progress") : NULL;
+	struct diag ignored;
+	diag_init(&ignored);
+	if (p && node_as_duration(p, "pgbench.progress", false, &every, &ignored) < 0)
+		every = 1.0;
+	diag_free(&ignored);
+	return pg_activity_start(E->fx.pg, every > 0 ? every : 1.0);
 }
 
 /* The workload's run, watched by the monitor and the timeout. */
@@ -118,10 +141,12 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	/* CPU figures of the whole machine and those of every device of the
 	 * cell (its targets' and the disks under their images) during the step. */
 	struct monitor *mon = monitor_start_devs(&E->devs, 1.0);
+	struct pg_activity *act = step_server_stats(E, S);
 	interrupt_step_begin(S->timeout);
 	double t0 = clock_mono();
 	int rc = S->ops->run(S->opts, &cx, res, sd);
 	interrupt_step_end();
+	pg_activity_stop(act, res);
 	if (mon)
 		monitor_stop(mon, res);
 	devmodel_step_series(E->fx.dm, t0, clock_mono(), res); /* model.NAME.cache_full */
