@@ -32,7 +32,7 @@ static void start(struct fixture *x, struct pgb_fail_cfg f, int nthreads)
 	x->cx = (struct step_ctx){.cell_dir = x->dir, .step_name = "st ep"};
 	result_init(&x->res, "st ep", "pgbench");
 	x->f = f;
-	assert_int_equal(pgb_log_start(&x->f, &x->cx, nthreads, 7, &x->res), 0);
+	assert_int_equal(pgb_log_start(&x->f, &x->cx, nthreads, &x->res), 0);
 	assert_int_equal(x->f.nlogs, nthreads);
 	x->f.epoch_shift_ns = EPOCH * S; /* monotonic 0 = the epoch second EPOCH */
 }
@@ -163,7 +163,11 @@ static void test_sampling(void **state)
 	struct fixture x;
 	int lines = 0;
 
+	struct pgb_rng rng;
+
 	start(&x, (struct pgb_fail_cfg){.log = true, .sampling_rate = 0.25, .max_tries = 1}, 1);
+	pgb_rng_seed(&rng, 7);
+	x.f.logs[0].sample = &rng;
 	for (int i = 0; i < 40000; i++) {
 		struct pgb_log_txn t = txn(0, i + 1, S, 100, 0, 1, PGB_TXN_OK);
 

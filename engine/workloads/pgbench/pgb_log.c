@@ -77,7 +77,7 @@ static void pgb_log_free(struct pgb_fail_cfg *f)
 }
 
 /* Open the threads' logs (log: true). */
-static int pgb_log_open_threads(struct pgb_fail_cfg *f, const char *base, int nthreads, uint64_t seed,
+static int pgb_log_open_threads(struct pgb_fail_cfg *f, const char *base, int nthreads,
                                 struct step_result *res)
 {
 	struct pgb_log_set *s = f->set;
@@ -100,14 +100,12 @@ static int pgb_log_open_threads(struct pgb_fail_cfg *f, const char *base, int nt
 		s->n = i + 1;
 		setvbuf(s->rf[i].f, NULL, _IOFBF, 1 << 18);
 		f->logs[i].rf = &s->rf[i];
-		f->logs[i].sample = seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
 	}
 	f->nlogs = nthreads;
 	return 0;
 }
 
-int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthreads, uint64_t seed,
-                  struct step_result *res)
+int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthreads, struct step_result *res)
 {
 	char base[160], name[200];
 
@@ -142,7 +140,7 @@ int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthread
 		f->err_log = f->set->err.f;
 	}
 	if (f->log) {
-		int rc = pgb_log_open_threads(f, base, nthreads, seed, res);
+		int rc = pgb_log_open_threads(f, base, nthreads, res);
 
 		if (rc < 0) {
 			pgb_log_free(f);
@@ -150,18 +148,6 @@ int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthread
 		}
 	}
 	return 0;
-}
-
-/* Uniform in [0, 1) from a splitmix64 sequence (the sampling's own, so that
- * sampling does not change the clients' random numbers). */
-static double pgb_log_uniform(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) * 0x1.0p-53;
 }
 
 static void pgb_log_agg_reset(struct pgb_log_agg *a, int64_t start_us)
@@ -244,7 +230,7 @@ void pgb_log_txn(struct pgb_log_file *lf, const struct pgb_fail_cfg *f, int64_t 
 {
 	int64_t now_us = (x->end_ns + f->epoch_shift_ns) / 1000;
 
-	if (f->sampling_rate > 0 && pgb_log_uniform(&lf->sample) > f->sampling_rate)
+	if (f->sampling_rate > 0 && lf->sample && pgb_rng_double(lf->sample) > f->sampling_rate)
 		return;
 	if (f->agg_interval > 0) {
 		pgb_log_agg_flush(lf, f, thread_start_ns, now_us);

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include "cell.h"
 #include "pgb_fail_opts.h"
+#include "pgb_rand.h"
 #include "result.h"
 
 struct results_file;
@@ -45,8 +46,10 @@ struct pgb_log_agg {
 /* One thread's log. */
 struct pgb_log_file {
 	struct results_file *rf; /* model/results_write.h */
-	uint64_t sample;         /* state of the sampling generator (splitmix64) */
-	bool agg_on;             /* agg.start_us is set */
+	/* the thread's sampling generator (pgbench's ts_sample_rs: with the same
+	 * seed, the same transactions are logged); set by pgb_retry_thread_init */
+	struct pgb_rng *sample;
+	bool agg_on; /* agg.start_us is set */
 	struct pgb_log_agg agg;
 };
 
@@ -63,8 +66,7 @@ struct pgb_log_txn {
 
 /* Before the run: the epoch shift, the stderr log (verbose_errors) and the
  * threads' logs (log). 0, or a negative errno with res failed. */
-int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthreads, uint64_t seed,
-                  struct step_result *res);
+int pgb_log_start(struct pgb_fail_cfg *f, const struct step_ctx *cx, int nthreads, struct step_result *res);
 /* A thread's line (or its share of an interval). thread_start_ns: when the
  * thread started (the first interval begins at that whole second). */
 void pgb_log_txn(struct pgb_log_file *lf, const struct pgb_fail_cfg *f, int64_t thread_start_ns,

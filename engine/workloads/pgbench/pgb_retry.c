@@ -7,10 +7,13 @@
 #include <string.h>
 #include "pgb_log.h"
 
-void pgb_retry_thread_init(struct pgb_retry_thread *t, const struct pgb_fail_cfg *f, int idx)
+void pgb_retry_thread_init(struct pgb_retry_thread *t, const struct pgb_fail_cfg *f, int idx,
+                           struct pgb_rng *sample)
 {
 	memset(t, 0, sizeof(*t));
 	t->log = f->logs && idx < f->nlogs ? &f->logs[idx] : NULL;
+	if (t->log)
+		t->log->sample = sample;
 	t->on = pgb_fail_retries(f) || f->latency_limit_ns > 0 || f->verbose_errors || t->log;
 }
 

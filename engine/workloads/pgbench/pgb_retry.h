@@ -55,7 +55,8 @@ struct pgb_retry_end {
 };
 
 /* Set up thread `idx`'s part before it starts. */
-void pgb_retry_thread_init(struct pgb_retry_thread *t, const struct pgb_fail_cfg *f, int idx);
+void pgb_retry_thread_init(struct pgb_retry_thread *t, const struct pgb_fail_cfg *f, int idx,
+                           struct pgb_rng *sample);
 /* A transaction starts: keep the generator, first try. */
 void pgb_retry_txn_begin(struct pgb_retry_client *r, const struct pgb_rng *rng, int64_t t_start);
 /* A statement failed with a serialization failure or a deadlock: remember

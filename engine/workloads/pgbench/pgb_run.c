@@ -228,7 +228,7 @@ int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
 	pthread_cond_init(&r.sh.cond, NULL);
 	pgbc_setup(&r);
 	for (int i = 0; i < r.nth; i++)
-		pgb_retry_thread_init(&r.th[i].rt, &cfg->fail, i);
+		pgb_retry_thread_init(&r.th[i].rt, &cfg->fail, i, &r.th[i].rngs.sample);
 	for (int i = 0; i < r.nth; i++) {
 		if (pthread_create(&r.th[i].tid, NULL, pgbc_thread_main, &r.th[i])) {
 			pgbc_fail(&r.sh, "cannot start thread %d", i);

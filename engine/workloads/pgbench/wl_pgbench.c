@@ -595,8 +595,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 		result_fail(res, "pgbench: out of memory");
 		return -ENOMEM;
 	}
-	if ((rc = pgb_log_start(&cfg.fail, cx, cfg.threads < cfg.clients ? cfg.threads : cfg.clients,
-	                        cfg.seed, res))) {
+	if ((rc = pgb_log_start(&cfg.fail, cx, cfg.threads < cfg.clients ? cfg.threads : cfg.clients, res))) {
 		free(out);
 		return rc;
 	}
