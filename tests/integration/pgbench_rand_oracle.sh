@@ -84,6 +84,21 @@ if [ "$want" != "$got" ]; then
 fi
 echo "1. draws: 800 rows x 17 values (draws, seeds, hash, permute) identical to pgbench's"
 
+# 1b. a seed above 2^63 (pgbench's --random-seed is unsigned): the same draws,
+# and :random_seed as pgbench gives it
+BIG=18446744073709551557
+q "TRUNCATE draws" >/dev/null
+pg_server__as "$PGB" -n -c 2 -j 1 -t 50 --random-seed=$BIG -f "$D/draws.sql" >"$D/pgb1b.out" 2>&1 \
+	|| fail "pgbench (seed $BIG): $(tail -5 "$D/pgb1b.out")"
+want=$(dump draws)
+q "TRUNCATE draws" >/dev/null
+out=$(step "{script: draws.sql, clients: 2, threads: 1, transactions: 50, seed: $BIG, vacuum: false}") \
+	|| fail "step (seed $BIG): $out"
+got=$(dump draws)
+[ "$(wc -l <<<"$want")" = 100 ] && [ "$want" = "$got" ] || fail "seed $BIG: the draws differ from pgbench's"
+echo "1b. seed $BIG: 100 rows identical to pgbench's"
+q "TRUNCATE draws" >/dev/null
+
 # 4. another seed gives other values
 q "TRUNCATE draws" >/dev/null
 out=$(step "{script: draws.sql, clients: 4, threads: 2, transactions: 200, seed: $((SEED + 1)), vacuum: false}") \

@@ -3,6 +3,7 @@
 #include "wl_pgbench.h"
 
 #include <errno.h>
+#include <sys/random.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,12 +38,40 @@ struct pgbw_opts {
 	struct pgb_prog prog;
 	bool uses_builtin;
 	int protocol;
-	int64_t clients, threads, transactions, scale, seed;
+	int64_t clients, threads, transactions, scale;
+	uint64_t seed;
+	bool seed_rand; /* seed: rand (else time when !has_seed) */
 	double duration, rate, progress;
 	bool per_txn, report_statements, has_seed;
 	bool vacuum;              /* as pgbench without -n */
 	struct pgb_fail_cfg fail; /* failures, retries, latency limit, logs */
 };
+
+/* seed: as pgbench's --random-seed: an unsigned 64-bit integer, `time`
+ * (the default: from the clock) or `rand` (from the kernel's generator). */
+static void pgbw_seed(const struct node *x, struct pgbw_opts *o, struct diag *d)
+{
+	const char *t = x->kind == NODE_SCALAR ? x->text : "";
+	char *end = NULL;
+
+	if (!strcmp(t, "time"))
+		return;
+	if (!strcmp(t, "rand")) {
+		o->seed_rand = true;
+		return;
+	}
+	errno = 0;
+	unsigned long long v = *t >= '0' && *t <= '9' ? strtoull(t, &end, 10) : 0;
+	if (!end || *end || errno) {
+		diag_error(d, &x->pos,
+		           "pgbench.seed: '%s' is not an unsigned 64-bit integer, time or rand "
+		           "(pgbench's --random-seed)",
+		           t);
+		return;
+	}
+	o->seed = v;
+	o->has_seed = true;
+}
 
 static char *pgbw_read_file(const char *path, int *err)
 {
@@ -331,8 +360,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		node_as_int(x, "pgbench.scale", 1, INT32_MAX, &o->scale, d);
 	if ((x = node_get(opts, "report_statements")))
 		node_as_bool(x, "pgbench.report_statements", &o->report_statements, d);
-	if ((x = node_get(opts, "seed")) && !node_as_int(x, "pgbench.seed", 0, INT64_MAX, &o->seed, d))
-		o->has_seed = true;
+	if ((x = node_get(opts, "seed")))
+		pgbw_seed(x, o, d);
 	if ((x = node_get(opts, "vacuum")))
 		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
 	pgb_fail_opts_parse(opts, o->duration, o->rate, &o->fail, d);
@@ -553,9 +582,16 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	char app[64], msg[4200];
 
 	snprintf(app, sizeof(app), "benchgrid-pgbench-%d", (int)getpid());
-	if (!o->has_seed)
+	if (!o->has_seed && o->seed_rand) {
+		if (getrandom(&o->seed, sizeof(o->seed), 0) != (ssize_t)sizeof(o->seed)) {
+			result_fail(res, "pgbench: seed: rand: cannot read random bytes: %s",
+			            strerror(errno));
+			return -EIO;
+		}
+	} else if (!o->has_seed) {
 		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	result_info(res, "pgbench.seed", "%" PRId64, o->seed);
+	}
+	result_info(res, "pgbench.seed", "%" PRIu64, o->seed);
 	result_info(res, "pgbench.scale", "%" PRId64, o->scale);
 	result_info(res, "pgbench.protocol", "%s", pgbw_protocols[o->protocol]);
 	if (o->vacuum) /* before the statistics and the clock, as pgbench */
