@@ -498,6 +498,16 @@ static void test_parse_errors(void **state)
 	memset(deep + 202, ')', 200);
 	deep[402] = '\0';
 	IV(deep, -1);
+
+	/* a long chain is a tree as deep as it is long: bounded too */
+	static char chain[20000];
+	k = sprintf(chain, "1");
+	for (int i = 0; i < 3000; i++)
+		k += sprintf(chain + k, "+1");
+	IV(chain, 3001);
+	for (int i = 0; i < 1500; i++)
+		k += sprintf(chain + k, "+1");
+	perr(chain, 0, "expression too long");
 }
 
 /* pgbench 15.18's own values: `pgbench -n -t 1 -c 2 --random-seed=7` on

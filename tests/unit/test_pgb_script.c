@@ -121,6 +121,15 @@ static void test_sql_vars(void **state)
 	assert_int_equal(p.scripts[0].cmd[3].line, 5);
 	pgb_prog_free(&p);
 	diag_free(&d);
+
+	/* a comment inside a statement does not hide its next lines, and
+	 * quoted text keeps its spaces and dashes */
+	assert_int_equal(parse(&p, "SELECT 1 -- one\n  + 1;\nSELECT 'a  b--c',   \"x  y\" -- z\n;\n", &d), 0);
+	assert_int_equal(p.scripts[0].ncmd, 2);
+	assert_string_equal(p.scripts[0].cmd[0].sql, "SELECT 1 + 1");
+	assert_string_equal(p.scripts[0].cmd[1].sql, "SELECT 'a  b--c', \"x  y\"");
+	pgb_prog_free(&p);
+	diag_free(&d);
 }
 
 static void test_arith(void **state)

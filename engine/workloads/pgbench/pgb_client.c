@@ -253,25 +253,16 @@ static void pgbc_finish(struct pgbc_client *c)
 	c->th->nactive--;
 }
 
-/* What an expression of the current command sees. */
-static struct pgb_eval_ctx pgbc_eval_ctx(struct pgbc_client *c)
-{
-	const struct pgbc_shared *sh = c->th->sh;
-
-	return (struct pgb_eval_ctx){.vars = c->vars,
-	                             .rng = &c->rng,
-	                             .script = c->script,
-	                             .command = c->cmd,
-	                             .default_seed = sh->default_seed,
-	                             .debug = sh->cfg->debug,
-	                             .debug_arg = sh->cfg->debug_arg};
-}
-
 /* \sleep for v units: a whole number, as pgbench's atoi(); CS_SLEEP. */
 static void pgbc_sleep(struct pgbc_client *c, const struct pgb_script *sc, const struct pgb_cmd *cmd,
                        const struct pgb_val *v)
 {
 	if (v->type != PGB_V_INT && v->type != PGB_V_DOUBLE) {
+		pgbc_fail(c->th->sh, "client %d: script %s line %d: %s: invalid sleep time", c->id, sc->name,
+		          cmd->line, cmd->text);
+		return;
+	}
+	if (v->type == PGB_V_DOUBLE && !(fabs(v->d) < 9.2e18)) { /* NaN or beyond int64: no cast */
 		pgbc_fail(c->th->sh, "client %d: script %s line %d: %s: invalid sleep time", c->id, sc->name,
 		          cmd->line, cmd->text);
 		return;

@@ -13,7 +13,9 @@
 #include <libpq-fe.h>
 #include "clock.h"
 #include "hist.h"
+#include "pgb_eval.h"
 #include "pgb_rand.h"
+#include "pgb_run_cfg.h"
 #include "pgb_retry.h"
 #include "pgb_script.h"
 
@@ -117,5 +119,19 @@ void pgbc_disconnect(struct pgbc_client *c);
 
 /* A thread's body: connect its clients, meet at the start gate, run them. */
 void *pgbc_thread_main(void *arg);
+
+/* What an expression of the client's current command is evaluated with. */
+static inline struct pgb_eval_ctx pgbc_eval_ctx(struct pgbc_client *c)
+{
+	const struct pgbc_shared *sh = c->th->sh;
+
+	return (struct pgb_eval_ctx){.vars = c->vars,
+	                             .rng = &c->rng,
+	                             .script = c->script,
+	                             .command = c->cmd,
+	                             .default_seed = sh->default_seed,
+	                             .debug = sh->cfg->debug,
+	                             .debug_arg = sh->cfg->debug_arg};
+}
 
 #endif

@@ -60,6 +60,8 @@ struct pgbs_parser {
 	struct src_pos pos; /* position of s[0] */
 	struct diag *d;
 	struct pgbs_token tok; /* the current token */
+	int nops;              /* binary operators so far: a chain 1+1+...+1 is a tree as
+	                        * deep as it is long, which evaluation recurses over */
 	int depth;             /* nesting of pgbs_expr, bounded: the stack is */
 	bool failed;
 };
@@ -620,6 +622,11 @@ static struct pgb_expr *pgbs_expr(struct pgbs_parser *ps, int minprec)
 			break;
 		if (prec == P_CMP && after_cmp) {
 			pgbs_err(ps, ps->tok.s, "%s", "syntax error: comparisons do not chain");
+			pgb_expr_free(left);
+			return NULL;
+		}
+		if (++ps->nops > 4000) {
+			pgbs_err(ps, ps->tok.s, "%s", "expression too long (over 4000 operators)");
 			pgb_expr_free(left);
 			return NULL;
 		}

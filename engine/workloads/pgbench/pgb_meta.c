@@ -27,14 +27,7 @@ static void pgbm_fail(struct pgbc_client *c, const struct pgb_script *sc, const 
  * \else branch, else go past the \endif. */
 static int pgbm_if(struct pgbc_client *c, const struct pgb_script *sc)
 {
-	const struct pgbc_shared *sh = c->th->sh;
-	struct pgb_eval_ctx ec = {.vars = c->vars,
-	                          .rng = &c->rng,
-	                          .script = c->script,
-	                          .command = c->cmd,
-	                          .default_seed = sh->default_seed,
-	                          .debug = sh->cfg->debug,
-	                          .debug_arg = sh->cfg->debug_arg};
+	struct pgb_eval_ctx ec = pgbc_eval_ctx(c);
 	char err[256];
 
 	for (int i = c->cmd;; i = sc->cmd[i].next) {
@@ -79,7 +72,12 @@ static int pgbm_store_row(struct pgbc_client *c, const struct pgb_script *sc, co
 	char name[256], err[300];
 
 	for (int f = 0; f < PQnfields(r); f++) {
-		snprintf(name, sizeof(name), "%s%s", cmd->prefix, PQfname(r, f));
+		if (snprintf(name, sizeof(name), "%s%s", cmd->prefix, PQfname(r, f)) >= (int)sizeof(name)) {
+			pgbm_fail(c, sc, cmd,
+			          "variable name too long (a prefix and a column name over 255 "
+			          "characters)");
+			return -1;
+		}
 		if (!pgbm_name_ok(name)) {
 			snprintf(err, sizeof(err), "invalid variable name: \"%s\"", name);
 			pgbm_fail(c, sc, cmd, err);

@@ -62,18 +62,22 @@ static void pgbc_setup(struct pgbc_run *r)
 	const struct pgb_run_cfg *cfg = r->cfg;
 	const struct pgb_prog *p = cfg->prog;
 	struct pgbc_shared *sh = &r->sh;
-	struct pgb_seeder sd;
-
 	/* pgbench's order of seeding: clients, :default_seed (no draw when
 	 * define: sets it), threads */
-	pgb_seeder_init(&sd, cfg->seed);
-	for (int ci = 0; ci < cfg->clients; ci++)
-		pgb_seeder_next(&sd, &r->cl[ci].rng);
-	if (!p->defval[PGB_VAR_DEFAULT_SEED])
-		sh->default_seed = pgb_seeder_default_seed(&sd);
+	struct pgb_rng *crng = calloc(cfg->clients, sizeof(*crng));
+	struct pgb_thread_rngs *trng = calloc(r->nth, sizeof(*trng));
+
+	if (!crng || !trng) {
+		pgbc_fail(sh, "out of memory");
+		free(crng);
+		free(trng);
+		return;
+	}
+	pgb_rand_seed_run(cfg->seed, cfg->clients, r->nth, p->defval[PGB_VAR_DEFAULT_SEED] != NULL, crng,
+	                  trng, &sh->default_seed);
 	for (int i = 0, ci = 0; i < r->nth; i++) {
 		struct pgbc_thread *t = &r->th[i];
-		int n = cfg->clients / r->nth + (i < cfg->clients % r->nth);
+		int n = pgb_rand_thread_nclients(cfg->clients, r->nth, i);
 
 		t->sh = sh;
 		t->idx = i;
@@ -83,9 +87,7 @@ static void pgbc_setup(struct pgbc_run *r)
 		hist_init(&t->lat);
 		t->cmd_ns = calloc(sh->ncmd + 1, sizeof(double));
 		t->cmd_n = calloc(sh->ncmd + 1, sizeof(int64_t));
-		pgb_seeder_next(&sd, &t->rngs.choose);
-		pgb_seeder_next(&sd, &t->rngs.throttle);
-		pgb_seeder_next(&sd, &t->rngs.sample);
+		t->rngs = trng[i];
 		if (cfg->rate > 0)
 			t->sched_mean_us = pgb_rand_throttle_us(cfg->rate, r->nth);
 		if (t->ep < 0 || !t->cmd_ns || !t->cmd_n)
@@ -96,6 +98,7 @@ static void pgbc_setup(struct pgbc_run *r)
 
 			c->th = t;
 			c->id = ci;
+			c->rng = crng[ci];
 			c->sock = -1;
 			c->vars = calloc(p->nvar, sizeof(*c->vars));
 			c->prepared = calloc(p->nscripts, sizeof(bool));
@@ -106,6 +109,8 @@ static void pgbc_setup(struct pgbc_run *r)
 			pgbc_client_vars(c, cfg, sh->default_seed);
 		}
 	}
+	free(crng);
+	free(trng);
 }
 
 /* One progress sample: tps and mean latency since the previous one. */

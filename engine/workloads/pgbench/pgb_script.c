@@ -171,7 +171,7 @@ static int pgbs_scan_sql(struct pgb_script *sc, struct pgbs_scan *st, const char
 			break;
 		}
 	}
-	if (!(c.text = pgbs_oneline(l, q)))
+	if (!(c.text = pgbs_sql_text(l, q)))
 		return -ENOMEM;
 	pgbs_unescape_semicolons(c.text);
 	if (*c.text && pgbs_push(sc, &c)) {

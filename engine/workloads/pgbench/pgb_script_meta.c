@@ -137,6 +137,10 @@ static int pgbs_sleep(const struct pgbs_mctx *m, const struct pgbs_words *w, str
 	}
 	char arg[256];
 
+	if (alen >= sizeof(arg)) {
+		diag_error(m->d, &xp, "pgbench script: \\sleep argument too long (%zu characters)", alen);
+		return -EINVAL;
+	}
 	snprintf(arg, sizeof(arg), "%.*s", (int)alen, a);
 	return (c->expr = pgb_expr_parse(arg, &xp, pgbs_var_new, m->p, m->d)) ? 0 : -EINVAL;
 }

@@ -86,6 +86,40 @@ char *pgbs_oneline(const char *s, const char *e)
 	return out;
 }
 
+/* An SQL command's text from [s, e), as the server gets it on one line:
+ * "--" comments outside quotes dropped (on one line they would hide the
+ * rest of the statement), whitespace runs outside quotes folded to one
+ * space, quoted text kept as written. */
+char *pgbs_sql_text(const char *s, const char *e)
+{
+	char *out = malloc(e - s + 1), *o = out;
+	char quote = 0;
+
+	if (!out)
+		return NULL;
+	for (; s < e; s++) {
+		if (quote) {
+			quote = *s == quote ? 0 : quote;
+			*o++ = *s;
+		} else if (s[0] == '-' && s + 1 < e && s[1] == '-') {
+			while (s + 1 < e && s[1] != '\n')
+				s++;
+			if (o > out && o[-1] != ' ')
+				*o++ = ' ';
+		} else if (isspace((unsigned char)*s)) {
+			if (o > out && o[-1] != ' ')
+				*o++ = ' ';
+		} else {
+			quote = *s == '\'' || *s == '"' ? *s : 0;
+			*o++ = *s;
+		}
+	}
+	while (o > out && o[-1] == ' ')
+		o--;
+	*o = '\0';
+	return out;
+}
+
 struct src_pos pgbs_pos(const struct src_pos *base, bool is_file, int line, int col)
 {
 	struct src_pos p = *base;

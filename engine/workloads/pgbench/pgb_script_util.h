@@ -15,6 +15,8 @@ int pgbs_var_slot(struct pgb_prog *p, const char *name, size_t len, bool create)
 int pgbs_var_new(void *prog, const char *name, size_t len);
 /* [s, e) on one line, whitespace runs folded to one space (malloc'd). */
 char *pgbs_oneline(const char *s, const char *e);
+/* An SQL command's text: comments dropped, whitespace outside quotes folded. */
+char *pgbs_sql_text(const char *s, const char *e);
 /* Script line and column (1-based) to a position in the scenario. */
 struct src_pos pgbs_pos(const struct src_pos *base, bool is_file, int line, int col);
 /* Append a command (copied) to the script. */

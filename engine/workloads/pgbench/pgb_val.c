@@ -150,6 +150,8 @@ int pgb_val_from_text(const struct pgb_val *v, const char *name, struct pgb_val 
  * of every statement. */
 static size_t pgbv_int(int64_t i, char *buf, size_t len)
 {
+	if (!len)
+		return 0;
 	char tmp[24];
 	size_t n = 0, k = 0;
 	uint64_t u = i < 0 ? -(uint64_t)i : (uint64_t)i;

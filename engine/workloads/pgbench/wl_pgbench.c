@@ -562,10 +562,7 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 		result_info(res, "warning", "pgbench: stopped early by a signal");
 }
 
-/* debug() lines of the clients: the step's stderr file in the cell folder
- * (STEP.stderr, as the exec step's), opened at the first line; stderr when
- * there is no cell folder (pgb_driver). */
-/* debug() and \\shell lines: into the step's stderr log, which pgb_log.c
+/* debug() and \shell lines: into the step's stderr log, which pgb_log.c
  * opens with the run (verbose_errors writes there too), or stderr. */
 static void pgbw_debug_line(void *arg, const char *line)
 {
