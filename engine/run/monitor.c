@@ -278,16 +278,6 @@ static void monitor_add_point(struct monitor *m, const struct mon_snap *s)
 	monitor_merge(m, &m->prev, s);
 }
 
-static void monitor_abs_deadline(double mono, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)mono;
-	ts->tv_nsec = (long)((mono - (double)ts->tv_sec) * 1e9);
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
 static void *monitor_thread(void *arg)
 {
 	struct monitor *m = arg;
@@ -297,7 +287,7 @@ static void *monitor_thread(void *arg)
 	while (!m->stop) {
 		double due = m->first.t + (double)k * m->interval;
 		struct timespec ts;
-		monitor_abs_deadline(due, &ts);
+		clock_mono_timespec(due, &ts);
 		int rc = pthread_cond_timedwait(&m->cond, &m->lock, &ts);
 		if (m->stop)
 			break;

@@ -10,6 +10,11 @@
 
 /* Seconds since an arbitrary fixed point (CLOCK_MONOTONIC). */
 double clock_mono(void);
+
+struct timespec;
+/* A clock_mono() time as an absolute CLOCK_MONOTONIC timespec (for
+ * pthread_cond_timedwait on a condition whose clock is monotonic). */
+void clock_mono_timespec(double mono, struct timespec *ts);
 /* Nanoseconds since the same point as clock_mono(), exact (a double loses
  * nanoseconds after ~104 days of uptime): for per-I/O latencies. */
 static inline int64_t clock_mono_ns(void)

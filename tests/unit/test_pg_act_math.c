@@ -128,6 +128,7 @@ static void test_parse_stat(void **state)
 	                   "100 1000 10 18446744073709551615";
 	assert_true(pga_parse_stat(line, &st));
 	assert_int_equal(st.ppid, 4200);
+	assert_int_equal(st.state, 'S');
 	assert_int_equal(st.utime, 17);
 	assert_int_equal(st.stime, 5);
 	assert_int_equal(st.cutime, 3);
