@@ -156,17 +156,15 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 			          c->id, sc->name, cmd->line, cfg->prog->var[cmd->param_var[k]], cmd->text);
 			return -1;
 		}
-		size_t n;
-
 		/* text values as they are, others formatted into pval */
-		c->pv[k] = pgb_val_str(v, c->pval[k], sizeof(c->pval[k]), &n);
+		c->pv[k] = pgb_val_str(v, c->pval[k], sizeof(c->pval[k]), &c->pvlen[k]);
 	}
 	switch (cfg->protocol) {
 	case PGB_PROTO_SIMPLE: {
 		size_t need = 1;
 
 		for (int k = 0; k <= cmd->nparams; k++)
-			need += cmd->fraglen[k] + (k < cmd->nparams ? strlen(c->pv[k]) : 0);
+			need += cmd->fraglen[k] + (k < cmd->nparams ? c->pvlen[k] : 0);
 		if (need > c->qcap) {
 			char *nb = realloc(c->qbuf, need);
 
@@ -183,10 +181,8 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 			memcpy(o, cmd->frag[k], cmd->fraglen[k]);
 			o += cmd->fraglen[k];
 			if (k < cmd->nparams) {
-				size_t l = strlen(c->pv[k]);
-
-				memcpy(o, c->pv[k], l);
-				o += l;
+				memcpy(o, c->pv[k], c->pvlen[k]);
+				o += c->pvlen[k];
 			}
 		}
 		*o = '\0';

@@ -42,6 +42,7 @@ struct pgbc_client {
 	size_t qcap;
 	char pval[PGB_MAX_PARAMS][32];
 	const char *pv[PGB_MAX_PARAMS];
+	size_t pvlen[PGB_MAX_PARAMS]; /* strlen of each pv */
 	/* retries, latency limit, logs (pgb_retry.c, pgb_log.c) */
 	struct pgb_retry_client rt;
 
