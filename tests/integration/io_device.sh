@@ -163,6 +163,10 @@ scenario "$W/pre.yaml" "{kind: device, path: $L6, destroy: true}" \
 run pre && bad "precondition without --yes ran" || expect_log "precondition without --yes refused" "and precondition" pre
 if run pre --yes; then
 	expect "precondition_bytes" "$(get pre p metrics precondition_bytes)" 25165824
+	case "$(get pre p info precondition)" in
+	*"queue depth 32"*) ok "precondition at queue depth 32 (io_uring)" ;;
+	*) bad "precondition depth: $(get pre p info precondition)" ;;
+	esac
 	[ "$(get pre p series precondition.mb_s)" -ge 1 ] && ok "precondition.mb_s series" || bad "no precondition.mb_s series"
 	cmp -s -n 8388608 "$L6" /dev/zero && bad "precondition left the region zeroed" || ok "precondition wrote the region"
 	cmp -s -i 8388608 -n 8388608 "$L6" /dev/zero && ok "nothing written beyond size" || bad "precondition wrote beyond size"
