@@ -236,9 +236,14 @@ rm -f "$D"/pgbench_log.*
 pgbench -c 4 -j 2 -T 3 -R 400 -L 50 --max-tries 3 --failures-detailed -l --aggregate-interval 1 -f "$D/ser.sql" >/dev/null
 pa=$(agg_sum "$D"/pgbench_log.*) ba=$(agg_sum "$C"/agg.log.*)
 echo "aggregated (lines cols incoherent transactions): pgbench $pa, benchgrid $ba (metric $(metric agg transactions))"
+# 3 s on 2 threads: 3 whole intervals per thread, or 4 when a thread started
+# late in a second (both tools round the first interval's start down to the
+# second, as pgbench 15 does) and its last transactions ended after the next
+# boundary, which load makes likely: 6 to 8 lines
 for a in "$pa" "$ba"; do
 	set -- $a
-	[ "$1" = 6 ] && [ "$2" = "15," ] && [ "$3" = 0 ] || fail "aggregated log: $a (want 6 lines of 15 columns, all coherent)"
+	[ "$1" -ge 6 ] && [ "$1" -le 8 ] && [ "$2" = "15," ] && [ "$3" = 0 ] \
+		|| fail "aggregated log: $a (want 6 to 8 lines of 15 columns, all coherent)"
 done
 set -- $ba
 [ "$4" -le "$(metric agg transactions)" ] && [ "$4" -gt 0 ] || fail "aggregated counts above the total"
