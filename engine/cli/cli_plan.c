@@ -9,6 +9,7 @@
 
 #include "matrix.h"
 #include "plan.h"
+#include "run_order.h"
 #include "shard.h"
 
 int cli_define(struct defines *D, const char *arg)
@@ -234,7 +235,9 @@ static int run_plan(int argc, char **argv, bool is_plan)
 			printf("%s: ok, %zu cell%s\n", argv[optind], n, n == 1 ? "" : "s");
 		else if (list_params)
 			print_params(s, cells, n);
-		else if (plan_print(s, cells, n, fmt, stdout), nshards)
+		else if (plan_print(s, cells, n, fmt, stdout), fmt == PLAN_TABLE && n)
+			run_order_print_cost(s->root, cells, n, stdout); /* what the order costs in set-ups */
+		if (is_plan && !list_params && nshards)
 			print_shares(s, cells, n, nshards, split_groups);
 		rc = CLI_EXIT_OK;
 	}
