@@ -145,12 +145,17 @@ static struct proc_ticks *scan(size_t *n)
 	return v;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct proc_ticks *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* v sorted by pid (account sorts every scan). */
 static const struct proc_ticks *find(const struct proc_ticks *v, size_t n, pid_t pid)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i].pid == pid)
-			return &v[i];
-	return NULL;
+	struct proc_ticks key = {.pid = pid};
+	return v ? bsearch(&key, v, n, sizeof(*v), cmp_pid) : NULL;
 }
 
 /* In the run's cgroup (a step's process that left our process tree)? */
@@ -210,9 +215,10 @@ static struct foreign *foreign_of(struct noise *ns, const struct proc_ticks *p)
  * it for one that started since). */
 static void account(struct noise *ns, struct proc_ticks *cur, size_t ncur)
 {
+	qsort(cur, ncur, sizeof(*cur), cmp_pid);
 	for (size_t i = 0; i < ncur; i++) {
 		const struct proc_ticks *p = &cur[i];
-		if (p->kernel || is_ours(cur, ncur, p))
+		if (p->kernel)
 			continue;
 		const struct proc_ticks *was = find(ns->prev, ns->nprev, p->pid);
 		unsigned long long used;
@@ -222,7 +228,8 @@ static void account(struct noise *ns, struct proc_ticks *cur, size_t ncur)
 			used = p->ticks;
 		else
 			continue;
-		struct foreign *f = used ? foreign_of(ns, p) : NULL;
+		/* whose it is only matters for what used the CPU */
+		struct foreign *f = used && !is_ours(cur, ncur, p) ? foreign_of(ns, p) : NULL;
 		if (f)
 			f->ticks += used;
 	}
@@ -262,6 +269,8 @@ struct noise *noise_start(void)
 	}
 	ns->boot_start = (unsigned long long)(up * (double)sysconf(_SC_CLK_TCK));
 	ns->prev = scan(&ns->nprev);
+	if (ns->prev)
+		qsort(ns->prev, ns->nprev, sizeof(*ns->prev), cmp_pid);
 	return ns;
 }
 
