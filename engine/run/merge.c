@@ -168,13 +168,19 @@ static size_t list_gaps(const struct merge *M, const struct plan_entry *p, size_
 	size_t gaps = 0;
 	for (size_t k = 0; k < np; k++) {
 		const struct run_cell *c = run_find_cell(&M->run, p[k].id);
-		if (c && c->status != RUN_FAILED)
+		/* an interleaved share killed between two repetitions of a cell */
+		const char *partial = c ? result_info_get(&c->facts, "repeat.partial") : NULL;
+		if (c && c->status != RUN_FAILED && !partial)
 			continue;
 		gaps++;
 		if (quiet)
 			continue;
 		const struct share_info *si = share_of(M, p[k].id);
-		if (c) {
+		if (partial) {
+			const char *share = result_info_get(&c->facts, "share");
+			fprintf(stderr, "unfinished: %s (%s): share %s: %s recorded; run that share again\n",
+			        p[k].id, p[k].label, share ? share : "-", partial);
+		} else if (c) {
 			const char *host = result_info_get(&c->facts, "host");
 			const char *share = result_info_get(&c->facts, "share");
 			fprintf(stderr, "failed: %s (%s): share %s on %s: %s\n", p[k].id, p[k].label,

@@ -198,6 +198,29 @@ r = json.load(open(sys.argv[3] + "/results.json"))
 assert sorted(len(c["reps"]) for c in r["cells"]) == [2, 2, 2]
 PY
 
+# ---- a share killed between two repetitions: merge says so, a rerun completes ----
+sed -e 's/name: kill/name: kshare/' -e 's/seq.kill/seq.kshare/' "$t/kill.yaml" >"$t/kshare.yaml"
+"$bg" run "${W[@]}" -q -o "$t/o-ks" --shard 0/2 "$t/kshare.yaml" &
+pid=$!
+for _ in $(seq 1 300); do
+	[[ -f $t/seq.kshare ]] && (($(wc -l <"$t/seq.kshare") >= 4)) && break
+	sleep 0.05
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+"$bg" cleanup >/dev/null 2>&1
+"$bg" run "${W[@]}" -q -o "$t/o-ks" --shard 1/2 "$t/kshare.yaml" || bad "share 1/2"
+"$bg" merge "$t/o-ks" >/dev/null 2>"$t/merge.err"
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "unfinished: .*of at most 3 repetitions recorded" "$t/merge.err" &&
+	ok "merge: a share killed mid-cell is listed as unfinished" || { bad "merge of a killed share: rc $rc"; cat "$t/merge.err"; }
+"$bg" run "${W[@]}" -q -o "$t/o-ks" --shard 0/2 "$t/kshare.yaml" && "$bg" merge -q "$t/o-ks" &&
+	$py -c "
+import json, sys
+r = json.load(open(sys.argv[1] + '/results.json'))
+assert len(r['cells']) == 4 and all(len(c['reps']) == 3 for c in r['cells'])
+" "$t/o-ks" && ok "the share run again completes its cells; merge exits 0" || bad "share rerun and merge"
+
 # ---- noise: facts of every step; a busy loop beside the run is flagged ----
 cat >"$t/noise.yaml" <<Y
 name: noise
