@@ -349,7 +349,11 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 		        n - to_run, n, to_run);
 	double declared =
 	    estimate_declared_seconds(node_get(R->E.s->root, "steps")) * (double)(R->E.repeat + R->E.warmup);
-	double spent = 0;
+	double spent = 0, *plan_s = estimate_cells_seconds(R->E.s, cells, n); /* the ETA's (progress.h) */
+	for (size_t i = 0, m = 0; plan_s && i < n; i++)
+		if (is_mine(R, i) && !is_finished(R, cells[i].id))
+			plan_s[m++] = plan_s[i];
+	progress_plan(&R->E.prog, plan_s, to_run);
 	size_t k = 0, finished = 0;
 	for (size_t i = 0; i < n && !interrupt_requested(); i++) {
 		const struct cell *c = &cells[i];
@@ -378,6 +382,7 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 			return true;
 		}
 		spent += rc->elapsed;
+		progress_cell_took(&R->E.prog, rc->elapsed);
 		finished++;
 		cell_finished(R, rc, k, to_run, label, d);
 		if (rc->status == RUN_FAILED && R->o->fail_fast) {

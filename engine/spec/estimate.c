@@ -340,6 +340,19 @@ void estimate_free(struct estimate *e)
 	e->nsteps = 0;
 }
 
+double *estimate_cells_seconds(const struct spec *s, const struct cell *cells, size_t n)
+{
+	struct estimate_rates r = ESTIMATE_DEFAULTS;
+	struct estimate e;
+	double *v = NULL;
+	if (estimate_plan(s, cells, n, &r, NULL, &e) == 0) {
+		v = e.cell_s;
+		e.cell_s = NULL;
+	}
+	estimate_free(&e);
+	return v;
+}
+
 void estimate_format_seconds(double s, char *buf, size_t len)
 {
 	if (!(s >= 0))

@@ -72,6 +72,11 @@ int estimate_plan(const struct spec *s, const struct cell *cells, size_t n,
                   struct estimate *e);
 void estimate_free(struct estimate *e);
 
+/* Each cell's estimated seconds (its steps and its set-ups, at the default
+ * rates), for run's ETA (run/progress.h); NULL when out of memory. The
+ * caller frees it. */
+double *estimate_cells_seconds(const struct spec *s, const struct cell *cells, size_t n);
+
 /* Seconds as "45s", "3m10s", "1h02m", "2d03h" (the ETA's form too); "?"
  * below 0. */
 void estimate_format_seconds(double s, char *buf, size_t len);
