@@ -170,8 +170,11 @@ static int put(struct store *s, const char *sql, int n, const char *const *p)
  * info keys, then metrics as text. */
 static int put_facts(struct store *s, const char *run_id, const char *cell_id, const struct step_result *f)
 {
+	/* Every parameter must appear in the statement: PostgreSQL cannot type
+	 * one it does not see. */
 	const char *sql = cell_id ? "INSERT INTO facts (run_id, cell_id, key, value) VALUES ($1, $2, $3, $4)"
-	                          : "INSERT INTO environment (run_id, key, value) VALUES ($1, $3, $4)";
+	                          : "INSERT INTO environment (run_id, key, value) VALUES ($1, $2, $3)";
+	int np = cell_id ? 4 : 3;
 	/* "warning" may repeat; the key is unique in the table. */
 	for (size_t i = 0; i < f->ni; i++) {
 		char key[256];
@@ -182,16 +185,18 @@ static int put_facts(struct store *s, const char *run_id, const char *cell_id, c
 			snprintf(key, sizeof(key), "%s.%zu", f->info[i].key, dup + 1);
 		else
 			snprintf(key, sizeof(key), "%s", f->info[i].key);
-		const char *p[] = {run_id, cell_id ? cell_id : "", key, f->info[i].value};
-		if (put(s, sql, 4, p) < 0)
+		const char *p[] = {run_id, cell_id ? cell_id : key, cell_id ? key : f->info[i].value,
+		                   f->info[i].value};
+		if (put(s, sql, np, p) < 0)
 			return -1;
 	}
 	struct numbuf nb;
 	for (size_t i = 0; i < f->nm; i++) {
 		if (result_info_get(f, f->m[i].name))
 			continue;
-		const char *p[] = {run_id, cell_id ? cell_id : "", f->m[i].name, num(&nb, 0, f->m[i].value)};
-		if (put(s, sql, 4, p) < 0)
+		const char *v = num(&nb, 0, f->m[i].value);
+		const char *p[] = {run_id, cell_id ? cell_id : f->m[i].name, cell_id ? f->m[i].name : v, v};
+		if (put(s, sql, np, p) < 0)
 			return -1;
 	}
 	return 0;
