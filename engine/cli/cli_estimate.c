@@ -11,16 +11,22 @@
 #include <unistd.h>
 
 #include "estimate.h"
+#include "store_query.h"
 #include "units.h"
 
-/* The history's seconds per set-up from the last run of this scenario, the
- * one place the results store is asked: false when there is none. */
-static bool history_of(const char *store, const char *scenario, struct estimate_history *h)
+/* The history's seconds per set-up from the last run of this scenario (the
+ * store is opened read-only): false when there is none. where: the store. */
+static bool history_of(const char *store, const char *scenario, struct estimate_history *h, char *where,
+                       size_t len)
 {
 	h->fs_s = h->pg_s = h->data_s = NAN;
-	(void)store;
-	(void)scenario;
-	return false;
+	if (!store_resolve(store, where, len))
+		return false;
+	int rc = store_last_setup_seconds(store, scenario, &h->fs_s, &h->pg_s, &h->data_s);
+	if (rc < 0 && rc != -ENOENT)
+		fprintf(stderr, "benchgrid plan: warning: cannot read the results history %s: %s\n", where,
+		        strerror(-rc));
+	return rc == 0;
 }
 
 /* The free bytes where run would create its work directory: that directory
@@ -145,7 +151,8 @@ void cli_print_estimate(const struct spec *s, const struct cell *cells, size_t n
 {
 	struct estimate_rates r = ESTIMATE_DEFAULTS;
 	struct estimate_history h;
-	bool have = history_of(store, s->name, &h);
+	char where[4096];
+	bool have = history_of(store, s->name, &h, where, sizeof(where));
 	struct estimate e;
 	if (estimate_plan(s, cells, n, &r, have ? &h : NULL, &e) < 0) {
 		fprintf(stderr, "benchgrid plan: out of memory for the estimate\n");
@@ -153,8 +160,8 @@ void cli_print_estimate(const struct spec *s, const struct cell *cells, size_t n
 		return;
 	}
 	char t[32], st[32], su[32];
-	fprintf(out, "\n# estimate (run order: grouped; set-ups priced from %s)\n",
-	        have ? "the last run of this scenario in the results history" : "the defaults");
+	fprintf(out, "\n# estimate (run order: grouped; set-ups priced from %s%s)\n",
+	        have ? "the last run of this scenario in " : "the defaults", have ? where : "");
 	print_setups(&e, &r, out);
 	print_steps(&e, &r, out);
 	estimate_format_seconds(e.total_s, t, sizeof(t));

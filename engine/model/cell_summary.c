@@ -115,6 +115,9 @@ struct cell_summary *run_cell_summarize(const struct run_cell *c)
 		for (size_t j = 0; j < ss->nm; j++) {
 			struct metric_summary *ms = &ss->m[j];
 			stats_compute(ms->v, ms->n, &ms->st);
+			stats_mean_ci(ms->v, ms->n, STATS_CI_LEVEL, &ms->ci_half);
+			stats_median_ci_bootstrap(ms->v, ms->n, STATS_CI_LEVEL, STATS_BOOT_SEED,
+			                          STATS_BOOT_RESAMPLES, &ms->med_lo, &ms->med_hi);
 			ms->warned = stats_check(ms->v, ms->n, ms->unit, &ms->warn);
 		}
 	}
