@@ -1,12 +1,14 @@
 /* store_db: SQLite and PostgreSQL behind one statement call. */
 #include "store_db.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Another writer holds the lock this long at most before we give up: a
  * run stores in well under a second. */
@@ -25,11 +27,42 @@ static void set_err(struct store *s, const char *what, const char *msg)
 			*p = ' ';
 }
 
+/* A read-only open of a WAL database creates PATH-wal and PATH-shm when
+ * they are missing and the folder is writable (and leaves them there): for
+ * `plan`, which writes nothing, open it immutable instead when no -wal file
+ * says a writer is at work (its last connection removes it), as the URI
+ * file:PATH?immutable=1. A writer that starts meanwhile may make this read
+ * fail (an error, never a write). NULL: open PATH as it is. */
+static char *readonly_uri(const char *path)
+{
+	char *wal = NULL, *uri = NULL;
+	if (asprintf(&wal, "%s-wal", path) < 0)
+		return NULL;
+	bool writer = access(wal, F_OK) == 0;
+	free(wal);
+	size_t len = 0;
+	FILE *f = writer ? NULL : open_memstream(&uri, &len);
+	if (!f)
+		return NULL;
+	fputs("file:", f);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (isalnum(*p) || strchr("/-._~", *p))
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%02X", *p);
+	fputs("?immutable=1", f);
+	fclose(f);
+	return uri;
+}
+
 int sdb_open_sqlite(struct store *s, const char *path, bool readonly)
 {
 	sqlite3 *db = NULL;
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOFOLLOW, NULL);
+	char *uri = readonly ? readonly_uri(path) : NULL;
+	int rc = sqlite3_open_v2(uri ? uri : path, &db,
+	                         flags | SQLITE_OPEN_NOFOLLOW | (uri ? SQLITE_OPEN_URI : 0), NULL);
+	free(uri);
 	if (rc != SQLITE_OK) {
 		set_err(s, path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 		sqlite3_close(db);
