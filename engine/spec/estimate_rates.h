@@ -21,7 +21,7 @@ struct estimate_rates {
 };
 #define ESTIMATE_DEFAULTS                                                                                    \
 	{                                                                                                    \
-		.mkfs_s = 1, .initdb_s = 4, .load_s_scale = 0.5, .load_s_fixed = 0.3, .restart_s = 1,        \
+		.mkfs_s = 1, .initdb_s = 3, .load_s_scale = 0.5, .load_s_fixed = 0.3, .restart_s = 1,        \
 		.tps = 1000, .io_bytes_s = 200.0 * 1048576, .cluster_bytes = 40.0 * 1048576,                 \
 		.scale_bytes = 15.0 * 1048576, .wal_bytes = 13.0 * 1048576,                                  \
 		.wal_max_bytes = 1024.0 * 1048576                                                            \

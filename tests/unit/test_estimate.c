@@ -100,11 +100,11 @@ static void test_fs_by_scale(void **state)
 	assert_near(p.e.scale_loaded, 22);
 	assert_near(step(&p.e, "ro")->seconds, 4 * 10 * 3);
 	assert_string_equal(step(&p.e, "ro")->basis, "duration");
-	/* defaults: 2 x 1 s + 2 x 4 s + 22 x 0.5 s + 4 x 0.3 s */
+	/* defaults: 2 x 1 s + 2 x 3 s + 22 x 0.5 s + 4 x 0.3 s */
 	assert_near(p.e.fs_s, 2);
-	assert_near(p.e.pg_s, 8);
+	assert_near(p.e.pg_s, 6);
 	assert_near(p.e.data_s, 11 + 1.2);
-	assert_near(p.e.total_s, 120 + 2 + 8 + 12.2);
+	assert_near(p.e.total_s, 120 + 2 + 6 + 12.2);
 	double sum = 0;
 	for (size_t i = 0; i < p.e.ncells; i++)
 		sum += p.e.cell_s[i];
