@@ -88,6 +88,11 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	mon_devs_of_fixtures(&E->devs, &E->fx);
 	mon_devs_facts(&E->devs, &rc->facts);
 out:
+	if (tree0) { /* fixture_set_fs ran: what this cell set up, and how long it took */
+		rc->setup_fs_s = E->fx.setup_fs_s;
+		rc->setup_pg_s = E->fx.setup_pg_s;
+		rc->setup_data_s = E->fx.setup_data_s;
+	}
 	node_free(tree0);
 	node_free(tree1);
 	node_free(rt);

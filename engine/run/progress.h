@@ -20,8 +20,15 @@ struct progress {
 	char step[64];   /* running step */
 	char unit[16];   /* live figure */
 	double live;
-	double last_draw;  /* monotonic seconds */
-	double eta;        /* seconds, < 0 unknown */
+	double last_draw; /* monotonic seconds */
+	double eta;       /* seconds, < 0 unknown */
+	/* The ETA against plan's estimate (progress_plan): the estimated
+	 * seconds of each cell to run, how many have finished, their estimate
+	 * and the seconds they took. */
+	double *plan_s;
+	size_t plan_n, plan_done;
+	double plan_done_s, spent_s;
+	double plan_left;  /* the plan's seconds for what is left, unscaled; < 0 none */
 	double step_start; /* monotonic seconds */
 	/* On a terminal, a thread redraws the line twice a second so the
 	 * elapsed time and ETA move even when a workload reports nothing. */
@@ -32,7 +39,17 @@ struct progress {
 };
 
 void progress_init(struct progress *p, int quiet);
+/* eta: seconds left, including this cell (< 0 unknown); with a plan
+ * (progress_plan) the ETA comes from the plan instead. */
 void progress_cell(struct progress *p, size_t k, size_t n, const char *label, double eta);
+/* Compare progress with plan's estimate: cell_s[i] the estimated seconds
+ * of the i-th cell to run (spec/estimate.h's estimate_cells_seconds, taken
+ * over; NULL: keep the caller's ETA). The ETA is then the estimate of the
+ * cells left, scaled by the seconds the finished cells took over their
+ * estimate, and the line shows the plan's own figure beside it. */
+void progress_plan(struct progress *p, double *cell_s, size_t n);
+/* The current cell finished after spent seconds. */
+void progress_cell_took(struct progress *p, double spent);
 void progress_step(struct progress *p, const char *step);
 /* The workload's live figure (struct step_ctx.progress). */
 void progress_live(void *p, const char *unit, double value);
