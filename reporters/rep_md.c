@@ -32,6 +32,7 @@
 #include "rep_fmt.h"
 #include "rep_hosts.h"
 #include "rep_md_activity.h"
+#include "rep_md_noise.h"
 #include "rep_md_charts.h"
 #include "rep_md_devices.h"
 #include "rep_md_doc.h"
@@ -593,6 +594,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 			rc = rep_md_activity(cx, m);
 		section_expect(cx, m);
 		section_warnings(cx, m);
+		rep_md_noise(cx, m); /* repetitions until converged, a busy machine */
 		section_failed(cx, m);
 		if (m->head)
 			rep_md_repro(cx, m, m->head);

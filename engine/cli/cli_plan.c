@@ -10,6 +10,7 @@
 #include "cli_estimate.h"
 #include "matrix.h"
 #include "plan.h"
+#include "run_order.h"
 #include "shard.h"
 
 int cli_define(struct defines *D, const char *arg)
@@ -254,6 +255,9 @@ static int run_plan(int argc, char **argv, bool is_plan)
 			print_params(s, cells, n);
 		else {
 			plan_print(s, cells, n, fmt, stdout);
+			if (fmt == PLAN_TABLE && n)
+				run_order_print_cost(s->root, cells, n,
+				                     stdout); /* what the order costs in set-ups */
 			if (nshards)
 				print_shares(s, cells, n, nshards, split_groups);
 			if (fmt == PLAN_TABLE) /* json and tsv stay what scripts read */
