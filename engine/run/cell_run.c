@@ -88,11 +88,14 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	mon_devs_of_fixtures(&E->devs, &E->fx);
 	mon_devs_facts(&E->devs, &rc->facts);
 out:
-	if (tree0) { /* fixture_set_fs ran: what this cell set up, and how long it took */
+	/* What this set-up made, and how long it took: a cell set up again
+	 * (run_order interleave) keeps its last figure of each part. */
+	if (tree0 && E->fx.setup_fs_s >= 0)
 		rc->setup_fs_s = E->fx.setup_fs_s;
+	if (tree0 && E->fx.setup_pg_s >= 0)
 		rc->setup_pg_s = E->fx.setup_pg_s;
+	if (tree0 && E->fx.setup_data_s >= 0)
 		rc->setup_data_s = E->fx.setup_data_s;
-	}
 	node_free(tree0);
 	node_free(tree1);
 	node_free(rt);
