@@ -97,9 +97,10 @@ static void print_setups(const struct estimate *e, const struct estimate_rates *
 static void print_steps(const struct estimate *e, const struct estimate_rates *r, FILE *out)
 {
 	char t[32];
-	fprintf(out, "steps: each cell runs them %lld time%s (repeat %lld + warmup %lld)\n",
-	        (long long)(e->repeat + e->warmup), e->repeat + e->warmup == 1 ? "" : "s",
-	        (long long)e->repeat, (long long)e->warmup);
+	fprintf(out, "steps: each cell runs them %s%lld time%s (repeat %lld%s + warmup %lld)\n",
+	        e->repeat_until ? "at most " : "", (long long)(e->repeat + e->warmup),
+	        e->repeat + e->warmup == 1 ? "" : "s", (long long)e->repeat,
+	        e->repeat_until ? " at most" : "", (long long)e->warmup);
 	size_t w = 4;
 	for (size_t i = 0; i < e->nsteps; i++)
 		if (strlen(e->steps[i].name) > w)
@@ -160,7 +161,8 @@ void cli_print_estimate(const struct spec *s, const struct cell *cells, size_t n
 		return;
 	}
 	char t[32], st[32], su[32];
-	fprintf(out, "\n# estimate (run order: grouped; set-ups priced from %s%s)\n",
+	fprintf(out, "\n# estimate (run order: %s%s; set-ups priced from %s%s)\n", run_order_names[e.order],
+	        e.order == RUN_ORDER_RANDOM && !e.order_seeded ? " with seed 0" : "",
 	        have ? "the last run of this scenario in " : "the defaults", have ? where : "");
 	print_setups(&e, &r, out);
 	print_steps(&e, &r, out);

@@ -255,12 +255,13 @@ static int run_plan(int argc, char **argv, bool is_plan)
 			print_params(s, cells, n);
 		else {
 			plan_print(s, cells, n, fmt, stdout);
+			if (fmt == PLAN_TABLE && n)
+				run_order_print_cost(s->root, cells, n,
+				                     stdout); /* what the order costs in set-ups */
 			if (nshards)
 				print_shares(s, cells, n, nshards, split_groups);
 			if (fmt == PLAN_TABLE) /* json and tsv stay what scripts read */
 				cli_print_estimate(s, cells, n, store, work_dir, stdout);
-			if (fmt == PLAN_TABLE && n) /* what the run order costs in set-ups */
-				run_order_print_cost(s->root, cells, n, stdout);
 		}
 		rc = CLI_EXIT_OK;
 	}

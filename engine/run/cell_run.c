@@ -56,14 +56,6 @@ static int before_cell(struct run_env *E, const struct cell *c, struct run_cell 
 	return skip ? 1 : 0;
 }
 
-/* A set-up's seconds (< 0: nothing set up) added to the cell's: with
- * run_order interleave or random a cell is set up once per slot. */
-static void add_setup(double *cell_s, double s)
-{
-	if (s >= 0)
-		*cell_s = (*cell_s > 0 ? *cell_s : 0) + s;
-}
-
 /* Interpolate what is known now, set up the filesystems, then resolve
  * ${target.path} and friends; PostgreSQL comes after the filesystems.
  * Returns the final tree, or NULL with errors in d. */
@@ -96,11 +88,14 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	mon_devs_of_fixtures(&E->devs, &E->fx);
 	mon_devs_facts(&E->devs, &rc->facts);
 out:
-	if (tree0) { /* fixture_set_fs ran: what this cell set up, and how long it took */
-		add_setup(&rc->setup_fs_s, E->fx.setup_fs_s);
-		add_setup(&rc->setup_pg_s, E->fx.setup_pg_s);
-		add_setup(&rc->setup_data_s, E->fx.setup_data_s);
-	}
+	/* What this set-up made, and how long it took: a cell set up again
+	 * (run_order interleave) keeps its last figure of each part. */
+	if (tree0 && E->fx.setup_fs_s >= 0)
+		rc->setup_fs_s = E->fx.setup_fs_s;
+	if (tree0 && E->fx.setup_pg_s >= 0)
+		rc->setup_pg_s = E->fx.setup_pg_s;
+	if (tree0 && E->fx.setup_data_s >= 0)
+		rc->setup_data_s = E->fx.setup_data_s;
 	node_free(tree0);
 	node_free(tree1);
 	node_free(rt);

@@ -53,25 +53,28 @@ void progress_end(struct progress *p)
 	p->plan_s = NULL;
 }
 
-void progress_plan(struct progress *p, double *cell_s, size_t n)
+void progress_plan(struct progress *p, double *slot_s, size_t n)
 {
 	free(p->plan_s);
-	p->plan_s = cell_s;
-	p->plan_n = cell_s ? n : 0;
+	p->plan_s = slot_s;
+	p->plan_n = slot_s ? n : 0;
 	p->plan_done = 0;
 	p->plan_done_s = p->spent_s = 0;
 }
 
-void progress_cell_took(struct progress *p, double spent)
+void progress_slot_took(struct progress *p, double spent, bool ran)
 {
-	if (p->plan_done < p->plan_n) {
-		p->plan_done_s += p->plan_s[p->plan_done++];
+	if (p->plan_done >= p->plan_n)
+		return;
+	double est = p->plan_s[p->plan_done++];
+	if (ran) {
+		p->plan_done_s += est;
 		p->spent_s += spent;
 	}
 }
 
-/* The seconds left by the plan (this cell included), and the ETA: those
- * seconds x (measured / estimated) of the cells finished so far. */
+/* The seconds left by the plan (the coming slot included), and the ETA:
+ * those seconds x (measured / estimated) of the slots run so far. */
 static double plan_eta(struct progress *p)
 {
 	double left = 0;

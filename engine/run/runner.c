@@ -551,29 +551,6 @@ static bool is_partial(const struct runner *R, const char *id)
 	return rc && result_info_get(&rc->facts, "repeat.partial");
 }
 
-/* The ETA against plan's estimate (progress.h), slot by slot: a slot is
- * one repetition, the cell's estimate over its repetitions. */
-static void plan_slots(struct runner *R, const struct cell *cells, size_t n, const struct run_slot *seq,
-                       size_t ns)
-{
-	double *cell_s = estimate_cells_seconds(R->E.s, cells, n);
-	double *slot_s = cell_s && ns ? malloc(ns * sizeof(*slot_s)) : NULL;
-	for (size_t k = 0; slot_s && k < ns; k++)
-		slot_s[k] = cell_s[seq[k].cell] / (double)(R->E.repeat > 0 ? R->E.repeat : 1);
-	free(cell_s);
-	progress_plan(&R->E.prog, slot_s, slot_s ? ns : 0);
-}
-
-/* A slot done; one skipped (its cell converged before) counts at the pace
- * seen so far, so that it moves the ETA without changing that pace. */
-static void slot_took(struct progress *p, bool skipped, double spent)
-{
-	if (!p->plan_n || p->plan_done >= p->plan_n)
-		return;
-	double pace = p->plan_done_s > 0 && p->spent_s > 0 ? p->spent_s / p->plan_done_s : 1;
-	progress_cell_took(p, skipped ? p->plan_s[p->plan_done] * pace : spent);
-}
-
 /* Run the slots the journal lacks in the run order. Returns true when
  * interrupted. */
 static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
@@ -606,20 +583,20 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 	size_t ns = 0;
 	struct run_slot *seq =
 	    run_order_build(which, nw, (size_t)R->E.repeat, R->E.order, R->E.order_seed, &ns);
-	plan_slots(R, cells, n, seq, ns);
+	progress_plan(&R->E.prog, estimate_slots_seconds(R->E.s, cells, n, seq, ns), ns); /* the ETA's */
 	bool stop = false;
 	for (size_t k = 0; k < ns && !stop && !interrupt_requested(); k++) {
 		const struct cell *c = &cells[seq[k].cell];
-		bool skip = W.cs[c - cells].done;
+		bool ran = !W.cs[c - cells].done;
 		double t0 = clock_mono();
 		if (!run_slot(R, &W, c, d))
 			break;
+		progress_slot_took(&R->E.prog, clock_mono() - t0, ran);
 		const struct run_cell *rc = run_find_cell(&R->run, c->id);
 		if (W.cs[c - cells].done && rc && rc->status == RUN_FAILED && R->o->fail_fast) {
 			progress_note(&R->E.prog, "--fail-fast: stopping after the first failed cell");
 			stop = true;
 		}
-		slot_took(&R->E.prog, skip, clock_mono() - t0);
 	}
 	close_session(R, &W, STEPS_OK, false);
 	free(seq);

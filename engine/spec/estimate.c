@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "estimate_cell.h"
+#include "run_order.h"
 #include "spec_hooks.h"
 #include "units.h"
 
@@ -166,11 +167,11 @@ static void add_step(struct estimate *e, const struct step_cost *sc, double runs
 		e->steps = v;
 		st = &e->steps[e->nsteps++];
 		*st = (struct estimate_step){strdup(sc->name), sc->basis, 0, sc->tx_at};
+		e->undeclared += !strcmp(sc->basis, "not declared");
 	} else if (strcmp(st->basis, sc->basis)) {
 		st->basis = "mixed";
 	}
 	st->seconds += sc->seconds * runs;
-	e->undeclared += !strcmp(sc->basis, "not declared");
 }
 
 /* What the server does between the previous cell and this one (the
@@ -220,7 +221,6 @@ static void server_cell(struct server_state *S, const struct cell_cost *cc, bool
 		S->init = cc->init_hash;
 		S->dirty = false;
 	}
-	S->dirty |= cc->writes;
 }
 
 /* The seconds of set-ups u: from the history where it has them. */
@@ -250,70 +250,122 @@ static void price_setups(struct estimate *e, const struct setups *all, const str
 	e->total_s = e->steps_s + setups_s;
 }
 
-static int64_t setting(const struct spec *s, const char *name, int64_t dflt)
+/* The slots' costs: set-ups where a slot opens another cell than the one
+ * before (its before-cell set-up: fixtures kept or rebuilt as the runner
+ * does), its steps once, and its warm-ups with its first slot. */
+struct walk {
+	const struct spec *s;
+	const struct cell *cells;
+	const struct estimate_rates *r;
+	struct combos C;
+	char **refs;
+	size_t nrefs;
+	bool every_cell;
+	bool *seen; /* per cell: its first slot came */
+};
+
+static const struct cell_cost *cost_of(struct walk *W, const struct cell *c)
 {
-	const struct node *v = node_get(s->root, name);
-	int64_t x;
-	return v && v->kind == NODE_SCALAR && units_is_int(v->text, &x) && x >= 0 ? x : dflt;
+	char *key = cell_key(c, W->refs, W->nrefs, W->every_cell);
+	return key ? combos_get(&W->C, W->s, c, key, W->r) : NULL;
 }
 
-int estimate_plan(const struct spec *s, const struct cell *cells, size_t n, const struct estimate_rates *r,
-                  const struct estimate_history *h, struct estimate *e)
+static void walk_free(struct walk *W)
 {
-	memset(e, 0, sizeof(*e));
-	e->ncells = n;
-	e->repeat = setting(s, "repeat", 1);
-	e->warmup = setting(s, "warmup", 0);
-	double runs = (double)(e->repeat + e->warmup);
-	char **refs = NULL;
-	size_t nrefs = 0;
-	bool every_cell = false;
-	static const char *const secs[] = {"target", "targets", "postgres", "steps", NULL};
-	for (int i = 0; secs[i]; i++)
-		every_cell |= spec_hooks_has_lua(node_get(s->root, secs[i]));
-	spec_cell_refs(s, NULL, &refs, &nrefs);
-	struct combos C = {0};
+	combos_free(&W->C);
+	for (size_t k = 0; k < W->nrefs; k++)
+		free(W->refs[k]);
+	free(W->refs);
+	free(W->seen);
+}
+
+static void add_setups(struct setups *all, const struct setups *u)
+{
+	all->mkfs += u->mkfs;
+	all->made += u->made;
+	all->initdb += u->initdb;
+	all->restarts += u->restarts;
+	all->loads += u->loads;
+	all->scale += u->scale;
+}
+
+/* Walk the slots; each's set-ups into each[j], its steps' seconds into
+ * e->slot_s[j]. */
+static int walk_slots(struct walk *W, size_t n, const struct run_slot *seq, size_t ns, struct setups *each,
+                      struct estimate *e)
+{
 	struct server_state S = {0};
-	struct setups all = {0}, *each = calloc(n ? n : 1, sizeof(*each));
-	e->cell_s = calloc(n ? n : 1, sizeof(*e->cell_s));
-	int rc = each && e->cell_s ? 0 : -ENOMEM;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *key = cell_key(&cells[i], refs, nrefs, every_cell);
-		const struct cell_cost *cc = key ? combos_get(&C, s, &cells[i], key, r) : NULL;
-		if (!cc) {
-			rc = -ENOMEM;
-			break;
+	const struct cell *prev = NULL;
+	for (size_t j = 0; j < ns; j++) {
+		const struct cell *c = &W->cells[seq[j].cell];
+		const struct cell_cost *cc = seq[j].cell < n ? cost_of(W, c) : NULL;
+		if (!cc)
+			return -ENOMEM;
+		if (c != prev) { /* the runner's test: the interpolated target(s) differ */
+			bool new_fs = !prev || c->fs_key != prev->fs_key;
+			if (new_fs) {
+				e->fs_setups++;
+				each[j].mkfs = cc->nmkfs;
+				each[j].made = cc->nmkfs > 0;
+			}
+			server_cell(&S, cc, new_fs, &each[j]);
 		}
-		/* the runner's test: the interpolated target(s) differ */
-		bool new_fs = i == 0 || cells[i].fs_key != cells[i - 1].fs_key;
-		struct setups *u = &each[i];
-		if (new_fs) {
-			e->fs_setups++;
-			u->mkfs = cc->nmkfs;
-			u->made = cc->nmkfs > 0;
+		if (cc->pg)
+			S.dirty |= cc->writes;
+		double runs = 1;
+		if (!W->seen[seq[j].cell]) {
+			W->seen[seq[j].cell] = true;
+			runs += (double)e->warmup;
+			e->ncells++;
+			if (cc->disk > e->disk_need || e->ncells == 1) {
+				e->disk_need = cc->disk;
+				e->disk_cell = c->index;
+			}
+			e->disk_outside |= cc->disk_outside;
 		}
-		server_cell(&S, cc, new_fs, u);
-		all.mkfs += u->mkfs;
-		all.made += u->made;
-		all.initdb += u->initdb;
-		all.restarts += u->restarts;
-		all.loads += u->loads;
-		all.scale += u->scale;
 		for (size_t k = 0; k < cc->nsteps; k++) {
 			add_step(e, &cc->steps[k], runs);
-			e->steps_s += cc->steps[k].seconds * runs;
-			e->cell_s[i] += cc->steps[k].seconds * runs;
+			e->slot_s[j] += cc->steps[k].seconds * runs;
 		}
-		if (cc->disk > e->disk_need || i == 0) {
-			e->disk_need = cc->disk;
-			e->disk_cell = cells[i].index;
-		}
-		e->disk_outside |= cc->disk_outside;
+		e->steps_s += e->slot_s[j];
+		prev = c;
 	}
-	combos_free(&C);
-	for (size_t k = 0; k < nrefs; k++)
-		free(refs[k]);
-	free(refs);
+	return 0;
+}
+
+int estimate_slots(const struct spec *s, const struct cell *cells, size_t n, const struct run_slot *seq,
+                   size_t ns, const struct estimate_rates *r, const struct estimate_history *h,
+                   struct estimate *e)
+{
+	memset(e, 0, sizeof(*e));
+	struct diag d;
+	diag_init(&d);
+	struct repeat_spec rs;
+	bool has_seed;
+	uint64_t seed = 0;
+	e->repeat = 1;
+	if (repeat_spec_read(s->root, &rs, &d) == 0) {
+		e->repeat = rs.max;
+		e->repeat_until = rs.until_pct > 0;
+	}
+	repeat_spec_free(&rs);
+	const struct node *v = node_get(s->root, "warmup");
+	if (v && node_as_int(v, "warmup", 0, 1000000, &e->warmup, &d) < 0)
+		e->warmup = 0;
+	run_order_read(s->root, &e->order, &has_seed, &seed, &d);
+	diag_free(&d);
+	struct walk W = {.s = s, .cells = cells, .r = r, .seen = calloc(n ? n : 1, sizeof(bool))};
+	static const char *const secs[] = {"target", "targets", "postgres", "steps", NULL};
+	for (int i = 0; secs[i]; i++)
+		W.every_cell |= spec_hooks_has_lua(node_get(s->root, secs[i]));
+	spec_cell_refs(s, NULL, &W.refs, &W.nrefs);
+	struct setups all = {0}, *each = calloc(ns ? ns : 1, sizeof(*each));
+	e->slot_s = calloc(ns ? ns : 1, sizeof(*e->slot_s));
+	e->nslots = ns;
+	int rc = each && e->slot_s && W.seen ? walk_slots(&W, n, seq, ns, each, e) : -ENOMEM;
+	walk_free(&W);
+	for (size_t j = 0; rc == 0 && j < ns; j++)
+		add_setups(&all, &each[j]);
 	e->mkfs = all.mkfs;
 	e->fs_setups_made = all.made;
 	e->initdb = all.initdb;
@@ -321,11 +373,37 @@ int estimate_plan(const struct spec *s, const struct cell *cells, size_t n, cons
 	e->loads = all.loads;
 	e->scale_loaded = all.scale;
 	price_setups(e, &all, r, h);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
+	for (size_t j = 0; rc == 0 && j < ns; j++) {
 		double part[4];
-		e->cell_s[i] += price(&each[i], r, e, h, part);
+		e->slot_s[j] += price(&each[j], r, e, h, part);
 	}
 	free(each);
+	return rc;
+}
+
+int estimate_plan(const struct spec *s, const struct cell *cells, size_t n, const struct estimate_rates *r,
+                  const struct estimate_history *h, struct estimate *e)
+{
+	struct diag d;
+	diag_init(&d);
+	struct repeat_spec rs;
+	enum run_order o = RUN_ORDER_GROUPED;
+	bool has_seed = false;
+	uint64_t seed = 0; /* a random order without a seed: as plan shows it (run_order.h) */
+	size_t reps = repeat_spec_read(s->root, &rs, &d) == 0 ? (size_t)rs.max : 1;
+	repeat_spec_free(&rs);
+	run_order_read(s->root, &o, &has_seed, &seed, &d);
+	diag_free(&d);
+	size_t *which = malloc((n ? n : 1) * sizeof(*which)), ns = 0;
+	for (size_t i = 0; which && i < n; i++)
+		which[i] = i;
+	struct run_slot *seq = which && n ? run_order_build(which, n, reps ? reps : 1, o, seed, &ns) : NULL;
+	int rc = estimate_slots(s, cells, n, seq, ns, r, h, e);
+	e->order_seeded = has_seed;
+	if (n && !seq)
+		rc = -ENOMEM;
+	free(seq);
+	free(which);
 	return rc;
 }
 
@@ -334,20 +412,21 @@ void estimate_free(struct estimate *e)
 	for (size_t i = 0; i < e->nsteps; i++)
 		free(e->steps[i].name);
 	free(e->steps);
-	free(e->cell_s);
+	free(e->slot_s);
 	e->steps = NULL;
-	e->cell_s = NULL;
+	e->slot_s = NULL;
 	e->nsteps = 0;
 }
 
-double *estimate_cells_seconds(const struct spec *s, const struct cell *cells, size_t n)
+double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, size_t n,
+                               const struct run_slot *seq, size_t ns)
 {
 	struct estimate_rates r = ESTIMATE_DEFAULTS;
 	struct estimate e;
 	double *v = NULL;
-	if (estimate_plan(s, cells, n, &r, NULL, &e) == 0) {
-		v = e.cell_s;
-		e.cell_s = NULL;
+	if (estimate_slots(s, cells, n, seq, ns, &r, NULL, &e) == 0) {
+		v = e.slot_s;
+		e.slot_s = NULL;
 	}
 	estimate_free(&e);
 	return v;

@@ -21,6 +21,7 @@
 
 #include "cell.h"
 #include "estimate_rates.h"
+#include "run_order.h"
 #include "node.h"
 #include "spec.h"
 
@@ -46,7 +47,10 @@ struct estimate_step {
 
 struct estimate {
 	size_t ncells;
-	int64_t repeat, warmup;
+	int64_t repeat, warmup; /* repeat: its max with `until` */
+	bool repeat_until;      /* repeat: {until}: at most repeat */
+	enum run_order order;
+	bool order_seeded;     /* run_order_seed given (random: else shown with seed 0) */
 	size_t fs_setups;      /* cells that set up their filesystems anew */
 	size_t fs_setups_made; /* of those, cells that made filesystems (the history's unit) */
 	size_t mkfs;           /* filesystems made (loop and device targets) */
@@ -58,8 +62,9 @@ struct estimate {
 	bool fs_hist, pg_hist, data_hist; /* priced from the history */
 	struct estimate_step *steps;
 	size_t nsteps;
-	double *cell_s;     /* each cell's seconds (steps and its set-ups), in the order given */
-	size_t undeclared;  /* steps (over cells) with no duration known */
+	double *slot_s; /* each slot's seconds (its steps, its warm-ups with its cell's first, its set-ups) */
+	size_t nslots;
+	size_t undeclared;  /* steps (by name) that declare no duration */
 	uint64_t disk_need; /* bytes the largest cell needs in the work directory */
 	size_t disk_cell;   /* that cell's index (expansion position) */
 	bool disk_outside;  /* some cell has a loop image or directory elsewhere */
@@ -72,10 +77,11 @@ int estimate_plan(const struct spec *s, const struct cell *cells, size_t n,
                   struct estimate *e);
 void estimate_free(struct estimate *e);
 
-/* Each cell's estimated seconds (its steps and its set-ups, at the default
- * rates), for run's ETA (run/progress.h); NULL when out of memory. The
- * caller frees it. */
-double *estimate_cells_seconds(const struct spec *s, const struct cell *cells, size_t n);
+/* Each slot's estimated seconds (estimate.slot_s at the default rates),
+ * for run's ETA (run/progress.h); NULL when out of memory. The caller
+ * frees it. */
+double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, size_t n,
+                               const struct run_slot *seq, size_t ns);
 
 /* Seconds as "45s", "3m10s", "1h02m", "2d03h" (the ETA's form too); "?"
  * below 0. */

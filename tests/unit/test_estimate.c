@@ -106,8 +106,9 @@ static void test_fs_by_scale(void **state)
 	assert_near(p.e.data_s, 11 + 1.2);
 	assert_near(p.e.total_s, 120 + 2 + 6 + 12.2);
 	double sum = 0;
-	for (size_t i = 0; i < p.e.ncells; i++)
-		sum += p.e.cell_s[i];
+	assert_int_equal(p.e.nslots, 4 * 2);
+	for (size_t i = 0; i < p.e.nslots; i++)
+		sum += p.e.slot_s[i];
 	assert_near(sum, p.e.total_s);
 	assert_int_equal(p.e.disk_need, 1073741824);
 	planned_free(&p);
@@ -227,6 +228,43 @@ static void test_targets_and_history(void **state)
 	planned_free(&p);
 }
 
+/* Other run orders: interleave opens another cell at every slot, so each
+ * slot sets its filesystem and cluster up again; `reinit: per-cell` loads
+ * at every cell set-up. repeat: {until} counts its max. */
+static void test_run_orders(void **state)
+{
+	(void)state;
+	struct planned p;
+	plan_yaml(&p,
+	          "name: t\nrepeat: 3\nwarmup: 1\nrun_order: interleave\nmatrix:\n  fs: [ext4, xfs]\n"
+	          "target: {kind: loop, size: 1GiB, fs: \"${fs}\"}\npostgres: {init: {scale: 1}}\n"
+	          "steps:\n  - name: ro\n    pgbench: {builtin: select-only, duration: 10s}\n",
+	          NULL);
+	assert_int_equal(p.e.order, RUN_ORDER_INTERLEAVE);
+	assert_int_equal(p.e.nslots, 6);
+	assert_int_equal(p.e.mkfs, 6);
+	assert_int_equal(p.e.initdb, 6);
+	assert_int_equal(p.e.loads, 6);
+	/* 2 cells x (3 + 1 warm-up) x 10 s, the warm-up with the cell's first slot */
+	assert_near(p.e.steps_s, 80);
+	assert_near(p.e.slot_s[0], 20 + 1 + 3 + 0.8);
+	assert_near(p.e.slot_s[2], 10 + 1 + 3 + 0.8);
+	planned_free(&p);
+	plan_yaml(
+	    &p,
+	    "name: t\nrepeat: {min: 2, max: 5, until: 3%}\nrun_order: interleave\nmatrix:\n  c: [1, 2]\n"
+	    "target: {kind: loop, size: 1GiB}\npostgres: {init: {scale: 1}, reinit: per-cell}\n"
+	    "steps:\n  - name: ro\n    pgbench: {builtin: select-only, clients: \"${c}\", duration: 1s}\n",
+	    NULL);
+	assert_int_equal(p.e.repeat, 5);
+	assert_true(p.e.repeat_until);
+	assert_int_equal(p.e.nslots, 10);
+	assert_int_equal(p.e.mkfs, 1);   /* one filesystem for both cells */
+	assert_int_equal(p.e.initdb, 1); /* and one cluster */
+	assert_int_equal(p.e.loads, 10); /* per-cell: at every cell set-up */
+	planned_free(&p);
+}
+
 /* run's ETA: the plan's seconds of the cells left, scaled by measured over
  * estimated seconds of the cells finished. */
 static void test_progress_eta(void **state)
@@ -242,13 +280,16 @@ static void test_progress_eta(void **state)
 	progress_cell(&pr, 1, 3, "a", 999);
 	assert_near(pr.eta, 40);
 	assert_near(pr.plan_left, 40);
-	progress_cell_took(&pr, 20); /* twice as slow as planned */
+	progress_slot_took(&pr, 20, true); /* twice as slow as planned */
 	progress_cell(&pr, 2, 3, "b", 999);
 	assert_near(pr.plan_left, 30);
 	assert_near(pr.eta, 60);
-	progress_cell_took(&pr, 5);
+	progress_slot_took(&pr, 5, true);
 	progress_cell(&pr, 3, 3, "c", 999);
 	assert_near(pr.eta, 20 * 25.0 / 20);
+	progress_slot_took(&pr, 0, false); /* passed over: no change to the ratio */
+	assert_near(pr.spent_s, 25);
+	assert_near(pr.plan_done_s, 20);
 	progress_end(&pr);
 	/* without a plan, the caller's ETA */
 	progress_init(&pr, 1);
@@ -275,13 +316,10 @@ int main(void)
 {
 	validators_register();
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fs_by_scale),
-	    cmocka_unit_test(test_reinit),
-	    cmocka_unit_test(test_settings_restart),
-	    cmocka_unit_test(test_step_seconds),
-	    cmocka_unit_test(test_targets_and_history),
-	    cmocka_unit_test(test_progress_eta),
-	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_fs_by_scale),         cmocka_unit_test(test_reinit),
+	    cmocka_unit_test(test_settings_restart),    cmocka_unit_test(test_step_seconds),
+	    cmocka_unit_test(test_targets_and_history), cmocka_unit_test(test_progress_eta),
+	    cmocka_unit_test(test_run_orders),          cmocka_unit_test(test_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
