@@ -96,8 +96,11 @@ static void num_field(FILE *f, double v)
 static void row(struct csv *c, const struct run_cell *cell, const struct step_summary *ss)
 {
 	FILE *f = c->rf.f;
-	const char *status = ss ? (ss->failed ? "failed" : "ok") : run_status_name(cell->status);
-	const char *error = ss ? ss->error : cell->error;
+	const char *status = ss ? (ss->failed    ? "failed"
+	                           : ss->skipped ? "skipped"
+	                                         : "ok")
+	                        : run_status_name(cell->status);
+	const char *error = ss ? (ss->skipped && !ss->failed ? ss->skip_reason : ss->error) : cell->error;
 
 	fprintf(f, "%zu,", cell->index);
 	rep_csv_field(f, cell->id);

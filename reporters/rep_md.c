@@ -299,7 +299,7 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 				rep_md_cell(f, run_cell_param(c, m->params.v[k]));
 				fputs(" |", f);
 			}
-			fprintf(f, " %s |", ss->failed ? "failed" : "ok");
+			fprintf(f, " %s |", ss->failed ? "failed" : ss->skipped ? "skipped" : "ok");
 			for (size_t j = 0; j < metrics.n; j++) {
 				const struct metric_summary *ms =
 				    cell_summary_metric(cx->sum[i], steps.v[s], metrics.v[j]);

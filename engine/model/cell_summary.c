@@ -83,6 +83,9 @@ struct cell_summary *run_cell_summarize(const struct run_cell *c)
 				ss->failed = true;
 				ss->error = sr->error;
 			}
+			ss->skipped = o ? ss->skipped && sr->skipped : sr->skipped;
+			if (sr->skipped && !ss->skip_reason)
+				ss->skip_reason = sr->skip_reason;
 			el += sr->elapsed;
 			cap += sr->nm;
 		}

@@ -24,8 +24,10 @@ struct metric_summary {
 
 struct step_summary {
 	const char *step, *workload;
-	bool failed;                     /* failed in any repetition */
-	const char *error;               /* first error */
+	bool failed;       /* failed in any repetition */
+	const char *error; /* first error */
+	bool skipped;      /* skipped by its when: (in every repetition) */
+	const char *skip_reason;
 	double elapsed;                  /* mean wall seconds */
 	const struct step_result *first; /* first repetition (series, info) */
 	struct metric_summary *m;

@@ -104,6 +104,10 @@ static json_t *step_json(const struct step_result *r)
 	jsonio_set(o, "workload", jsonio_str(r->workload ? r->workload : ""));
 	jsonio_set(o, "failed", json_boolean(r->failed));
 	jsonio_set(o, "error", jsonio_str(r->error));
+	if (r->skipped) { /* only then: results.json of other runs is unchanged */
+		jsonio_set(o, "skipped", json_true());
+		jsonio_set(o, "skip_reason", jsonio_str(r->skip_reason));
+	}
 	jsonio_set(o, "started", jsonio_num(r->started));
 	jsonio_set(o, "elapsed", jsonio_num(r->elapsed));
 	add_metrics_info(o, r);
@@ -151,6 +155,10 @@ static json_t *summary_json(const struct run_cell *c)
 		jsonio_set(o, "workload", jsonio_str(ss->workload));
 		jsonio_set(o, "failed", json_boolean(ss->failed));
 		jsonio_set(o, "error", jsonio_str(ss->error));
+		if (ss->skipped) {
+			jsonio_set(o, "skipped", json_true());
+			jsonio_set(o, "skip_reason", jsonio_str(ss->skip_reason));
+		}
 		jsonio_set(o, "elapsed", jsonio_num(ss->elapsed));
 		for (size_t j = 0; j < ss->nm; j++)
 			jsonio_set(m, ss->m[j].name, metric_summary_json(ss, &ss->m[j]));

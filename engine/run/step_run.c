@@ -186,6 +186,29 @@ static void step_after_hook(struct run_env *E, const struct cell *c, const struc
 	diag_free(&hd);
 }
 
+/* A step its `when:` skips in this cell: recorded as skipped, with why
+ * (not a failure: the cell goes on with its next step). */
+static void step_skip(struct run_env *E, const struct node *st, size_t i, const char *why,
+                      struct run_cell *rc, long rep)
+{
+	char name[128];
+	spec_step_name(st, i, name, sizeof(name));
+	size_t key = 0;
+	const struct workload_ops *ops = step_workload(st, &key);
+	struct step_result res;
+	result_init(&res, name, ops ? ops->name : "?");
+	result_skip(&res, why);
+	res.started = clock_wall();
+	progress_step(&E->prog, name);
+	char line[300];
+	snprintf(line, sizeof(line), "skipped (%s)", why);
+	progress_step_done(&E->prog, name, false, line);
+	if (rep >= 0)
+		run_cell_take_step(rc, (size_t)rep, &res);
+	else
+		result_free(&res);
+}
+
 static int step_run_one(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
                         struct run_cell *rc, long rep, const char *cell_dir)
 {
@@ -232,6 +255,11 @@ int step_run_rep(struct run_env *E, const struct cell *c, const struct node *tre
 {
 	const struct node *steps = node_get(tree, "steps");
 	for (size_t i = 0; steps && i < steps->n; i++) {
+		char why[256];
+		if (spec_step_skipped(E->s, tree, i, why, sizeof(why))) {
+			step_skip(E, steps->items[i], i, why, rc, rep);
+			continue;
+		}
 		int st = step_run_one(E, c, steps->items[i], i, rc, rep, cell_dir);
 		if (st != STEPS_OK)
 			return st;

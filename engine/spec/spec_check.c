@@ -87,8 +87,8 @@ static int check_step(const struct node *st, struct diag *d)
 		return -EINVAL;
 	}
 	int bad = 0;
-	const char *known[SPEC_CHECK_MAX + 5] = {"name", "record", "timeout", "server_stats", NULL};
-	size_t nk = 4;
+	const char *known[SPEC_CHECK_MAX + 6] = {"name", "record", "timeout", "server_stats", "when", NULL};
+	size_t nk = 5;
 	for (size_t w = 0; w < nstep_kinds; w++)
 		known[nk++] = step_kinds[w].name;
 	known[nk] = NULL;
@@ -107,6 +107,9 @@ static int check_step(const struct node *st, struct diag *d)
 	if ((v = node_get(st, "timeout")) && node_as_duration(v, "step.timeout", false, &t, d) < 0)
 		bad = -EINVAL;
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
+		bad = -EINVAL;
+	/* when: after ${...} and !lua, a boolean (spec.h: spec_step_skipped). */
+	if ((v = node_get(st, "when")) && node_as_bool(v, "step.when", &b, d) < 0)
 		bad = -EINVAL;
 	return bad;
 }
