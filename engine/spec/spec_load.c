@@ -246,7 +246,7 @@ static void merge_value(struct loader *L, struct merges *m, const struct src_pos
 	if (val->kind == NODE_SEQ && val->n == 0)
 		maps = false;
 	if (!maps) {
-		diag_error(L->d, &val->pos,
+		diag_error(L->d, kp,
 		           "merge key '<<' expects a map or a list of maps (such as *base or [*a, *b]), "
 		           "found %s",
 		           node_kind_name(val->kind));
