@@ -226,6 +226,28 @@ static bool steps_table_skips(const char *metric)
 	return digits > 0 && strcmp(metric + 4 + digits, "_ms") == 0;
 }
 
+/* Under a step's table: the cells its `when:` skipped, and why. */
+static void skipped_note(struct rep_ctx *cx, FILE *f, const char *step)
+{
+	const char *why = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < cx->run->ncells; i++) {
+		const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
+		if (!ss || !ss->skipped || ss->failed)
+			continue;
+		if (!n++) {
+			why = ss->skip_reason;
+			fputs("Skipped (not run, not failed) in cell", f);
+		}
+		fprintf(f, "%s %zu", n == 1 ? "" : ",", cx->run->cells[i].index);
+	}
+	if (!n)
+		return;
+	fputs(": ", f);
+	rep_md_cell(f, why && *why ? why : "when: false");
+	fputs(".\n\n", f);
+}
+
 static void section_steps(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
@@ -312,6 +334,7 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 			fputc('\n', f);
 		}
 		fputc('\n', f);
+		skipped_note(cx, f, steps.v[s]);
 		if (hidden)
 			fputs("Not in this table: the other devices' disk columns (see Devices), the "
 			      "per-statement latencies and the wait events (their own sections); all are in "
