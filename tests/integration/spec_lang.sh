@@ -62,6 +62,9 @@ steps:
     exec: {command: "false"}
   - name: last
     exec: {command: "true"}
+expect:
+  - not_btrfs.exit_status: [0, 0]
+    strict: true
 Y
 # ${n == 2} is not an expression in ${...}: use a var that is a boolean.
 sed -i 's/when: "\${n == 2}"/when: !lua "n == 2"/' "$t/s/sweeps/main.yaml"
@@ -125,6 +128,9 @@ grep -q "^[0-9],[0-9a-f]*,btrfs,1,not_btrfs,skipped,.*,when: fs ~= 'btrfs'$" <<<
 grep -qE '^\| [0-9] \| btrfs \| 1 \| skipped \|' "$r/report.md" &&
 	grep -q "^Skipped (not run, not failed) in cells\? [0-9, ]*: when: fs ~= 'btrfs'\.$" "$r/report.md" &&
 	grep -q 'Cells: 4 recorded of 4 planned (4 ok, 0 failed' "$r/report.md" && ok report-md || bad report-md "$(cat "$r/report.md")"
+# expect: on a skipped step is a SKIP, not a FAIL (strict: the run was ok).
+grep -qE "\| not_btrfs.exit_status \| .*\| SKIP \| step 'not_btrfs' skipped: when: fs ~= 'btrfs' \|" "$r/report.md" &&
+	grep -qE "\| not_btrfs.exit_status \| .*\| PASS \|" "$r/report.md" && ok expect-skip || bad expect-skip "$(grep -n 'not_btrfs' "$r/report.md")"
 # report DIR reads results.json back: the same skipped steps.
 rm "$r/report.md"
 expect report-again 0 '' -- "$bg" report "$r"
