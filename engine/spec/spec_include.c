@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "spec_load.h"
 #include "spec_merge.h"
@@ -165,6 +166,29 @@ static struct node *resolve_includes(struct includer *I, const char *path, struc
 	return merged;
 }
 
+/* What the scenario names may be read as a scenario: a regular file (not
+ * /dev/zero, not a FIFO), and one its lines may be quoted from in errors:
+ * readable by everyone, or the user's own when the user is not root (a
+ * scenario run as root must not show /etc/shadow's first line). */
+static bool may_include(struct includer *I, const char *path, const struct stat *st, const struct src_pos *at)
+{
+	if (S_ISDIR(st->st_mode))
+		return true; /* spec_read_text says so */
+	if (!S_ISREG(st->st_mode)) {
+		diag_error(I->d, at, "included file %s is not a regular file", path);
+		return false;
+	}
+	uid_t uid = getuid();
+	if (!(st->st_mode & S_IROTH) && (uid == 0 || st->st_uid != uid)) {
+		diag_error(I->d, at,
+		           "included file %s is not readable by everyone%s; an included file must be, so "
+		           "that a scenario cannot show a private file's lines in its errors",
+		           path, uid == 0 ? " (run as root)" : " and not yours");
+		return false;
+	}
+	return true;
+}
+
 /* Read one file (the scenario when at has no line, else an included one)
  * and resolve its includes; *again tells that it was read before. */
 static struct node *load_resolved(struct includer *I, const char *path, const char *file,
@@ -177,6 +201,8 @@ static struct node *load_resolved(struct includer *I, const char *path, const ch
 	if (known)
 		id = (struct file_id){st.st_dev, st.st_ino};
 	if (known && is_cycle(I, id, path, at))
+		return NULL;
+	if (known && included && !may_include(I, path, &st, at))
 		return NULL;
 	if (I->depth >= SPEC_MAX_INCLUDE_DEPTH) {
 		diag_error(I->d, at, "include: files are included more than %d levels deep",

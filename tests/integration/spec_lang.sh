@@ -92,6 +92,26 @@ printf 'include: ../../sweeps/main.yaml\nvars: {wal: off}\n' >"$t/s/common/pg/se
 expect cycle 2 'include cycle: .*sweeps/main.yaml -> .*common/sweep.yaml -> .*pg/settings.yaml -> .*main.yaml' -- "$bg" check "$main"
 printf 'vars: {label: pg, wal: off}\n' >"$t/s/common/pg/settings.yaml"
 
+# Only regular files are included (not /dev/zero, not a FIFO), and only
+# files everyone may read, or the user's own when not root: a scenario must
+# not show a private file's lines in its errors.
+steps='steps: [{name: s, exec: {command: "true"}}]'
+printf 'include: /dev/zero\n%s\n' "$steps" >"$t/s/zero.yaml"
+expect include-dev-zero 2 'included file /dev/zero is not a regular file' -- "$bg" check "$t/s/zero.yaml"
+mkfifo "$t/s/fifo.yaml"
+printf 'include: fifo.yaml\n%s\n' "$steps" >"$t/s/fifo_user.yaml"
+expect include-fifo 2 'fifo.yaml is not a regular file' -- timeout 10 "$bg" check "$t/s/fifo_user.yaml"
+printf 'vars: {secret: 1}\n' >"$t/s/private.yaml"
+chmod 600 "$t/s/private.yaml"
+printf 'include: private.yaml\n%s\n' "$steps" >"$t/s/uses_private.yaml"
+if [[ $(id -u) -eq 0 ]]; then
+	expect include-private-as-root 2 'private.yaml is not readable by everyone \(run as root\)' -- "$bg" check "$t/s/uses_private.yaml"
+else
+	expect include-own-private 0 'ok, 1 cell' -- "$bg" check "$t/s/uses_private.yaml"
+fi
+chmod 644 "$t/s/private.yaml"
+expect include-readable 0 'ok, 1 cell' -- "$bg" check "$t/s/uses_private.yaml"
+
 # A real run: the skipped steps are recorded as skipped, the run is ok.
 expect run 0 '' -- "$bg" run -q -o "$t/out" "$main"
 r=$t/out
