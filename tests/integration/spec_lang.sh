@@ -112,6 +112,16 @@ fi
 chmod 644 "$t/s/private.yaml"
 expect include-readable 0 'ok, 1 cell' -- "$bg" check "$t/s/uses_private.yaml"
 
+# Files included 17 levels deep: refused at the 17th.
+mkdir "$t/deep"
+for i in $(seq 0 17); do printf 'include: d%d.yaml\nvars: {v%d: 1}\n' $((i + 1)) $i >"$t/deep/d$i.yaml"; done
+printf 'vars: {last: 1}\n' >"$t/deep/d18.yaml"
+printf '%s\n' "$steps" >>"$t/deep/d0.yaml"
+expect include-depth 2 'd16.yaml:1:10: error: include: files are included more than 16 levels deep' -- "$bg" check "$t/deep/d0.yaml"
+rm "$t/deep/d17.yaml"
+printf 'vars: {last: 1}\n' >"$t/deep/d16.yaml"
+expect include-16-levels 0 'ok, 1 cell' -- "$bg" check "$t/deep/d0.yaml"
+
 # A real run: the skipped steps are recorded as skipped, the run is ok.
 expect run 0 '' -- "$bg" run -q -o "$t/out" "$main"
 r=$t/out
