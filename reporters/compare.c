@@ -138,19 +138,23 @@ static void cell_hosts_flag(FILE *out, const struct run_cell *ca, const struct r
 	fputc(')', out);
 }
 
-/* The kernel a cell ran on: the release, the first word of the fact. */
-static void cell_kernel(const struct run_cell *c, char *buf, size_t len)
+/* The kernel a cell ran on: the release, the first word of the fact
+ * machine.kernel of the cell, else of the run's environment. */
+static void cell_kernel(const struct run *r, const struct run_cell *c, char *buf, size_t len)
 {
 	const char *k = result_info_get(&c->facts, "machine.kernel");
+	if (!k)
+		k = result_info_get(&r->env, "machine.kernel");
 	size_t n = k ? strcspn(k, " ") : 0;
 	snprintf(buf, len, "%.*s", (int)n, k ? k : "");
 }
 
-static bool kernels_differ(const struct run_cell *ca, const struct run_cell *cb)
+static bool kernels_differ(const struct run *a, const struct run_cell *ca, const struct run *b,
+                           const struct run_cell *cb)
 {
 	char ka[256], kb[256];
-	cell_kernel(ca, ka, sizeof(ka));
-	cell_kernel(cb, kb, sizeof(kb));
+	cell_kernel(a, ca, ka, sizeof(ka));
+	cell_kernel(b, cb, kb, sizeof(kb));
 	return *ka && *kb && strcmp(ka, kb) != 0;
 }
 
@@ -165,12 +169,12 @@ static bool compare_kernels_note(FILE *out, const struct run *a, const struct ru
 		const struct run_cell *cb = run_find_cell(b, a->cells[i].id);
 		if (!cb)
 			continue;
-		n += kernels_differ(&a->cells[i], cb);
-		cell_kernel(&a->cells[i], k, sizeof(k));
+		n += kernels_differ(a, &a->cells[i], b, cb);
+		cell_kernel(a, &a->cells[i], k, sizeof(k));
 		one_a &= !*k0a || strcmp(k, k0a) == 0;
 		if (!*k0a)
 			snprintf(k0a, sizeof(k0a), "%s", k);
-		cell_kernel(cb, k, sizeof(k));
+		cell_kernel(b, cb, k, sizeof(k));
 		one_b &= !*k0b || strcmp(k, k0b) == 0;
 		if (!*k0b)
 			snprintf(k0b, sizeof(k0b), "%s", k);
@@ -193,7 +197,8 @@ static bool compare_kernels_note(FILE *out, const struct run *a, const struct ru
 }
 
 /* "0 `id` fs=ext4 (A on h1, B on h2)" and the table's "0 | id | fs=ext4 ..." */
-static int pair_text(struct cmp_pair *p, bool flag_hosts, bool flag_kernels)
+static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *b, bool flag_hosts,
+                     bool flag_kernels)
 {
 	char label[512], *flag = NULL;
 	size_t flen = 0;
@@ -202,10 +207,10 @@ static int pair_text(struct cmp_pair *p, bool flag_hosts, bool flag_kernels)
 		return -ENOMEM;
 	if (flag_hosts)
 		cell_hosts_flag(f, p->a, p->b);
-	if (flag_kernels && kernels_differ(p->a, p->b)) {
+	if (flag_kernels && kernels_differ(a, p->a, b, p->b)) {
 		char ka[256], kb[256];
-		cell_kernel(p->a, ka, sizeof(ka));
-		cell_kernel(p->b, kb, sizeof(kb));
+		cell_kernel(a, p->a, ka, sizeof(ka));
+		cell_kernel(b, p->b, kb, sizeof(kb));
 		fputs(" (kernel A ", f);
 		rep_md_cell(f, ka);
 		fputs(", B ", f);
@@ -245,7 +250,7 @@ static int compare_body(FILE *out, const struct run *a, const struct run *b, siz
 		if (!cb)
 			continue;
 		pairs[n] = (struct cmp_pair){.a = &a->cells[i], .b = cb};
-		rc = pair_text(&pairs[n++], flag_hosts, flag_kernels);
+		rc = pair_text(&pairs[n++], a, b, flag_hosts, flag_kernels);
 	}
 	if (rc == 0)
 		rc = cmp_render(out, pairs, n, o, "# | id | cell", 3, failed);
