@@ -50,7 +50,7 @@ static void compare_help(void)
 	       "one run that differ only in PARAM (each against the parameter's first value).\n"
 	       "Per metric: the medians, their ratio B/A with a 95%% bootstrap interval, the\n"
 	       "Mann-Whitney U test (Welch's t below 5 repetitions) and a verdict: faster, slower\n"
-	       "or no significant difference. Markdown on stdout. See docs/statistics.md.\n\n"
+	       "or no significant difference. Markdown on stdout. See `benchgrid help statistics`.\n\n"
 	       "Options:\n"
 	       "  --all              every metric (default: each step's headline metrics:\n"
 	       "                     tps, mb_s or iops, p99 latency; else the duration)\n"
