@@ -16,6 +16,8 @@ set(BG_HELP_TOPICS
   monitor=${PROJECT_SOURCE_DIR}/docs/sections/monitor.md
   lua=${PROJECT_SOURCE_DIR}/docs/sections/lua.md
   results=${PROJECT_SOURCE_DIR}/docs/results.md)
+# compare and the intervals of repeats (`benchgrid help statistics`).
+list(APPEND BG_HELP_TOPICS statistics=${PROJECT_SOURCE_DIR}/docs/statistics.md)
 set(BG_HELP_FILES "")
 foreach(t ${BG_HELP_TOPICS})
   string(REGEX REPLACE "^[^=]*=" "" f "${t}")

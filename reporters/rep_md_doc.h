@@ -29,7 +29,8 @@ struct md {
 	bool bad_config;
 };
 
-/* "mean ± stddev" (the mean alone for one sample), for people. */
+/* "mean ± half-width of its 95% confidence interval" (the mean alone for
+ * one sample), for people. */
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
 /* The |---|---| line under a table header of ncols columns. */
 void rep_md_row_sep(FILE *f, size_t ncols);
