@@ -149,7 +149,7 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 		double w = 30 + 7.0 * (double)(c->s[i].label ? strlen(c->s[i].label) : 0);
 		fr->legend_w = fmax(fr->legend_w, fmin(w, 220));
 	}
-	if (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label))
+	if (c->no_legend || (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label)))
 		fr->legend_w = 0;
 	fr->w = fr->W - fr->x0 - 20 - fr->legend_w;
 	fr->h = fr->H - fr->y0 - 60;
@@ -162,9 +162,14 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 				continue;
 			xlo = fmin(xlo, c->s[i].x[k]);
 			xhi = fmax(xhi, c->s[i].x[k]);
-			ylo = fmin(ylo, c->s[i].y[k]);
-			yhi = fmax(yhi, c->s[i].y[k]);
+			double e = c->s[i].err && isfinite(c->s[i].err[k]) ? fabs(c->s[i].err[k]) : 0;
+			ylo = fmin(ylo, c->s[i].y[k] - e);
+			yhi = fmax(yhi, c->s[i].y[k] + e);
 		}
+	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo)) {
+		ylo = fmin(ylo, c->y_lo);
+		yhi = fmax(yhi, c->y_hi);
+	}
 	for (size_t i = 0; i < c->nmarks; i++)
 		if (isfinite(c->marks[i].y)) {
 			bool had = isfinite(ylo);
@@ -199,8 +204,9 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 
 static void write_head(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
+	if (!c->inline_svg)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,
-	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	        "font-family=\"sans-serif\" font-size=\"12\">\n",
 	        fr->W, fr->H, fr->W, fr->H);
@@ -299,6 +305,42 @@ static void write_bars(FILE *f, const struct svg_chart *c, const struct frame *f
 		svg_tick_label(s->y[k], fabs(s->y[k]) / 1000 + 1e-12, buf, sizeof(buf));
 		fprintf(f, ": %s</title></rect>\n", buf);
 	}
+}
+
+/* The x of point k of series i: a line's point, or the middle of its bar. */
+static double point_x(const struct svg_chart *c, const struct frame *fr, size_t i, size_t k)
+{
+	const struct svg_series *s = &c->s[i];
+	if (c->kind != SVG_BAR)
+		return px(fr, s->x[k]);
+	double slot = fr->w / (double)(fr->ncat ? fr->ncat : 1);
+	double bw = c->ns ? slot * 0.8 / (double)c->ns : 0;
+	double x =
+	    (fr->cat ? px(fr, s->x[k]) - slot * 0.4 : px(fr, s->x[k]) - bw * c->ns / 2) + bw * (double)i;
+	return x + bw / 2;
+}
+
+/* Error bars of series i (see svg.h): dark so they show on its bars too. */
+static void write_err_bars(FILE *f, const struct svg_chart *c, const struct frame *fr, size_t i)
+{
+	const struct svg_series *s = &c->s[i];
+	bool any = false;
+	for (size_t k = 0; s->err && k < s->n; k++) {
+		double e = s->err[k];
+		if (!isfinite(e) || !(e > 0) || !isfinite(s->y[k]) || !isfinite(s->x[k]))
+			continue;
+		if (!any)
+			fputs("<g class=\"err-bars\" stroke=\"#222\" stroke-width=\"1.2\">\n", f);
+		any = true;
+		double x = point_x(c, fr, i, k), y1 = py(fr, s->y[k] - e), y2 = py(fr, s->y[k] + e);
+		fprintf(f,
+		        "<line class=\"err-bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		        x, y1, x, y2, x - 4, y1, x + 4, y1, x - 4, y2, x + 4, y2);
+	}
+	if (any)
+		fputs("</g>\n", f);
 }
 
 /* A line broken at gaps (non-finite values), with markers. */
@@ -427,6 +469,7 @@ int svg_write(FILE *f, const struct svg_chart *c)
 			write_bars(f, c, &fr, i);
 		else
 			write_line(f, s, &fr);
+		write_err_bars(f, c, &fr, i);
 		fputs("</g>\n", f);
 	}
 	write_marks(f, c, &fr);
