@@ -21,3 +21,5 @@ endif()
 # report.md and compare on results whose cells ran on different hosts.
 bg_script_test(report_hosts tests/integration/report_hosts.sh LABELS "report;integration" TIMEOUT 60)
 bg_script_test(valid_output tests/integration/valid_output.sh LABELS "report;integration" TIMEOUT 120)
+# Confidence intervals (Student's t, seeded bootstrap) and the tests of compare.
+bg_unit_test(test_stats_ci SOURCES tests/unit/test_stats_ci.c LABELS "report;stats")

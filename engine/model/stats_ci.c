@@ -1,0 +1,233 @@
+/* stats_ci: confidence and prediction intervals (see stats_ci.h). */
+#include "stats_ci.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+uint64_t stats_rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* A uniform index in [0, m): the top 53 bits as a fraction of m. */
+static size_t rng_index(uint64_t *state, size_t m)
+{
+	double u = (double)(stats_rng_next(state) >> 11) * 0x1.0p-53;
+	size_t i = (size_t)(u * (double)m);
+	return i < m ? i : m - 1;
+}
+
+/* Continued fraction of the incomplete beta function, evaluated by the
+ * modified Lentz method (converges fast for x < (a+1)/(a+b+2)). */
+static double beta_cont_frac(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 500; m++) {
+		double m2 = 2.0 * m;
+		double num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		double step = d * c;
+		h *= step;
+		if (fabs(step - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* Regularized incomplete beta I_x(a, b). */
+static double inc_beta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cont_frac(a, b, x) / a;
+	return 1 - front * beta_cont_frac(b, a, 1 - x) / b;
+}
+
+static bool is_normal_df(double df)
+{
+	return !isfinite(df) || df > 1e7;
+}
+
+/* P(T > t) for t >= 0: half of I_{df/(df+t^2)}(df/2, 1/2). Kept as the
+ * upper tail so that quantiles near 1 keep their precision. */
+static double t_upper(double t, double df)
+{
+	if (is_normal_df(df))
+		return 0.5 * erfc(t / sqrt(2.0));
+	return 0.5 * inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+double stats_t_cdf(double t, double df)
+{
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	double up = t_upper(fabs(t), df);
+	return t >= 0 ? 1 - up : up;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	if (isnan(p) || isnan(df) || df <= 0 || p <= 0 || p >= 1)
+		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
+	if (p < 0.5)
+		return -stats_t_quantile(1 - p, df);
+	if (p == 0.5)
+		return 0;
+	/* Bisection on the upper tail: t_upper falls from 0.5 at 0 to 0. */
+	double tail = 1 - p, lo = 0, hi = 1;
+	while (t_upper(hi, df) > tail && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 400 && hi - lo > 1e-13 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (t_upper(mid, df) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+double stats_normal_quantile(double p)
+{
+	return stats_t_quantile(p, INFINITY);
+}
+
+/* Mean and sample standard deviation of the finite values; false below 2. */
+static bool mean_sd(const double *v, size_t n, double *mean, double *sd, size_t *m)
+{
+	struct stats st;
+	stats_compute(v, n, &st);
+	*m = st.n;
+	*mean = st.mean;
+	*sd = st.stddev;
+	return st.n >= 2;
+}
+
+bool stats_mean_ci(const double *v, size_t n, double level, double *half)
+{
+	double mean, sd;
+	size_t m;
+	*half = NAN;
+	if (!mean_sd(v, n, &mean, &sd, &m) || !(level > 0 && level < 1))
+		return false;
+	*half = stats_t_quantile(1 - (1 - level) / 2, (double)(m - 1)) * sd / sqrt((double)m);
+	return true;
+}
+
+bool stats_prediction_interval(const double *v, size_t n, double level, double *lo, double *hi)
+{
+	double mean, sd;
+	size_t m;
+	*lo = *hi = NAN;
+	if (!mean_sd(v, n, &mean, &sd, &m) || !(level > 0 && level < 1))
+		return false;
+	double w = stats_t_quantile(1 - (1 - level) / 2, (double)(m - 1)) * sd * sqrt(1 + 1.0 / (double)m);
+	*lo = mean - w;
+	*hi = mean + w;
+	return true;
+}
+
+/* The finite values of v, copied; *m their number. */
+static double *finite_copy(const double *v, size_t n, size_t *m)
+{
+	double *x = malloc((n ? n : 1) * sizeof(*x));
+	*m = 0;
+	if (!x)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			x[(*m)++] = v[i];
+	return x;
+}
+
+/* The median of one resample of x[0..m) drawn into buf. */
+static double resample_median(const double *x, size_t m, double *buf, uint64_t *rng)
+{
+	for (size_t i = 0; i < m; i++)
+		buf[i] = x[rng_index(rng, m)];
+	return stats_median(buf, m);
+}
+
+bool stats_median_ci_bootstrap(const double *v, size_t n, double level, uint64_t seed, int resamples,
+                               double *lo, double *hi)
+{
+	size_t m;
+	double *x = finite_copy(v, n, &m);
+	double *buf = malloc((n ? n : 1) * sizeof(*buf));
+	double *meds = resamples > 0 ? malloc((size_t)resamples * sizeof(*meds)) : NULL;
+	bool ok = x && buf && meds && m >= STATS_BOOT_MIN_N && level > 0 && level < 1;
+	*lo = *hi = NAN;
+	if (ok) {
+		uint64_t rng = seed;
+		for (int r = 0; r < resamples; r++)
+			meds[r] = resample_median(x, m, buf, &rng);
+		*lo = stats_quantile(meds, (size_t)resamples, (1 - level) / 2);
+		*hi = stats_quantile(meds, (size_t)resamples, 1 - (1 - level) / 2);
+	}
+	free(x);
+	free(buf);
+	free(meds);
+	return ok;
+}
+
+bool stats_median_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+                           uint64_t seed, int resamples, double *ratio, double *lo, double *hi)
+{
+	size_t ma, mb;
+	double *xa = finite_copy(a, na, &ma), *xb = finite_copy(b, nb, &mb);
+	double *buf = malloc((na + nb + 1) * sizeof(*buf));
+	double *rs = resamples > 0 ? malloc((size_t)resamples * sizeof(*rs)) : NULL;
+	bool ok = false;
+	*ratio = *lo = *hi = NAN;
+	if (xa && xb && buf && ma && mb) {
+		double meda = stats_median(xa, ma), medb = stats_median(xb, mb);
+		if (meda != 0)
+			*ratio = medb / meda;
+	}
+	if (rs && isfinite(*ratio) && ma >= STATS_BOOT_MIN_N && mb >= STATS_BOOT_MIN_N && level > 0 &&
+	    level < 1) {
+		uint64_t rng = seed;
+		for (int r = 0; r < resamples; r++) {
+			double ra = resample_median(xa, ma, buf, &rng);
+			double rb = resample_median(xb, mb, buf, &rng);
+			rs[r] = ra != 0 ? rb / ra : NAN; /* non-finite: skipped below */
+		}
+		*lo = stats_quantile(rs, (size_t)resamples, (1 - level) / 2);
+		*hi = stats_quantile(rs, (size_t)resamples, 1 - (1 - level) / 2);
+		ok = isfinite(*lo) && isfinite(*hi);
+	}
+	free(xa);
+	free(xb);
+	free(buf);
+	free(rs);
+	return ok;
+}
