@@ -80,15 +80,6 @@ void rep_fmt_quantity(double v, const char *unit, char *buf, size_t len)
 		snprintf(buf, len, "%s", num);
 }
 
-bool rep_fmt_headline(const char *metric)
-{
-	static const char *const names[] = {"mb_s", "iops", "tps", "lat_p99_us", "lat_p99_ms", NULL};
-	for (size_t i = 0; metric && names[i]; i++)
-		if (strcmp(metric, names[i]) == 0)
-			return true;
-	return false;
-}
-
 void rep_fmt_bound(double v, char *buf, size_t len)
 {
 	if (isinf(v))

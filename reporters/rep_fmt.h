@@ -18,9 +18,6 @@ void rep_fmt_human(double v, char *buf, size_t len);
  * ns, us, ms or s is rescaled to the unit that puts it between 1 and 1000
  * (1234 us -> "1.234 ms", 0.5 ms -> "500 us"). No unit: rep_fmt_human. */
 void rep_fmt_quantity(double v, const char *unit, char *buf, size_t len);
-/* Is this one of the metrics shown first (the terminal's step lines,
- * report.html's folded step tables): mb_s, iops, tps, p99 latency? */
-bool rep_fmt_headline(const char *metric);
 /* A bound of a tolerance: rep_fmt_human, or "-inf" / "inf" for an open side. */
 void rep_fmt_bound(double v, char *buf, size_t len);
 /* One CSV field, RFC 4180 (quoted when it holds , " CR LF or edge spaces).

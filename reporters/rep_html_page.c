@@ -30,8 +30,9 @@ static const char style[] =
     "a{color:#0b5cad}.cont{margin-left:2em}\n";
 
 /* Sorting: by data-v (the full-precision value) when the cell has one, else
- * by the number the text starts with, else by the text; numbers first,
- * ties in the original order. #sort=TABLEID:COL[:desc] sorts on load. */
+ * by the number the text starts with, else by the text; numbers before
+ * the rest in both directions, ties in the original order.
+ * #sort=TABLEID:COL[:desc] sorts on load. */
 static const char script[] =
     "(function () {\n"
     "'use strict';\n"
@@ -49,11 +50,8 @@ static const char script[] =
     "    return {r: r, i: i, n: td ? num(td) : null, s: td ? td.textContent.trim() : ''};\n"
     "  });\n"
     "  rows.sort(function (a, b) {\n"
-    "    var c;\n"
-    "    if (a.n !== null && b.n !== null) c = a.n - b.n;\n"
-    "    else if (a.n !== null) c = -1;\n"
-    "    else if (b.n !== null) c = 1;\n"
-    "    else c = a.s < b.s ? -1 : a.s > b.s ? 1 : 0;\n"
+    "    if ((a.n === null) !== (b.n === null)) return a.n === null ? 1 : -1;\n"
+    "    var c = a.n !== null ? a.n - b.n : a.s < b.s ? -1 : a.s > b.s ? 1 : 0;\n"
     "    return c !== 0 ? c * dir : a.i - b.i;\n"
     "  });\n"
     "  rows.forEach(function (x) { tb.appendChild(x.r); });\n"

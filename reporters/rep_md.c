@@ -305,15 +305,21 @@ static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, cons
 	fputc('\n', f);
 }
 
-/* report.html folds a long step table: the headline metrics (rep_fmt.h)
+/* report.html folds a long step table: the headline metrics (throughput
+ * and p99 latency, step_headlines in cell_summary.h, as compare shows them)
  * first, every column on demand. report.md has the whole table. */
 static void steps_tables(struct rep_ctx *cx, struct md *m, const char *step, const struct rep_strs *metrics,
                          const struct rep_strs *units)
 {
 	bool *show = m->html ? calloc(metrics->n ? metrics->n : 1, sizeof(*show)) : NULL;
 	size_t nhead = 0;
-	for (size_t j = 0; show && j < metrics->n; j++)
-		nhead += show[j] = rep_fmt_headline(metrics->v[j]);
+	for (size_t j = 0; show && j < metrics->n; j++) {
+		for (size_t i = 0; i < cx->run->ncells && !show[j]; i++) {
+			const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
+			show[j] = ss && step_is_headline(ss, metrics->v[j]);
+		}
+		nhead += show[j];
+	}
 	for (size_t j = 0; show && nhead == 0 && j < metrics->n && j < 6; j++)
 		show[j] = true; /* no headline metric: the first six */
 	if (!show || metrics->n <= 6 || nhead == metrics->n) {

@@ -179,7 +179,7 @@ static int write_multiples(struct rep_ctx *cx, struct md *m, const struct svg_ch
 			if (!isfinite(y))
 				continue;
 			e = isfinite(e) ? fabs(e) : 0;
-			lo = fmin(lo, y - e);
+			lo = fmin(lo, y >= 0 ? fmax(y - e, 0) : y - e); /* as svg.c's layout */
 			hi = fmax(hi, y + e);
 		}
 	for (size_t i = 0; i < ch->nmarks; i++)
@@ -278,7 +278,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 				    cell_summary_metric(cx->sum[g->cells[k]], step, ax ? name : metric);
 				if (ms) {
 					y[j * nx + i] = ms->st.mean;
-					err[j * nx + i] = NAN; /* TODO-STATS ms->ci_half */
+					err[j * nx + i] = ms->ci_half;
 				}
 				mark_add(&mk, m, g->cells[k], ref, (double)i, j, NULL);
 				break;

@@ -60,8 +60,10 @@ void svg_tick_label(double v, double step, char *buf, size_t len)
 	} si[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
 	const char *suffix = "";
 	double a = fabs(v) > fabs(step) ? fabs(v) : fabs(step);
-	if (fabs(v) < step * 1e-9)
-		v = 0;
+	if (fabs(v) < step * 1e-9) {
+		snprintf(buf, len, "0"); /* not "0k" */
+		return;
+	}
 	if (a >= 1e4)
 		for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
 			if (a >= si[i].div) {
@@ -162,9 +164,11 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 				continue;
 			xlo = fmin(xlo, c->s[i].x[k]);
 			xhi = fmax(xhi, c->s[i].x[k]);
+			double y = c->s[i].y[k];
 			double e = c->s[i].err && isfinite(c->s[i].err[k]) ? fabs(c->s[i].err[k]) : 0;
-			ylo = fmin(ylo, c->s[i].y[k] - e);
-			yhi = fmax(yhi, c->s[i].y[k] + e);
+			/* an error bar of a positive value stops at 0 (write_err_bars) */
+			ylo = fmin(ylo, y >= 0 ? fmax(y - e, 0) : y - e);
+			yhi = fmax(yhi, y + e);
 		}
 	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo)) {
 		ylo = fmin(ylo, c->y_lo);
@@ -320,7 +324,7 @@ static double point_x(const struct svg_chart *c, const struct frame *fr, size_t 
 	return x + bw / 2;
 }
 
-/* Error bars of series i (see svg.h): dark so they show on its bars too. */
+/* Error bars of series i (see svg.h). */
 static void write_err_bars(FILE *f, const struct svg_chart *c, const struct frame *fr, size_t i)
 {
 	const struct svg_series *s = &c->s[i];
@@ -329,10 +333,18 @@ static void write_err_bars(FILE *f, const struct svg_chart *c, const struct fram
 		double e = s->err[k];
 		if (!isfinite(e) || !(e > 0) || !isfinite(s->y[k]) || !isfinite(s->x[k]))
 			continue;
-		if (!any)
-			fputs("<g class=\"err-bars\" stroke=\"#222\" stroke-width=\"1.2\">\n", f);
+		if (!any) /* dark over bars; a line's own colour, to tell lines apart */
+			fprintf(f, "<g class=\"err-bars\"%s stroke-width=\"1.2\">\n",
+			        c->kind == SVG_BAR ? " stroke=\"#222\"" : "");
 		any = true;
-		double x = point_x(c, fr, i, k), y1 = py(fr, s->y[k] - e), y2 = py(fr, s->y[k] + e);
+		/* series side by side on a line chart, so their bars do not hide
+		 * each other; clipped to the plot (a positive value's at 0) */
+		double x = point_x(c, fr, i, k) +
+		           (c->kind == SVG_BAR ? 0 : 5.0 * ((double)i - (double)(c->ns - 1) / 2));
+		double lo = s->y[k] - e, hi = s->y[k] + e;
+		if (s->y[k] >= 0 && lo < 0)
+			lo = 0;
+		double y1 = py(fr, fmax(lo, fr->ylo)), y2 = py(fr, fmin(hi, fr->yhi));
 		fprintf(f,
 		        "<line class=\"err-bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
