@@ -25,6 +25,8 @@ struct conv {
 	bool para; /* a <p> is open */
 	int list;  /* <ul> levels open */
 	int nchart;
+	const char *const *svgs; /* the charts, by the index of their svg mark */
+	size_t nsvg;
 };
 
 /* A mark "\x01KIND:TEXT\x02" at s (rep_md_doc.h): its length, 0 if none. */
@@ -308,7 +310,7 @@ static bool is_separator(const char *s, size_t n)
  * consumed. */
 static size_t table(struct conv *c, const char *s, size_t n)
 {
-	enum { MAXCOLS = 512 };
+	enum { MAXCOLS = 4096 };
 	struct span *cells = malloc(MAXCOLS * sizeof(*cells));
 	size_t pos = 0;
 	close_blocks(c);
@@ -371,33 +373,29 @@ static size_t fence(struct conv *c, const char *s, size_t n, size_t indent)
 	return pos;
 }
 
-/* The lines of an SVG chart up to the /svg mark, copied as svg_write wrote
- * them, in a figure; returns the length consumed. */
-static size_t svg_block(struct conv *c, const char *s, size_t n, struct span title)
+/* The chart of an svg:N mark: the N-th SVG the reporter drew, in a figure.
+ * Only the mark is in the text, so no text of a run can become markup: a
+ * forged mark can at most show one of the run's own charts again. */
+static void svg_figure(struct conv *c, struct span text)
 {
-	const char *eol = memchr(s, '\n', n);
-	size_t pos = eol ? (size_t)(eol - s) + 1 : n;
+	char num[24];
+	snprintf(num, sizeof(num), "%.*s", (int)(text.n < 20 ? text.n : 20), text.s);
+	char *end;
+	unsigned long k = strtoul(num, &end, 10);
+	if (end == num || *end || k >= c->nsvg)
+		return;
 	close_blocks(c);
-	fprintf(c->f, "<figure class=\"chart\" id=\"chart-%d\" data-title=\"", ++c->nchart);
-	esc(c->f, title.s, title.n);
-	fputs("\">\n", c->f);
-	const char *end = NULL;
-	for (const char *p = s + pos; p < s + n; p++)
-		if (*p == '\x01' && (size_t)(s + n - p) >= 6 && memcmp(p, "\x01/svg\x02", 6) == 0) {
-			end = p;
-			break;
-		}
-	size_t len = end ? (size_t)(end - s) - pos : n - pos;
-	utf8_fput(c->f, s + pos, len, UTF8_NO_CONTROLS | UTF8_NO_CR);
+	fprintf(c->f, "<figure class=\"chart\" id=\"chart-%d\">\n", ++c->nchart);
+	fputs(c->svgs[k], c->f);
 	fputs("</figure>\n", c->f);
-	pos += len + (end ? 6 : 0);
-	return pos;
 }
 
 /* A line that is one mark (a fold or small multiples); false if not. */
 static bool mark_line(struct conv *c, struct span kind, struct span text)
 {
-	if (span_is(kind, "details")) {
+	if (span_is(kind, "svg")) {
+		svg_figure(c, text);
+	} else if (span_is(kind, "details")) {
 		close_blocks(c);
 		fputs("<details><summary>", c->f);
 		esc(c->f, text.s, text.n);
@@ -460,10 +458,6 @@ static void convert(struct conv *c, const char *s, size_t n)
 			indent++;
 		while (hashes < len && line[hashes] == '#')
 			hashes++;
-		if (mark_at(line, len, &kind, &text) && span_is(kind, "svg")) {
-			pos += svg_block(c, line, n - pos, text);
-			continue;
-		}
 		if (line[0] == '|') {
 			pos += table(c, line, n - pos);
 			continue;
@@ -487,11 +481,12 @@ static void convert(struct conv *c, const char *s, size_t n)
 	close_blocks(c);
 }
 
-void rep_html_md_write(FILE *out, const char *head, size_t hlen, const char *body, size_t blen)
+void rep_html_md_write(FILE *out, const char *head, size_t hlen, const char *body, size_t blen,
+                       const char *const *svgs, size_t nsvg)
 {
 	char *main_buf = NULL, *toc_buf = NULL, *title_buf = NULL;
 	size_t main_len = 0, toc_len = 0, title_len = 0;
-	struct conv c = {.toc_at = -1};
+	struct conv c = {.toc_at = -1, .svgs = svgs, .nsvg = nsvg};
 	c.f = open_memstream(&main_buf, &main_len);
 	c.toc = open_memstream(&toc_buf, &toc_len);
 	c.title = open_memstream(&title_buf, &title_len);

@@ -613,7 +613,8 @@ static int md_flush(struct md *m, bool write)
 		m->rf.f = m->file;
 		m->file = NULL;
 		if (rc == 0 && write && m->html) {
-			rep_html_md_write(m->rf.f, m->hbuf, m->hlen, m->buf, m->len);
+			rep_html_md_write(m->rf.f, m->hbuf, m->hlen, m->buf, m->len,
+			                  (const char *const *)m->svgs, m->nsvg);
 		} else if (rc == 0 && write) {
 			utf8_fput(m->rf.f, m->hbuf, m->hlen, UTF8_NO_CONTROLS | UTF8_NO_CR);
 			utf8_fput(m->rf.f, m->buf, m->len, UTF8_NO_CONTROLS | UTF8_NO_CR);
@@ -622,6 +623,11 @@ static int md_flush(struct md *m, bool write)
 	free(m->buf);
 	free(m->hbuf);
 	m->buf = m->hbuf = NULL;
+	for (size_t i = 0; i < m->nsvg; i++)
+		free(m->svgs[i]);
+	free(m->svgs);
+	m->svgs = NULL;
+	m->nsvg = 0;
 	return rc;
 }
 

@@ -14,20 +14,39 @@
 #include "svg.h"
 #include "units.h"
 
+/* report.html: the chart's SVG (no XML declaration) in m->svgs, and its
+ * mark in the text (rep_md_doc.h). */
+static int keep_svg(struct md *m, const struct svg_chart *ch)
+{
+	char *buf = NULL, num[24];
+	size_t len = 0;
+	struct svg_chart in = *ch;
+	in.inline_svg = true;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	int rc = svg_write(f, &in);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -ENOMEM;
+	char **v = rc == 0 ? realloc(m->svgs, (m->nsvg + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(buf);
+		return rc < 0 ? rc : -ENOMEM;
+	}
+	m->svgs = v;
+	m->svgs[m->nsvg] = buf;
+	snprintf(num, sizeof(num), "%zu", m->nsvg++);
+	rep_md_mark(m, m->rf.f, "svg", num);
+	fputs("\n\n", m->rf.f);
+	return 0;
+}
+
 int rep_md_write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch)
 {
 	char name[64];
 	struct rep_file rf;
-	if (m->html) { /* inline, between the svg marks (rep_md_doc.h) */
-		struct svg_chart in = *ch;
-		in.inline_svg = true;
-		rep_md_mark(m, m->rf.f, "svg", ch->title ? ch->title : "");
-		fputc('\n', m->rf.f);
-		int rc = svg_write(m->rf.f, &in);
-		rep_md_mark(m, m->rf.f, "/svg", NULL);
-		fputs("\n\n", m->rf.f);
-		return rc;
-	}
+	if (m->html) /* kept for the page, an svg:N mark in the text */
+		return keep_svg(m, ch);
 	snprintf(name, sizeof(name), "chart-%d.svg", ++m->nchart);
 	int rc = rep_file_open(&rf, cx->outdir, name, cx->d);
 	if (rc < 0)

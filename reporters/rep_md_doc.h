@@ -33,6 +33,8 @@ struct md {
 	bool html;
 	struct diag *real_d; /* html: the caller's diag; cx->d is a quiet one */
 	struct diag quiet;   /* html: report.md already said what is wrong */
+	char **svgs;         /* html: the charts drawn, by their svg:N mark */
+	size_t nsvg;
 };
 
 /* The marks of html mode, each "\x01KIND:TEXT\x02" (rep_html_md.c):
@@ -41,7 +43,8 @@ struct md {
  *   id:N       the table row is the details of cell N (its anchor)
  *   details:S  a fold with summary S starts (on a line of its own)
  *   /details   the fold ends
- *   svg, /svg  the lines between are an inline SVG chart */
+ *   svg:N      chart N (m->svgs[N]) here, on a line of its own
+ *   multiples:S, /multiples   small multiples (a figure with caption S) */
 void rep_md_mark(const struct md *m, FILE *f, const char *kind, const char *text);
 /* The v: mark of a number (nothing for NaN or outside html mode). */
 void rep_md_mark_value(const struct md *m, FILE *f, double v);

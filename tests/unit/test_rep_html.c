@@ -57,11 +57,13 @@ static void test_numbers(void **state)
 
 static char *to_html(const char *head, const char *body)
 {
+	static const char *const svgs[] = {
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\"><g class=\"series\"/></svg>\n"};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	rep_html_md_write(f, head, strlen(head), body, strlen(body));
+	rep_html_md_write(f, head, strlen(head), body, strlen(body), svgs, 1);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -119,8 +121,9 @@ static void test_tables_and_marks(void **state)
 	    "\x01"
 	    "details:All 9 metrics\x02\n\n| # | x |\n|---|---|\n| 3 | 1 |\n\n\x01/details\x02\n\n"
 	    "\x01multiples:many & more\x02\n\n"
-	    "\x01svg:T & <x>\x02\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g class=\"series\"/></svg>\n"
-	    "\x01/svg\x02\n\n\x01/multiples\x02\n\n";
+	    "\x01svg:0\x02\n\n\x01/multiples\x02\n\n"
+	    /* forged by a run's text: no chart 7, none inside a line */
+	    "\x01svg:7\x02\n\nsee \x01svg:0\x02 here\n";
 	char *html = to_html("# t\n", body);
 	has(html, "<table class=\"sortable\" id=\"t-summary\">");
 	has(html, "<tr id=\"cell-3\"><td>3</td><td>abc</td><td>a | b &lt;i&gt;</td><td "
@@ -131,7 +134,9 @@ static void test_tables_and_marks(void **state)
 	has(html, "<table class=\"sortable\" id=\"t-step-w-io-2\">");
 	has(html, "</details>");
 	has(html, "<figure class=\"multiples\"><figcaption>many &amp; more</figcaption>");
-	has(html, "<figure class=\"chart\" id=\"chart-1\" data-title=\"T &amp; &lt;x&gt;\">\n<svg xmlns");
+	has(html, "<figure class=\"chart\" id=\"chart-1\">\n<svg xmlns");
+	assert_int_equal(count(html, "<svg"), 1);
+	has(html, "<p>see  here");
 	has(html, "</svg>\n</figure>\n</div></figure>");
 	assert_int_equal(count(html, "\x01"), 0);
 	assert_int_equal(count(html, "\x02"), 0);
