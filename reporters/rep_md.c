@@ -37,6 +37,7 @@
 #include "rep_md_activity.h"
 #include "rep_md_charts.h"
 #include "rep_md_devices.h"
+#include "rep_md_ci.h"
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
 #include "rep_md_repro.h"
@@ -169,8 +170,13 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 	fprintf(f, " (%zu ok, %zu failed, %zu skipped)\n", nok, nfail, nskip);
 	run_hosts_line(f, r);
 	if (r->repeat > 1 || r->warmup)
-		fprintf(f, "- Repeat: %zu (values are means ± sample standard deviation), warmup: %zu\n",
-		        r->repeat, r->warmup);
+		fprintf(f,
+		        "- Repeat: %zu (values are means ± the half-width of their 95%% confidence "
+		        "interval%s), warmup: %zu\n",
+		        r->repeat,
+		        r->repeat < 5 ? "; below 5 repetitions an interval of the median is not meaningful"
+		                      : "",
+		        r->warmup);
 	fprintf(f, "- Tool: %s\n\n", r->tool_version ? r->tool_version : "benchgrid");
 	f = m->rf.f;
 
@@ -658,6 +664,7 @@ int rep_md_close(struct rep_ctx *cx, bool ok)
 		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
 		rep_varying_params(cx->run, &m->vary);
 		section_steps(cx, m);
+		rep_md_ci(cx, m); /* confidence intervals of the headline metrics */
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
 		if (rep && rep->kind == NODE_MAP) {

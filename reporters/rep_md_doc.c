@@ -10,8 +10,8 @@ void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len)
 {
 	char a[32], b[32];
 	rep_fmt_human(m->st.mean, a, sizeof(a));
-	if (m->st.n > 1) {
-		rep_fmt_human(m->st.stddev, b, sizeof(b));
+	if (m->st.n > 1 && isfinite(m->ci_half)) {
+		rep_fmt_human(m->ci_half, b, sizeof(b));
 		snprintf(buf, len, "%s ± %s", a, b);
 	} else {
 		snprintf(buf, len, "%s", a);

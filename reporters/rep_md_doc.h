@@ -51,7 +51,8 @@ void rep_md_mark_value(const struct md *m, FILE *f, double v);
 /* The a: mark of the cell numbered n (run_cell.index; nothing for n < 0). */
 void rep_md_mark_cell(const struct md *m, FILE *f, long n);
 
-/* "mean ± stddev" (the mean alone for one sample), for people. */
+/* "mean ± half-width of its 95% confidence interval" (the mean alone for
+ * one sample), for people. */
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
 /* The |---|---| line under a table header of ncols columns. */
 void rep_md_row_sep(FILE *f, size_t ncols);

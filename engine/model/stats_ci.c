@@ -169,12 +169,39 @@ static double *finite_copy(const double *v, size_t n, size_t *m)
 	return x;
 }
 
-/* The median of one resample of x[0..m) drawn into buf. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of one resample of x[0..m) drawn into buf; sorted in place
+ * (insertion sort for the usual handful of repeats: no allocation, since
+ * results.json recomputes every cell's intervals at each write). */
 static double resample_median(const double *x, size_t m, double *buf, uint64_t *rng)
 {
 	for (size_t i = 0; i < m; i++)
 		buf[i] = x[rng_index(rng, m)];
-	return stats_median(buf, m);
+	if (m <= 64) {
+		for (size_t i = 1; i < m; i++) {
+			double v = buf[i];
+			size_t j = i;
+			for (; j > 0 && buf[j - 1] > v; j--)
+				buf[j] = buf[j - 1];
+			buf[j] = v;
+		}
+	} else {
+		qsort(buf, m, sizeof(*buf), cmp_double);
+	}
+	return m % 2 ? buf[m / 2] : (buf[m / 2 - 1] + buf[m / 2]) / 2;
+}
+
+static bool all_equal(const double *x, size_t m)
+{
+	for (size_t i = 1; i < m; i++)
+		if (x[i] != x[0])
+			return false;
+	return true;
 }
 
 bool stats_median_ci_bootstrap(const double *v, size_t n, double level, uint64_t seed, int resamples,
@@ -186,7 +213,9 @@ bool stats_median_ci_bootstrap(const double *v, size_t n, double level, uint64_t
 	double *meds = resamples > 0 ? malloc((size_t)resamples * sizeof(*meds)) : NULL;
 	bool ok = x && buf && meds && m >= STATS_BOOT_MIN_N && level > 0 && level < 1;
 	*lo = *hi = NAN;
-	if (ok) {
+	if (ok && all_equal(x, m)) {
+		*lo = *hi = x[0]; /* every resample is the same: skip the work */
+	} else if (ok) {
 		uint64_t rng = seed;
 		for (int r = 0; r < resamples; r++)
 			meds[r] = resample_median(x, m, buf, &rng);
