@@ -13,6 +13,8 @@ struct span {
 	size_t n;
 };
 
+enum { MAX_LIST_DEPTH = 8 };
+
 struct conv {
 	FILE *f;          /* the page's main part, in memory */
 	FILE *toc;        /* the list of sections, in memory */
@@ -22,8 +24,9 @@ struct conv {
 	int ntab;         /* tables under that heading so far */
 	struct span *ids; /* heading ids given (their slugs), to keep them unique */
 	size_t nids, capids;
-	bool para; /* a <p> is open */
-	int list;  /* <ul> levels open */
+	bool para;                        /* a <p> is open */
+	int list;                         /* <ul> levels open */
+	bool li_open[MAX_LIST_DEPTH + 1]; /* an <li> is open at that level */
 	int nchart;
 	const char *const *svgs; /* the charts, by the index of their svg mark */
 	size_t nsvg;
@@ -153,7 +156,7 @@ static void close_blocks(struct conv *c)
 		fputs("</p>\n", c->f);
 	c->para = false;
 	for (; c->list > 0; c->list--)
-		fputs("</ul>\n", c->f);
+		fputs(c->li_open[c->list] ? "</li></ul>\n" : "</ul>\n", c->f);
 }
 
 /* The slug of a heading: letters and digits, '-' between words. */
@@ -420,24 +423,27 @@ static bool mark_line(struct conv *c, struct span kind, struct span text)
 static void list_item(struct conv *c, size_t indent, const char *s, size_t n)
 {
 	int depth = (int)(indent / 2) + 1;
+	if (depth > MAX_LIST_DEPTH)
+		depth = MAX_LIST_DEPTH;
 	if (c->para)
 		fputs("</p>\n", c->f);
 	c->para = false;
-	for (; c->list < depth; c->list++)
-		fputs("<ul>\n", c->f);
 	for (; c->list > depth; c->list--)
-		fputs("</ul>\n", c->f);
+		fputs(c->li_open[c->list] ? "</li></ul>\n" : "</ul>\n", c->f);
+	if (c->list == depth && c->li_open[depth])
+		fputs("</li>\n", c->f);
+	for (; c->list < depth; c->list++) /* a nested list inside the open item */
+		c->li_open[c->list + 1] = false, fputs("<ul>\n", c->f);
 	fputs("<li>", c->f);
+	c->li_open[depth] = true;
 	inline_md(c->f, s, n);
-	fputs("</li>\n", c->f);
 }
 
 static void text_line(struct conv *c, const char *s, size_t n)
 {
-	if (c->list > 0) { /* a list item's next line */
-		fputs("<div class=\"cont\">", c->f);
+	if (c->list > 0) { /* a list item's next line, in the item */
+		fputs("<br>\n", c->f);
 		inline_md(c->f, s, n);
-		fputs("</div>\n", c->f);
 		return;
 	}
 	fputs(c->para ? "<br>\n" : "<p>", c->f);

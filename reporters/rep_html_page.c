@@ -27,7 +27,7 @@ static const char style[] =
     "figcaption{font-weight:600;margin-bottom:6px}\n"
     "nav.toc{background:#f7f9fb;border:1px solid #e3e8ee;padding:8px 14px;margin:12px 0;font-size:13px}\n"
     "nav.toc ul{margin:4px 0;padding-left:18px;columns:2}\n"
-    "a{color:#0b5cad}.cont{margin-left:2em}\n";
+    "a{color:#0b5cad}\n";
 
 /* Sorting: by data-v (the full-precision value) when the cell has one, else
  * by the number the text starts with, else by the text; numbers before

@@ -143,6 +143,16 @@ static void test_tables_and_marks(void **state)
 	free(html);
 }
 
+static void test_lists(void **state)
+{
+	(void)state;
+	char *html = to_html("# t\n", "## W\n\n- cell 0:\n  - a\n  - b\n- cell 1:\n  - c\n\nafter\n");
+	has(html,
+	    "<ul>\n<li>cell 0:<ul>\n<li>a</li>\n<li>b</li></ul>\n</li>\n<li>cell 1:<ul>\n<li>c</li></ul>\n"
+	    "</li></ul>\n<p>after");
+	free(html);
+}
+
 static char *chart(const double *err, enum svg_kind kind)
 {
 	static const double x[] = {0, 1}, y[] = {10, 20};
@@ -179,9 +189,8 @@ static void test_error_bars(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_numbers),
-	    cmocka_unit_test(test_escaping),
-	    cmocka_unit_test(test_tables_and_marks),
+	    cmocka_unit_test(test_numbers),          cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_tables_and_marks), cmocka_unit_test(test_lists),
 	    cmocka_unit_test(test_error_bars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
