@@ -13,7 +13,8 @@
 #     gives, the long step table folded, pivot values linked to the cells'
 #     rows, the scenario's text escaped (one <script>, ours); a click on a
 #     header sorts the Summary table;
-#   - a screenshot in the build folder (browser/report.png).
+#   - a screenshot in the build folder (browser/report.png);
+# and, from the files alone, a chart of 7 series drawn as small multiples.
 # Skipped (77) without /usr/bin/chromium.
 set -euo pipefail
 : "${BENCHGRID:?}" "${BENCHGRID_BUILD:?}" "${BENCHGRID_SRC:?}"
@@ -95,4 +96,36 @@ rm -f "$shot"
 timeout 60 "$PY" "$BENCHGRID_SRC/tests/integration/browser_cdp.py" "$CHROME" "$t/profile" \
 	"file://$t/broken.html" "file://$page#sort=t-step-w-io:$col:desc" "$expected" "$shot"
 [ -s "$shot" ] || fail "no screenshot"
+# Small multiples: a chart of 7 series (more than 6) becomes one small chart
+# per series on one scale, in report.md (consecutive chart files) and in
+# report.html (one figure of 7 charts); a numeric x axis keeps lines.
+cat >"$t/m.yaml" <<'Y'
+benchgrid: 1
+name: multiples
+matrix:
+  n: [1, 2]
+  tag: [a, b, c, d, e, f, g]
+steps:
+  - name: e
+    exec: {command: "true"}
+report:
+  charts:
+    - {x: n, y: e.elapsed_s, series: tag}
+Y
+"$BENCHGRID" run -q --work-dir "$t/w" -o "$t/m" "$t/m.yaml" || fail "the multiples run failed"
+grep -q '^\*e.elapsed_s by n and tag, one chart per value of tag:\*$' "$t/m/report.md" || fail "report.md: no small multiples line"
+[ -e "$t/m/chart-7.svg" ] && [ ! -e "$t/m/chart-8.svg" ] || fail "report.md: not 7 chart files: $(ls "$t/m")"
+"$PY" - "$t/m/report.html" <<'PY' || fail "report.html: small multiples"
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.depth = 0; self.inside = []; self.lines = 0
+    def handle_starttag(self, tag, a):
+        cls = (dict(a).get('class') or '').split()
+        if tag == 'figure' and 'multiples' in cls: self.depth = 1
+        elif tag == 'figure' and 'chart' in cls and self.depth: self.inside.append(0)
+        if tag == 'polyline' and self.inside: self.inside[-1] += 1
+p = P(); p.feed(open(sys.argv[1]).read())
+assert len(p.inside) == 7 and all(k == 1 for k in p.inside), p.inside
+PY
 echo "browser: ok"
