@@ -27,7 +27,7 @@ struct md {
 	struct rep_strs vary; /* the parameters that tell cells apart (rep_varying_params) */
 	int nchart;
 	bool bad_config;
-	/* Written for report.html (rep_html.c): charts inline, and the marks of
+	/* Written for report.html (rep_html.c): charts kept in svgs, and the marks of
 	 * rep_md_mark() in the text, which the HTML writer turns into attributes,
 	 * links and folds. report.md never has them. */
 	bool html;
