@@ -68,3 +68,27 @@ const char *rep_md_unit_of(struct rep_ctx *cx, const char *step, const char *met
 	}
 	return "";
 }
+
+void rep_md_mark(const struct md *m, FILE *f, const char *kind, const char *text)
+{
+	if (m->html)
+		fprintf(f, "\x01%s%s%s\x02", kind, text ? ":" : "", text ? text : "");
+}
+
+void rep_md_mark_value(const struct md *m, FILE *f, double v)
+{
+	char buf[40];
+	if (!m->html || !isfinite(v))
+		return;
+	rep_fmt_exact(v, buf, sizeof(buf));
+	rep_md_mark(m, f, "v", buf);
+}
+
+void rep_md_mark_cell(const struct md *m, FILE *f, long n)
+{
+	char buf[32];
+	if (!m->html || n < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%ld", n);
+	rep_md_mark(m, f, "a", buf);
+}

@@ -33,9 +33,9 @@ grep -q '^| 8 | 1 (fs=ext4, fs_block=4KiB) | 0 (fs=ext4, fs_block=1KiB) |' "$D/a
 
 # Rebuilding the reports from results.json gives the same bytes, and no
 # temporary file is left behind.
-for f in report.md results.csv timeseries.csv chart-1.svg chart-5.svg; do cp "$D/a/$f" "$D/a/$f.first"; done
+for f in report.md report.html results.csv timeseries.csv chart-1.svg chart-5.svg; do cp "$D/a/$f" "$D/a/$f.first"; done
 "$DRV" report "$D/a"
-for f in report.md results.csv timeseries.csv chart-1.svg chart-5.svg; do cmp "$D/a/$f" "$D/a/$f.first"; done
+for f in report.md report.html results.csv timeseries.csv chart-1.svg chart-5.svg; do cmp "$D/a/$f" "$D/a/$f.first"; done
 if ls "$D/a"/*.tmp 2>/dev/null; then echo "FAIL: temporary files left" >&2; exit 1; fi
 
 # A strict expectation failed: the expect check says so.
@@ -51,7 +51,7 @@ grep -q "results.json:2:12: error: invalid JSON" "$D/err"
 if [ -n "${BENCHGRID:-}" ] && [ -x "$BENCHGRID" ]; then
 	cp "$D/a/results.json" "$D/cli/results.json"
 	"$BENCHGRID" report "$D/cli"
-	for f in report.md results.csv timeseries.csv chart-3.svg; do cmp "$D/a/$f" "$D/cli/$f"; done
+	for f in report.md report.html results.csv timeseries.csv chart-3.svg; do cmp "$D/a/$f" "$D/cli/$f"; done
 	"$BENCHGRID" compare --all "$D/a" "$D/b" >"$D/compare-cli.md"
 	cmp "$D/compare.md" "$D/compare-cli.md"
 fi
