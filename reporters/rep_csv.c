@@ -1,7 +1,8 @@
 /* rep_csv: results.csv, one row per cell and step.
  *
  * Columns: index, id, every parameter (first-seen order over all cells),
- * step, status, every metric (first-seen order over all steps), then, when
+ * step, status (ok, failed, or skipped: its when: was false, the error
+ * column says why), every metric (first-seen order over all steps), then, when
  * any metric has more than one sample (repeat: N), six columns per metric:
  * <m>_n, <m>_stddev, <m>_median, <m>_min, <m>_max, <m>_cv; last `error`.
  * A metric's column holds its mean over the repetitions; a metric the step
@@ -96,8 +97,11 @@ static void num_field(FILE *f, double v)
 static void row(struct csv *c, const struct run_cell *cell, const struct step_summary *ss)
 {
 	FILE *f = c->rf.f;
-	const char *status = ss ? (ss->failed ? "failed" : "ok") : run_status_name(cell->status);
-	const char *error = ss ? ss->error : cell->error;
+	const char *status = ss ? (ss->failed    ? "failed"
+	                           : ss->skipped ? "skipped"
+	                                         : "ok")
+	                        : run_status_name(cell->status);
+	const char *error = ss ? (ss->skipped && !ss->failed ? ss->skip_reason : ss->error) : cell->error;
 
 	fprintf(f, "%zu,", cell->index);
 	rep_csv_field(f, cell->id);

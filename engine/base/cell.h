@@ -16,6 +16,9 @@ struct cell {
 	 * cells with equal keys share a filesystem / cluster, so the runner
 	 * orders them together (set by plan_build). */
 	uint64_t fs_key, pg_key;
+	/* Bit i: step i (the first 64) is skipped by its `when:` in this cell
+	 * (set by plan_build, for plan's output; the run decides again). */
+	uint64_t skip_mask;
 };
 
 /* Everything a workload may use while it runs one step of one cell. */

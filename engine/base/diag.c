@@ -88,6 +88,35 @@ const char *diag_intern(const char *file)
 	return interned[ninterned++];
 }
 
+/* Included files: a name of their own per inclusion, and where from. */
+struct included {
+	char *file;
+	struct src_pos from;
+};
+static struct included *includes;
+static size_t nincludes;
+
+const char *diag_intern_included(const char *file, const struct src_pos *from)
+{
+	struct included *v = realloc(includes, (nincludes + 1) * sizeof(*v));
+	if (!v)
+		return diag_intern(file);
+	includes = v;
+	char *copy = strdup(file);
+	if (!copy)
+		return diag_intern(file);
+	includes[nincludes] = (struct included){copy, *from};
+	return includes[nincludes++].file;
+}
+
+const struct src_pos *diag_included_from(const char *file)
+{
+	for (size_t i = nincludes; file && i-- > 0;)
+		if (includes[i].file == file)
+			return &includes[i].from;
+	return NULL;
+}
+
 static struct source *source_slot(const char *file)
 {
 	for (size_t i = 0; i < nsources; i++)
@@ -200,6 +229,12 @@ void diag_print(const struct diag *d, FILE *out)
 			for (int c = 1; c < e->pos.col && line[c - 1]; c++)
 				fputc(line[c - 1] == '\t' ? '\t' : ' ', out);
 			fputs("^\n", out);
+		}
+		/* Each level of include: the chain ends at the file given. */
+		const struct src_pos *from = diag_included_from(e->pos.file);
+		for (int level = 0; from && level < 64; level++) {
+			fprintf(out, "  included from %s:%d:%d\n", from->file, from->line, from->col);
+			from = diag_included_from(from->file);
 		}
 	}
 }

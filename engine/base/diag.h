@@ -64,6 +64,16 @@ const char *src_pos_prefix(const struct src_pos *p, char *buf, size_t len);
 /* Intern a file name for use in src_pos (lives until program exit). */
 const char *diag_intern(const char *file);
 
+/* A file read because another one includes it: a new name (not the one
+ * diag_intern gives, even for the same path) that remembers where it was
+ * included from, so that diag_print follows each diagnostic in it with
+ *   included from main.yaml:3:5
+ * lines, one per level. The same file included twice gets two names. */
+const char *diag_intern_included(const char *file, const struct src_pos *from);
+/* Where the file named by `file` (that very pointer) was included from, or
+ * NULL for a file nobody included. */
+const struct src_pos *diag_included_from(const char *file);
+
 /* Register the text of a scenario file: its lines are quoted under
  * diagnostics (the loader registers each scenario it reads). Register only
  * scenarios, never another file a scenario names (hooks_file, scripts): a

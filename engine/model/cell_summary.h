@@ -28,8 +28,10 @@ struct metric_summary {
 
 struct step_summary {
 	const char *step, *workload;
-	bool failed;                     /* failed in any repetition */
-	const char *error;               /* first error */
+	bool failed;       /* failed in any repetition */
+	const char *error; /* first error */
+	bool skipped;      /* skipped by its when: (in every repetition) */
+	const char *skip_reason;
 	double elapsed;                  /* mean wall seconds */
 	const struct step_result *first; /* first repetition (series, info) */
 	struct metric_summary *m;
@@ -46,6 +48,12 @@ void cell_summary_free(struct cell_summary *s);
 const struct step_summary *cell_summary_step(const struct cell_summary *s, const char *step);
 const struct metric_summary *cell_summary_metric(const struct cell_summary *s, const char *step,
                                                  const char *metric);
+/* A step's headline metrics, at most 2, into out: its throughput (the first
+ * of tps, mb_s, iops) and its 99th percentile latency (lat_p99_ms,
+ * lat_p99_us); a step with neither gets its duration (elapsed_s of exec,
+ * seconds). Returns how many. compare shows these by default. */
+size_t step_headlines(const struct step_summary *ss, const struct metric_summary **out);
+bool step_is_headline(const struct step_summary *ss, const char *metric);
 /* Split "step.metric" at the first dot. Returns false when there is none. */
 bool results_split_ref(const char *ref, char *step, size_t steplen, const char **metric);
 /* Every warning text (outliers, cold first run) of a cell, one per call of

@@ -32,6 +32,7 @@ void result_free(struct step_result *r)
 	free(r->m);
 	free(r->s);
 	free(r->info);
+	free(r->skip_reason);
 	free(r->step);
 	free(r->workload);
 	free(r->error);
@@ -165,4 +166,11 @@ void result_fail(struct step_result *r, const char *fmt, ...)
 	if (vasprintf(&r->error, fmt, ap) < 0)
 		r->error = NULL;
 	va_end(ap);
+}
+
+void result_skip(struct step_result *r, const char *reason)
+{
+	r->skipped = true;
+	free(r->skip_reason);
+	r->skip_reason = strdup(reason ? reason : "");
 }

@@ -35,7 +35,11 @@ struct step_result {
 	char *step;     /* step name */
 	char *workload; /* "io", "pgbench", "exec" */
 	bool failed;
-	char *error;    /* "file:line:col: error: ..." or plain text, NULL if ok */
+	char *error; /* "file:line:col: error: ..." or plain text, NULL if ok */
+	/* Not run: its `when:` was false (not a failure; no figures).
+	 * skip_reason: why, e.g. "when: fs ~= 'btrfs'". */
+	bool skipped;
+	char *skip_reason;
 	double started; /* unix time, seconds */
 	double elapsed; /* wall seconds of the whole step */
 	struct metric *m;
@@ -63,6 +67,9 @@ const struct series *result_series(const struct step_result *r, const char *name
 void result_info(struct step_result *r, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *result_info_get(const struct step_result *r, const char *key);
+
+/* Mark the step skipped (not run, not failed) and why. */
+void result_skip(struct step_result *r, const char *reason);
 
 /* Mark the step failed with a message (printf-style); keeps the first error. */
 void result_fail(struct step_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -159,6 +159,8 @@ static int read_step(const json_t *o, struct step_result *r, const char *file, s
 	const char *err = jsonio_get_str(o, "error", NULL);
 	if (err)
 		r->error = strdup(err);
+	if (jsonio_get_bool(o, "skipped", false))
+		result_skip(r, jsonio_get_str(o, "skip_reason", ""));
 	r->started = jsonio_get_num(o, "started", 0);
 	r->elapsed = jsonio_get_num(o, "elapsed", 0);
 	int rc = read_metrics_info(o, r, file, d);

@@ -1,6 +1,7 @@
 /* results_write: results.json and journal lines (see results_write.h). */
 #include "results_write.h"
 
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -104,6 +105,10 @@ static json_t *step_json(const struct step_result *r)
 	jsonio_set(o, "workload", jsonio_str(r->workload ? r->workload : ""));
 	jsonio_set(o, "failed", json_boolean(r->failed));
 	jsonio_set(o, "error", jsonio_str(r->error));
+	if (r->skipped) { /* only then: results.json of other runs is unchanged */
+		jsonio_set(o, "skipped", json_true());
+		jsonio_set(o, "skip_reason", jsonio_str(r->skip_reason));
+	}
 	jsonio_set(o, "started", jsonio_num(r->started));
 	jsonio_set(o, "elapsed", jsonio_num(r->elapsed));
 	add_metrics_info(o, r);
@@ -131,6 +136,13 @@ static json_t *metric_summary_json(const struct step_summary *ss, const struct m
 	jsonio_set(o, "min", jsonio_num(m->st.min));
 	jsonio_set(o, "max", jsonio_num(m->st.max));
 	jsonio_set(o, "cv", jsonio_num(m->st.cv));
+	/* 95% intervals (stats_ci.h), only where they mean something */
+	if (isfinite(m->ci_half))
+		jsonio_set(o, "ci_half", jsonio_num(m->ci_half));
+	if (isfinite(m->med_lo) && isfinite(m->med_hi)) {
+		jsonio_set(o, "median_lo", jsonio_num(m->med_lo));
+		jsonio_set(o, "median_hi", jsonio_num(m->med_hi));
+	}
 	if (m->warned) {
 		char ref[256], msg[768];
 		snprintf(ref, sizeof(ref), "%s.%s", ss->step, m->name);
@@ -151,6 +163,10 @@ static json_t *summary_json(const struct run_cell *c)
 		jsonio_set(o, "workload", jsonio_str(ss->workload));
 		jsonio_set(o, "failed", json_boolean(ss->failed));
 		jsonio_set(o, "error", jsonio_str(ss->error));
+		if (ss->skipped) {
+			jsonio_set(o, "skipped", json_true());
+			jsonio_set(o, "skip_reason", jsonio_str(ss->skip_reason));
+		}
 		jsonio_set(o, "elapsed", jsonio_num(ss->elapsed));
 		for (size_t j = 0; j < ss->nm; j++)
 			jsonio_set(m, ss->m[j].name, metric_summary_json(ss, &ss->m[j]));

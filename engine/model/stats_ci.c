@@ -169,12 +169,66 @@ static double *finite_copy(const double *v, size_t n, size_t *m)
 	return x;
 }
 
-/* The median of one resample of x[0..m) drawn into buf. */
-static double resample_median(const double *x, size_t m, double *buf, uint64_t *rng)
+static int cmp_double(const void *a, const void *b)
 {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The k-th smallest (0-based) of a resample given as counts over the
+ * sorted values x; *pos and *cum carry the walk between calls with a
+ * growing k. */
+static double kth(const double *x, const size_t *cnt, size_t k, size_t *pos, size_t *cum)
+{
+	while (*cum + cnt[*pos] <= k)
+		*cum += cnt[(*pos)++];
+	return x[*pos];
+}
+
+/* The median of one resample of the sorted x[0..m): the draws are counted
+ * per value (cnt[0..m)), so the median is a walk over the counts, with no
+ * sort and no allocation (results.json recomputes every cell's intervals
+ * at each write). */
+static double resample_median(const double *x, size_t m, size_t *cnt, uint64_t *rng)
+{
+	size_t pos = 0, cum = 0;
+	memset(cnt, 0, m * sizeof(*cnt));
 	for (size_t i = 0; i < m; i++)
-		buf[i] = x[rng_index(rng, m)];
-	return stats_median(buf, m);
+		cnt[rng_index(rng, m)]++;
+	if (m % 2)
+		return kth(x, cnt, m / 2, &pos, &cum);
+	double lo = kth(x, cnt, m / 2 - 1, &pos, &cum);
+	return (lo + kth(x, cnt, m / 2, &pos, &cum)) / 2;
+}
+
+/* The (1-level)/2 and 1-(1-level)/2 quantiles of v[0..n) (finite values
+ * only; sorted in place once), linear interpolation as stats_quantile. */
+static bool percentile_bounds(double *v, size_t n, double level, double *lo, double *hi)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[m++] = v[i];
+	if (m == 0)
+		return false;
+	qsort(v, m, sizeof(*v), cmp_double);
+	double q[2] = {(1 - level) / 2, 1 - (1 - level) / 2}, out[2];
+	for (int k = 0; k < 2; k++) {
+		double p = q[k] * (double)(m - 1);
+		size_t i = (size_t)floor(p), j = i + 1 < m ? i + 1 : i;
+		out[k] = v[i] + (v[j] - v[i]) * (p - (double)i);
+	}
+	*lo = out[0];
+	*hi = out[1];
+	return true;
+}
+
+static bool all_equal(const double *x, size_t m)
+{
+	for (size_t i = 1; i < m; i++)
+		if (x[i] != x[0])
+			return false;
+	return true;
 }
 
 bool stats_median_ci_bootstrap(const double *v, size_t n, double level, uint64_t seed, int resamples,
@@ -182,19 +236,22 @@ bool stats_median_ci_bootstrap(const double *v, size_t n, double level, uint64_t
 {
 	size_t m;
 	double *x = finite_copy(v, n, &m);
-	double *buf = malloc((n ? n : 1) * sizeof(*buf));
+	size_t *cnt = malloc((n ? n : 1) * sizeof(*cnt));
 	double *meds = resamples > 0 ? malloc((size_t)resamples * sizeof(*meds)) : NULL;
-	bool ok = x && buf && meds && m >= STATS_BOOT_MIN_N && level > 0 && level < 1;
+	bool ok = x && cnt && meds && m >= STATS_BOOT_MIN_N && level > 0 && level < 1;
+	if (ok)
+		qsort(x, m, sizeof(*x), cmp_double);
 	*lo = *hi = NAN;
-	if (ok) {
+	if (ok && all_equal(x, m)) {
+		*lo = *hi = x[0]; /* every resample is the same: skip the work */
+	} else if (ok) {
 		uint64_t rng = seed;
 		for (int r = 0; r < resamples; r++)
-			meds[r] = resample_median(x, m, buf, &rng);
-		*lo = stats_quantile(meds, (size_t)resamples, (1 - level) / 2);
-		*hi = stats_quantile(meds, (size_t)resamples, 1 - (1 - level) / 2);
+			meds[r] = resample_median(x, m, cnt, &rng);
+		percentile_bounds(meds, (size_t)resamples, level, lo, hi);
 	}
 	free(x);
-	free(buf);
+	free(cnt);
 	free(meds);
 	return ok;
 }
@@ -204,11 +261,13 @@ bool stats_median_ratio_ci(const double *a, size_t na, const double *b, size_t n
 {
 	size_t ma, mb;
 	double *xa = finite_copy(a, na, &ma), *xb = finite_copy(b, nb, &mb);
-	double *buf = malloc((na + nb + 1) * sizeof(*buf));
+	size_t *cnt = malloc((na + nb + 1) * sizeof(*cnt));
 	double *rs = resamples > 0 ? malloc((size_t)resamples * sizeof(*rs)) : NULL;
 	bool ok = false;
 	*ratio = *lo = *hi = NAN;
-	if (xa && xb && buf && ma && mb) {
+	if (xa && xb && cnt && ma && mb) {
+		qsort(xa, ma, sizeof(*xa), cmp_double);
+		qsort(xb, mb, sizeof(*xb), cmp_double);
 		double meda = stats_median(xa, ma), medb = stats_median(xb, mb);
 		if (meda != 0)
 			*ratio = medb / meda;
@@ -217,17 +276,15 @@ bool stats_median_ratio_ci(const double *a, size_t na, const double *b, size_t n
 	    level < 1) {
 		uint64_t rng = seed;
 		for (int r = 0; r < resamples; r++) {
-			double ra = resample_median(xa, ma, buf, &rng);
-			double rb = resample_median(xb, mb, buf, &rng);
+			double ra = resample_median(xa, ma, cnt, &rng);
+			double rb = resample_median(xb, mb, cnt, &rng);
 			rs[r] = ra != 0 ? rb / ra : NAN; /* non-finite: skipped below */
 		}
-		*lo = stats_quantile(rs, (size_t)resamples, (1 - level) / 2);
-		*hi = stats_quantile(rs, (size_t)resamples, 1 - (1 - level) / 2);
-		ok = isfinite(*lo) && isfinite(*hi);
+		ok = percentile_bounds(rs, (size_t)resamples, level, lo, hi);
 	}
 	free(xa);
 	free(xb);
-	free(buf);
+	free(cnt);
 	free(rs);
 	return ok;
 }

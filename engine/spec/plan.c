@@ -169,6 +169,18 @@ void plan_order(struct cell *cells, size_t n)
 	free(k);
 }
 
+/* The steps (of the first 64) that `when:` skips in a cell's tree. */
+static uint64_t skip_mask(const struct spec *s, const struct node *tree)
+{
+	const struct node *steps = node_get(tree, "steps");
+	uint64_t mask = 0;
+	char why[256];
+	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n && i < 64; i++)
+		if (spec_step_skipped(s, tree, i, why, sizeof(why)))
+			mask |= (uint64_t)1 << i;
+	return mask;
+}
+
 int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 {
 	struct matrix_opts mo = {var_lookup, s, spec_hooks_filter, s};
@@ -206,6 +218,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 			size_t twin = first_of[combo];
 			(*cells)[c].fs_key = (*cells)[twin].fs_key;
 			(*cells)[c].pg_key = (*cells)[twin].pg_key;
+			(*cells)[c].skip_mask = (*cells)[twin].skip_mask;
 			continue;
 		}
 		first_of = realloc(first_of, (nfirst + 1) * sizeof(*first_of));
@@ -215,6 +228,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 		struct node *tree = spec_cell_tree(s, &(*cells)[c], true, &one);
 		if (tree) {
 			spec_check_cell(s, tree, &one);
+			(*cells)[c].skip_mask = skip_mask(s, tree);
 			(*cells)[c].fs_key =
 			    node_hash(node_get(tree, "target")) ^ (node_hash(node_get(tree, "targets")) * 31);
 			(*cells)[c].pg_key = node_hash(node_get(tree, "postgres"));
@@ -248,9 +262,56 @@ static json_t *param_value_json(const struct node *v)
 	return jsonio_number_text(val);
 }
 
-/* One cell per line inside the array: easy to read and to diff. */
-static void print_json(const struct cell *cells, size_t n, FILE *out)
+/* The names of the steps `when:` skips in cell c (of the first 64). */
+static json_t *skipped_json(const struct spec *s, const struct cell *c)
 {
+	json_t *a = json_array();
+	const struct node *steps = node_get(s->root, "steps");
+	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n && i < 64; i++) {
+		char name[128];
+		spec_step_name(steps->items[i], i, name, sizeof(name));
+		if (c->skip_mask & ((uint64_t)1 << i))
+			jsonio_push(a, jsonio_str(name));
+	}
+	return a;
+}
+
+/* Cell c's steps for the table: "a b -c", a skipped one with a minus. */
+static void steps_text(const struct spec *s, const struct cell *c, char *buf, size_t len)
+{
+	const struct node *steps = node_get(s->root, "steps");
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n && used < len; i++) {
+		char name[128];
+		spec_step_name(steps->items[i], i, name, sizeof(name));
+		bool skip = i < 64 && (c->skip_mask & ((uint64_t)1 << i));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? " " : "", skip ? "-" : "",
+		                         name);
+	}
+}
+
+/* Under the table: each step's `when:` as written, and where. */
+static void print_whens(const struct spec *s, FILE *out)
+{
+	const struct node *steps = node_get(s->root, "steps");
+	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n; i++) {
+		const struct node *w = node_get(steps->items[i], "when");
+		if (!w)
+			continue;
+		char name[128];
+		spec_step_name(steps->items[i], i, name, sizeof(name));
+		fprintf(out, "# -%s: skipped where its when: is false: %s%s (%s:%d:%d)\n", name,
+		        w->tag && !strcmp(w->tag, "!lua") ? "!lua " : "",
+		        w->kind == NODE_SCALAR ? w->text : "?", w->pos.file ? w->pos.file : "?", w->pos.line,
+		        w->pos.col);
+	}
+}
+
+/* One cell per line inside the array: easy to read and to diff. */
+static void print_json(const struct spec *s, const struct cell *cells, size_t n, FILE *out)
+{
+	bool whens = spec_has_when(s);
 	fputc('[', out);
 	for (size_t i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
@@ -264,6 +325,8 @@ static void print_json(const struct cell *cells, size_t n, FILE *out)
 		}
 		jsonio_set(o, "params", params);
 		jsonio_set(o, "text", text);
+		if (whens) /* only then: plans without when: are unchanged */
+			jsonio_set(o, "skipped_steps", skipped_json(s, c));
 		jsonio_dump(o, out, false);
 		json_decref(o);
 	}
@@ -300,7 +363,7 @@ void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, char 
 void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out)
 {
 	if (f == PLAN_JSON) {
-		print_json(cells, n, out);
+		print_json(s, cells, n, out);
 		return;
 	}
 	const char **cols;
@@ -340,10 +403,11 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	}
 	fprintf(out, "# %s: %zu cell%s in run order; 'sets up' names the fixtures a cell builds anew\n",
 	        s->name, n, n == 1 ? "" : "s");
+	bool whens = spec_has_when(s);
 	fprintf(out, "%-*s  %-*s  %-13s", (int)w[0], "index", (int)w[1], "id", "sets up");
 	for (size_t j = 0; j < nc; j++)
 		fprintf(out, "  %-*s", (int)w[j + 2], cols[j]);
-	fputc('\n', out);
+	fputs(whens ? "  steps\n" : "\n", out);
 	bool has_pg = node_get(s->root, "postgres") != NULL;
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
@@ -353,8 +417,15 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 			const struct node *v = node_get(cells[i].params, cols[j]);
 			fprintf(out, "  %-*s", (int)w[j + 2], v ? v->text : "-");
 		}
+		char steps[1024] = "";
+		if (whens) {
+			steps_text(s, &cells[i], steps, sizeof(steps));
+			fprintf(out, "  %s", steps);
+		}
 		fputc('\n', out);
 	}
+	if (whens)
+		print_whens(s, out);
 	free(w);
 	free(cols);
 }

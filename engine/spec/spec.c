@@ -3,18 +3,22 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp.h"
 #include "run_order.h"
 #include "spec_hooks.h"
+#include "spec_include.h"
 
-static const char *const top_keys[] = {
-    "benchgrid", "name",       "description", "vars",       "profiles",       "matrix",
-    "repeat",    "warmup",     "target",      "targets",    "postgres",       "sysctl",
-    "queue",     "steps",      "hooks",       "hooks_file", "expect",         "report",
-    "timeout",   "lua_budget", "notes",       "run_order",  "run_order_seed", NULL,
+static const char *const top_keys[] =
+    {
+        "benchgrid", "name",           "description", "vars",       "profiles", "matrix",
+        "repeat",    "warmup",         "target",      "targets",    "postgres", "sysctl",
+        "queue",     "steps",          "hooks",       "hooks_file", "expect",   "report",
+        "timeout",   "lua_budget",     "notes",       "include", /* read by spec_include.c, listed for the key table */
+        "run_order", "run_order_seed", NULL,
 };
 
 /* `repeat:` (a count or {min, max, until, metrics}) and `run_order:`. */
@@ -178,7 +182,7 @@ static void interp_name(struct spec *s, struct diag *d)
 
 struct spec *spec_open(const char *path, const struct defines *D, struct diag *d)
 {
-	struct node *root = spec_load_file(path, d);
+	struct node *root = spec_load_scenario(path, d); /* with its include: files */
 	if (!root)
 		return NULL;
 	struct spec *s = calloc(1, sizeof(*s));
@@ -325,4 +329,44 @@ void spec_cell_refs(const struct spec *s, const struct node *params, char ***nam
 	*nn = 0;
 	for (int i = 0; cell_sections[i]; i++)
 		collect_refs(node_get(s->root, cell_sections[i]), params, names, nn);
+}
+
+/* ---- when: on steps ---- */
+
+bool spec_step_skipped(const struct spec *s, const struct node *tree, size_t i, char *why, size_t len)
+{
+	const struct node *steps = node_get(tree, "steps");
+	const struct node *v =
+	    steps && steps->kind == NODE_SEQ && i < steps->n ? node_get(steps->items[i], "when") : NULL;
+	struct diag ignored;
+	diag_init(&ignored);
+	bool run = true;
+	if (v && node_as_bool(v, "step.when", &run, &ignored) < 0)
+		run = true;
+	diag_free(&ignored);
+	if (run)
+		return false;
+	const struct node *ss = node_get(s->root, "steps");
+	const struct node *w =
+	    ss && ss->kind == NODE_SEQ && i < ss->n ? node_get(ss->items[i], "when") : NULL;
+	snprintf(why, len, "when: %s", w && w->kind == NODE_SCALAR ? w->text : "false");
+	return true;
+}
+
+bool spec_has_when(const struct spec *s)
+{
+	const struct node *ss = node_get(s->root, "steps");
+	for (size_t i = 0; ss && ss->kind == NODE_SEQ && i < ss->n; i++)
+		if (node_get(ss->items[i], "when"))
+			return true;
+	return false;
+}
+
+void spec_step_name(const struct node *step, size_t i, char *buf, size_t len)
+{
+	const struct node *nn = node_get(step, "name");
+	if (nn && nn->kind == NODE_SCALAR)
+		snprintf(buf, len, "%s", nn->text);
+	else
+		snprintf(buf, len, "step%zu", i + 1);
 }

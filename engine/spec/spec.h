@@ -39,6 +39,16 @@ struct node *spec_cell_tree(const struct spec *s, const struct cell *c, bool def
 struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const struct node *runtime,
                                bool defer_runtime, struct diag *d);
 
+/* `when:` of step i of a cell's tree (spec_cell_tree: ${...} and !lua
+ * already evaluated): true when the step is skipped, with why in `why`:
+ * "when: " and the predicate as the scenario writes it. A value that is not
+ * a boolean counts as true (spec_check_cell reports it). */
+bool spec_step_skipped(const struct spec *s, const struct node *tree, size_t i, char *why, size_t len);
+/* Does any step have a `when:`? */
+bool spec_has_when(const struct spec *s);
+/* The name of step i as plan and the runner give it ("stepN" without one). */
+void spec_step_name(const struct node *step, size_t i, char *buf, size_t len);
+
 /* The names that `${...}` refers to in the per-cell sections, once each,
  * without those of params (a map, may be NULL); the caller frees them. */
 void spec_cell_refs(const struct spec *s, const struct node *params, char ***names, size_t *nn);

@@ -79,6 +79,26 @@ static int check_step_workload(const struct node *st, struct diag *d)
 	return bad;
 }
 
+/* when: after ${...} and !lua, a boolean (spec.h: spec_step_skipped); the
+ * error points at `when:`, as "${x}" takes the position of x's value. */
+static int check_when(const struct node *st, struct diag *d)
+{
+	const struct node *v = node_get(st, "when");
+	bool b;
+	struct diag ignored;
+	diag_init(&ignored);
+	int rc = v ? node_as_bool(v, "step.when", &b, &ignored) : 0;
+	diag_free(&ignored);
+	if (rc < 0)
+		diag_error(d, node_key_pos(st, "when"),
+		           "step.when: expected true or false (a boolean, a !lua predicate or a ${...} "
+		           "that gives one), found %s%s%s",
+		           v->kind == NODE_SCALAR ? "'" : "",
+		           v->kind == NODE_SCALAR ? v->text : node_kind_name(v->kind),
+		           v->kind == NODE_SCALAR ? "'" : "");
+	return rc;
+}
+
 static int check_step(const struct node *st, struct diag *d)
 {
 	if (st->kind != NODE_MAP) {
@@ -87,8 +107,8 @@ static int check_step(const struct node *st, struct diag *d)
 		return -EINVAL;
 	}
 	int bad = 0;
-	const char *known[SPEC_CHECK_MAX + 5] = {"name", "record", "timeout", "server_stats", NULL};
-	size_t nk = 4;
+	const char *known[SPEC_CHECK_MAX + 6] = {"name", "record", "timeout", "server_stats", "when", NULL};
+	size_t nk = 5;
 	for (size_t w = 0; w < nstep_kinds; w++)
 		known[nk++] = step_kinds[w].name;
 	known[nk] = NULL;
@@ -107,6 +127,8 @@ static int check_step(const struct node *st, struct diag *d)
 	if ((v = node_get(st, "timeout")) && node_as_duration(v, "step.timeout", false, &t, d) < 0)
 		bad = -EINVAL;
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
+		bad = -EINVAL;
+	if (check_when(st, d) < 0)
 		bad = -EINVAL;
 	return bad;
 }

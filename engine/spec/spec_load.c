@@ -5,7 +5,9 @@
  * keys are found while building maps. Anchors and aliases are supported by
  * cloning the anchored node, within limits (spec_load.h): the nesting depth,
  * and the bytes all aliases may copy, so that a "billion laughs" file is
- * refused at the alias that goes over instead of filling the memory. */
+ * refused at the alias that goes over instead of filling the memory.
+ * Merge keys (`<<`) move the keys of the maps they name into their map at
+ * its end, where the map's own keys are known; `x-` keys are dropped. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,10 +108,27 @@ struct loader {
 	struct anchor *anchors;
 	size_t nanchors;
 	int errors;
-	int depth;            /* lists and maps open around the current event */
-	size_t alias_bytes;   /* copied by aliases so far */
-	size_t alias_allowed; /* SPEC_ALIAS_FACTOR x the text, at least SPEC_ALIAS_MIN */
+	int depth;                 /* lists and maps open around the current event */
+	bool in_merge;             /* parsing the value of a merge key */
+	struct spec_budget *limit; /* what aliases may still copy */
 };
+
+void spec_budget_add_text(struct spec_budget *b, size_t n)
+{
+	b->text += n;
+	size_t want = b->text > SPEC_ALIAS_MIN / SPEC_ALIAS_FACTOR ? b->text * SPEC_ALIAS_FACTOR
+	                                                           : (size_t)SPEC_ALIAS_MIN;
+	if (want > b->allowed)
+		b->allowed = want;
+}
+
+bool spec_budget_take(struct spec_budget *b, size_t bytes)
+{
+	if (b->used > b->allowed || bytes > b->allowed - b->used)
+		return false;
+	b->used += bytes;
+	return true;
+}
 
 static struct src_pos mark_pos(const struct loader *L, yaml_mark_t m)
 {
@@ -119,13 +138,13 @@ static struct src_pos mark_pos(const struct loader *L, yaml_mark_t m)
 
 /* What a copy of n costs: its text and keys, and SPEC_NODE_COST per value;
  * *depth receives its levels of lists and maps. */
-static size_t node_cost(const struct node *n, int *depth)
+size_t spec_node_cost(const struct node *n, int *depth)
 {
 	size_t c = SPEC_NODE_COST + (n->text ? strlen(n->text) : 0);
 	int deepest = 0;
 	for (size_t i = 0; i < n->n; i++) {
 		int d = 0;
-		c += node_cost(n->items[i], &d) + (n->keys && n->keys[i] ? strlen(n->keys[i]) : 0);
+		c += spec_node_cost(n->items[i], &d) + (n->keys && n->keys[i] ? strlen(n->keys[i]) : 0);
 		if (d > deepest)
 			deepest = d;
 	}
@@ -145,7 +164,7 @@ static void remember_anchor(struct loader *L, const yaml_char_t *name, const str
 	struct anchor *a = &L->anchors[L->nanchors];
 	a->name = strdup((const char *)name);
 	a->node = node_clone(n);
-	a->bytes = node_cost(n, &a->depth);
+	a->bytes = spec_node_cost(n, &a->depth);
 	L->nanchors++;
 }
 
@@ -162,15 +181,15 @@ static struct node *expand_alias(struct loader *L, yaml_event_t *ev)
 			           SPEC_MAX_DEPTH);
 			return NULL;
 		}
-		if (a->bytes > L->alias_allowed - L->alias_bytes) {
-			diag_error(
-			    L->d, &p,
-			    "alias '*%s' goes over the limit of what aliases may copy: %zu bytes in all "
-			    "(%d times the file's size, at least %d MiB); is it a \"billion laughs\"?",
-			    name, L->alias_allowed, SPEC_ALIAS_FACTOR, SPEC_ALIAS_MIN >> 20);
+		if (!spec_budget_take(L->limit, a->bytes)) {
+			diag_error(L->d, &p,
+			           "%s '%s*%s' goes over the limit of what aliases, merge keys and includes "
+			           "may copy: %zu bytes in all (%d times the size of the files read, at "
+			           "least %d MiB); is it a \"billion laughs\"?",
+			           L->in_merge ? "merge key" : "alias", L->in_merge ? "<<: " : "", name,
+			           L->limit->allowed, SPEC_ALIAS_FACTOR, SPEC_ALIAS_MIN >> 20);
 			return NULL;
 		}
-		L->alias_bytes += a->bytes;
 		return node_clone(a->node);
 	}
 	diag_error(L->d, &p,
@@ -195,6 +214,121 @@ static int next_event(struct loader *L, yaml_event_t *ev)
 
 static struct node *parse_node(struct loader *L, yaml_event_t *ev);
 
+/* The maps a merge key names, in order: earlier ones win. */
+struct merges {
+	struct node **v;
+	size_t n;
+	struct src_pos at; /* the first `<<`, for "more than one merge key" */
+};
+
+static bool is_merge_key(const struct node *key)
+{
+	return key->kind == NODE_SCALAR && !key->quoted && !strcmp(key->text, "<<") &&
+	       (!key->tag || !strcmp(key->tag, "tag:yaml.org,2002:merge"));
+}
+
+/* The value of `<<`: a map, or a list of maps; kept in m until the map ends. */
+static void merge_value(struct loader *L, struct merges *m, const struct src_pos *kp, struct node *val)
+{
+	if (m->n) {
+		diag_error(L->d, kp,
+		           "duplicate merge key '<<' (first at line %d); list the maps in one: "
+		           "<<: [*a, *b]",
+		           m->at.line);
+		L->errors++;
+		node_free(val);
+		return;
+	}
+	m->at = *kp;
+	/* Every item must be a map: [*a, x, *b] is refused as a whole. */
+	const struct node *bad = val->kind == NODE_MAP || (val->kind == NODE_SEQ && val->n > 0) ? NULL : val;
+	for (size_t i = 0; val->kind == NODE_SEQ && i < val->n && !bad; i++)
+		if (val->items[i]->kind != NODE_MAP)
+			bad = val->items[i];
+	if (bad) {
+		diag_error(L->d, kp,
+		           "merge key '<<' expects a map or a list of maps (such as *base or [*a, *b]), "
+		           "found %s%s",
+		           bad == val ? "" : "a list holding ", node_kind_name(bad->kind));
+		L->errors++;
+		node_free(val);
+		return;
+	}
+	if (val->kind == NODE_MAP) {
+		m->v = malloc(sizeof(*m->v));
+		m->v[m->n++] = val;
+		return;
+	}
+	m->v = malloc(val->n * sizeof(*m->v));
+	for (size_t i = 0; i < val->n; i++) {
+		m->v[m->n++] = val->items[i];
+		val->items[i] = NULL;
+	}
+	node_free(val);
+}
+
+/* At the end of map n: the keys of its merged maps that it does not set
+ * itself, with the positions where they were written. */
+static void merge_apply(struct node *n, struct merges *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct node *src = m->v[i];
+		for (size_t k = 0; k < src->n; k++) {
+			if (node_key_pos(n, src->keys[k]))
+				continue;
+			node_map_put(n, src->keys[k], &src->kpos[k], src->items[k]);
+			src->items[k] = NULL;
+		}
+		node_free(src);
+	}
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
+
+/* One key and its value into map n; -1 when the YAML cannot go on. */
+static int parse_pair(struct loader *L, struct node *n, yaml_event_t *kev, struct merges *m)
+{
+	/* A map key: only scalars make sense in a scenario. */
+	struct src_pos kp = mark_pos(L, kev->start_mark);
+	struct node *key = parse_node(L, kev);
+	if (!key)
+		return -1;
+	yaml_event_t vev;
+	if (next_event(L, &vev) < 0) {
+		node_free(key);
+		return -1;
+	}
+	bool merge = is_merge_key(key);
+	bool outer = L->in_merge;
+	L->in_merge = merge;
+	struct node *val = parse_node(L, &vev);
+	L->in_merge = outer;
+	yaml_event_delete(&vev);
+	if (!val) {
+		node_free(key);
+		return -1;
+	}
+	const struct src_pos *prev = NULL;
+	if (merge) {
+		merge_value(L, m, &kp, val);
+	} else if (key->kind != NODE_SCALAR) {
+		diag_error(L->d, &kp, "map keys must be plain values, found %s", node_kind_name(key->kind));
+		L->errors++;
+		node_free(val);
+	} else if (!strncmp(key->text, "x-", 2)) {
+		node_free(val); /* an extension field: ignored, its anchors kept */
+	} else if ((prev = node_key_pos(n, key->text))) {
+		diag_error(L->d, &kp, "duplicate key '%s' (first defined at line %d)", key->text, prev->line);
+		L->errors++;
+		node_free(val);
+	} else {
+		node_map_put(n, key->text, &kp, val);
+	}
+	node_free(key);
+	return 0;
+}
+
 /* Parse children until the matching end event. ev is the start event. */
 static struct node *parse_collection(struct loader *L, yaml_event_t *start, bool is_map)
 {
@@ -207,6 +341,9 @@ static struct node *parse_collection(struct loader *L, yaml_event_t *start, bool
 	const yaml_char_t *tag = is_map ? start->data.mapping_start.tag : start->data.sequence_start.tag;
 	if (tag)
 		n->tag = strdup((const char *)tag);
+	struct merges m = {0};
+	bool outer_merge = L->in_merge;
+	L->in_merge = false; /* an alias nested in a merged map is an alias */
 	L->depth++;
 	for (;;) {
 		yaml_event_t ev;
@@ -215,58 +352,32 @@ static struct node *parse_collection(struct loader *L, yaml_event_t *start, bool
 		if (ev.type == (is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT)) {
 			yaml_event_delete(&ev);
 			L->depth--;
+			L->in_merge = outer_merge;
+			merge_apply(n, &m);
 			remember_anchor(
 			    L, is_map ? start->data.mapping_start.anchor : start->data.sequence_start.anchor,
 			    n);
 			return n;
 		}
-		if (!is_map) {
-			struct node *item = parse_node(L, &ev);
+		if (is_map) {
+			int rc = parse_pair(L, n, &ev, &m);
 			yaml_event_delete(&ev);
-			if (!item)
+			if (rc < 0)
 				goto fail;
-			node_seq_push(n, item);
 			continue;
 		}
-		/* A map key: only scalars make sense in a scenario. */
-		struct src_pos kp = mark_pos(L, ev.start_mark);
-		struct node *key = parse_node(L, &ev);
+		L->in_merge = outer_merge; /* the items of `<<: [*a, *b]` */
+		struct node *item = parse_node(L, &ev);
+		L->in_merge = false;
 		yaml_event_delete(&ev);
-		if (!key)
+		if (!item)
 			goto fail;
-		yaml_event_t vev;
-		if (next_event(L, &vev) < 0) {
-			node_free(key);
-			goto fail;
-		}
-		struct node *val = parse_node(L, &vev);
-		yaml_event_delete(&vev);
-		if (!val) {
-			node_free(key);
-			goto fail;
-		}
-		if (key->kind != NODE_SCALAR) {
-			diag_error(L->d, &kp, "map keys must be plain values, found %s",
-			           node_kind_name(key->kind));
-			L->errors++;
-			node_free(key);
-			node_free(val);
-			continue;
-		}
-		const struct src_pos *prev = node_key_pos(n, key->text);
-		if (prev) {
-			diag_error(L->d, &kp, "duplicate key '%s' (first defined at line %d)", key->text,
-			           prev->line);
-			L->errors++;
-			node_free(key);
-			node_free(val);
-			continue;
-		}
-		node_map_put(n, key->text, &kp, val);
-		node_free(key);
+		node_seq_push(n, item);
 	}
 fail:
 	L->depth--;
+	L->in_merge = outer_merge;
+	merge_apply(n, &m);
 	node_free(n);
 	return NULL;
 }
@@ -304,18 +415,15 @@ static struct node *parse_node(struct loader *L, yaml_event_t *ev)
 	}
 }
 
-struct node *spec_load_string(const char *name, const char *text, struct diag *d)
+/* Problems libyaml names badly, before parsing: not UTF-8, blank, tabs. */
+static int check_text(const char *file, const char *text, size_t n, struct diag *d)
 {
-	const char *file = diag_intern(name);
-	size_t n = strlen(text);
-	diag_register_source(file, text, n);
-
 	long bad = utf8_invalid_at((const unsigned char *)text, n);
 	if (bad >= 0) {
 		struct src_pos p = pos_at(file, text, (size_t)bad);
 		diag_error(d, &p, "file is not valid UTF-8 (byte 0x%02x at offset %ld)",
 		           (unsigned char)text[bad], bad);
-		return NULL;
+		return -EINVAL;
 	}
 	bool blank = true;
 	for (size_t i = 0; i < n && blank; i++) {
@@ -329,13 +437,20 @@ struct node *spec_load_string(const char *name, const char *text, struct diag *d
 	if (blank) {
 		struct src_pos p = {file, 0, 0};
 		diag_error(d, &p, "scenario is empty");
-		return NULL;
+		return -EINVAL;
 	}
-	if (check_tabs(file, text, n, d) < 0)
-		return NULL;
+	return check_tabs(file, text, n, d);
+}
 
-	struct loader L = {.file = file, .d = d};
-	L.alias_allowed = n > SPEC_ALIAS_MIN / SPEC_ALIAS_FACTOR ? n * SPEC_ALIAS_FACTOR : SPEC_ALIAS_MIN;
+struct node *spec_load_text(const char *file, const char *text, size_t n, struct spec_budget *b,
+                            bool new_text, struct diag *d)
+{
+	diag_register_source(file, text, n);
+	if (check_text(file, text, n, d) < 0)
+		return NULL;
+	if (new_text)
+		spec_budget_add_text(b, n);
+	struct loader L = {.file = file, .d = d, .limit = b};
 	yaml_parser_initialize(&L.parser);
 	yaml_parser_set_input_string(&L.parser, (const unsigned char *)text, n);
 	struct node *root = NULL;
@@ -378,22 +493,32 @@ struct node *spec_load_string(const char *name, const char *text, struct diag *d
 	return root;
 }
 
-struct node *spec_load_file(const char *path, struct diag *d)
+struct node *spec_load_string(const char *name, const char *text, struct diag *d)
 {
-	const char *file = diag_intern(path);
-	struct src_pos p = {file, 0, 0};
+	struct spec_budget b = {0};
+	return spec_load_text(diag_intern(name), text, strlen(text), &b, true, d);
+}
+
+char *spec_read_text(const char *path, const struct src_pos *at, const char *what, size_t *lenp,
+                     struct diag *d)
+{
 	struct stat st;
 	if (stat(path, &st) < 0) {
-		diag_error(d, &p, "cannot open scenario: %s", strerror(errno));
+		diag_error(d, at, "cannot open %s%s%s: %s", what, at->line ? " " : "", at->line ? path : "",
+		           strerror(errno));
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		diag_error(d, &p, "is a directory, not a scenario file");
+		if (at->line)
+			diag_error(d, at, "%s %s is a directory, not a scenario file", what, path);
+		else
+			diag_error(d, at, "is a directory, not a scenario file");
 		return NULL;
 	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		diag_error(d, &p, "cannot open scenario: %s", strerror(errno));
+		diag_error(d, at, "cannot open %s%s%s: %s", what, at->line ? " " : "", at->line ? path : "",
+		           strerror(errno));
 		return NULL;
 	}
 	size_t cap = 0, len = 0;
@@ -405,7 +530,7 @@ struct node *spec_load_file(const char *path, struct diag *d)
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				diag_error(d, &p, "out of memory reading the scenario");
+				diag_error(d, at, "out of memory reading the %s", what);
 				return NULL;
 			}
 			buf = nb;
@@ -419,18 +544,31 @@ struct node *spec_load_file(const char *path, struct diag *d)
 	fclose(f);
 	if (err) {
 		free(buf);
-		diag_error(d, &p, "cannot read scenario: %s", strerror(errno));
+		diag_error(d, at, "cannot read %s: %s", what, strerror(errno));
 		return NULL;
 	}
 	buf[len] = 0;
 	if (memchr(buf, 0, len)) {
 		long off = (long)((char *)memchr(buf, 0, len) - buf);
-		struct src_pos q = pos_at(file, buf, (size_t)off);
+		struct src_pos q = pos_at(diag_intern(path), buf, (size_t)off);
 		diag_error(d, &q, "file contains a NUL byte: not a text scenario");
 		free(buf);
 		return NULL;
 	}
-	struct node *root = spec_load_string(path, buf, d);
+	*lenp = len;
+	return buf;
+}
+
+struct node *spec_load_file(const char *path, struct diag *d)
+{
+	const char *file = diag_intern(path);
+	struct src_pos p = {file, 0, 0};
+	size_t len;
+	char *buf = spec_read_text(path, &p, "scenario", &len, d);
+	if (!buf)
+		return NULL;
+	struct spec_budget b = {0};
+	struct node *root = spec_load_text(file, buf, len, &b, true, d);
 	free(buf);
 	return root;
 }

@@ -12,6 +12,7 @@
 
 #include "cell_summary.h"
 #include "stats_ci.h"
+#include "stats_test.h"
 
 #define assert_near(a, b, eps) assert_near_(a, b, eps, #a, __LINE__)
 static void assert_near_(double a, double b, double eps, const char *what, int line)
@@ -161,6 +162,111 @@ static void test_cell_summary_fields(void **state)
 	(void)state;
 }
 
+static void test_mann_whitney(void **state)
+{
+	struct stats_test t;
+	/* scipy.stats.mannwhitneyu's documented example (from Conover):
+	 * males vs females, U1 = 17, exact p = 0.1111111111111111 (14 of the
+	 * 126 arrangements are as extreme), asymptotic p = 0.11134688653314041. */
+	const double males[] = {19, 22, 16, 29, 24}, females[] = {20, 11, 17, 12};
+	assert_true(stats_mann_whitney(males, N(males), females, N(females), STATS_MW_AUTO, &t));
+	assert_near(t.stat, 17, 0);
+	assert_true(t.exact);
+	assert_near(t.p, 0.1111111111111111, 1e-12);
+	assert_true(stats_mann_whitney(males, N(males), females, N(females), STATS_MW_NORMAL, &t));
+	assert_false(t.exact);
+	assert_near(t.p, 0.11134688653314041, 1e-12);
+	/* swapping the sides gives U2 = 20 - 17 and the same p */
+	assert_true(stats_mann_whitney(females, N(females), males, N(males), STATS_MW_AUTO, &t));
+	assert_near(t.stat, 3, 0);
+	assert_near(t.p, 0.1111111111111111, 1e-12);
+	/* completely separated 5 vs 5: 2 of C(10,5) = 252 arrangements */
+	const double lo5[] = {1, 2, 3, 4, 5}, hi5[] = {6, 7, 8, 9, 10};
+	assert_true(stats_mann_whitney(lo5, 5, hi5, 5, STATS_MW_AUTO, &t));
+	assert_near(t.stat, 0, 0);
+	assert_near(t.p, 2.0 / 252, 1e-15);
+	/* 3 vs 3 can never be below 2 / C(6,3) = 0.1 */
+	assert_true(stats_mann_whitney(lo5, 3, hi5, 3, STATS_MW_AUTO, &t));
+	assert_near(t.p, 0.1, 1e-15);
+	/* ties, worked by hand: pooled 1 2 2 2 3 3 3 4 5, ranks 1, 3 (x3),
+	 * 6 (x3), 8, 9; R_a = 1+3+3+6 = 13, U_a = 13 - 10 = 3; ties term
+	 * 2 * (27 - 3) = 48; var = 20/12 * (10 - 48/72) = 15.5556;
+	 * z = (17 - 10 - 0.5) / 3.944 = 1.64805; p = 0.0993422. */
+	const double ta[] = {1, 2, 2, 3}, tb[] = {2, 3, 3, 4, 5};
+	assert_true(stats_mann_whitney(ta, N(ta), tb, N(tb), STATS_MW_AUTO, &t));
+	assert_false(t.exact);
+	assert_near(t.stat, 3, 0);
+	assert_near(t.p, 0.0993422, 1e-6);
+	assert_false(stats_mann_whitney(ta, N(ta), tb, N(tb), STATS_MW_EXACT, &t));
+	/* all equal: no evidence at all */
+	const double same[] = {4, 4, 4, 4, 4};
+	assert_true(stats_mann_whitney(same, 5, same, 5, STATS_MW_AUTO, &t));
+	assert_near(t.p, 1, 0);
+	/* exact and normal agree for larger samples without ties */
+	double x[30], y[30];
+	for (int i = 0; i < 30; i++) {
+		x[i] = i * 1.0;
+		y[i] = i * 1.0 + 7.5;
+	}
+	struct stats_test e;
+	assert_true(stats_mann_whitney(x, 30, y, 30, STATS_MW_EXACT, &e));
+	assert_true(stats_mann_whitney(x, 30, y, 30, STATS_MW_NORMAL, &t));
+	assert_near(e.p, t.p, 0.002);
+	assert_true(e.p < 0.05);
+	(void)state;
+}
+
+static void test_welch(void **state)
+{
+	struct stats_test t;
+	/* By hand: a mean 11.5, var 5/3; b mean 15, var 2.5;
+	 * se^2 = 5/12 + 1/2 = 11/12, t = 3.5 / sqrt(11/12) = 3.655631,
+	 * df = (11/12)^2 / ((5/12)^2/3 + (1/2)^2/4) = 6.980769. With 7 degrees
+	 * of freedom the two-sided p lies between t(0.9975) = 4.029 and
+	 * t(0.995) = 3.499, so 0.005 < p < 0.01. */
+	const double a[] = {10, 12, 11, 13}, b[] = {14, 15, 13, 16, 17};
+	assert_true(stats_welch(a, N(a), b, N(b), &t));
+	assert_near(t.stat, 3.655631, 1e-6);
+	assert_near(t.df, 6.980769, 1e-6);
+	assert_true(t.p > 0.005 && t.p < 0.01);
+	assert_near(t.p, 2 * (1 - stats_t_cdf(t.stat, t.df)), 1e-15);
+	/* the other way round: t changes sign */
+	assert_true(stats_welch(b, N(b), a, N(a), &t));
+	assert_near(t.stat, -3.655631, 1e-6);
+	/* no spread at all */
+	const double c1[] = {5, 5, 5}, c2[] = {6, 6, 6};
+	assert_true(stats_welch(c1, 3, c2, 3, &t));
+	assert_near(t.p, 0, 0);
+	assert_true(stats_welch(c1, 3, c1, 3, &t));
+	assert_near(t.p, 1, 0);
+	/* one sample on a side: no test */
+	assert_false(stats_welch(a, 1, b, N(b), &t));
+	assert_true(isnan(t.p));
+	(void)state;
+}
+
+static void test_headlines(void **state)
+{
+	struct metric_summary m[5] = {{.name = "lat_p50_us"},
+	                              {.name = "iops"},
+	                              {.name = "mb_s"},
+	                              {.name = "lat_p99_us"},
+	                              {.name = "seconds"}};
+	struct step_summary ss = {.step = "rr", .m = m, .nm = 5};
+	const struct metric_summary *h[2];
+	assert_int_equal(step_headlines(&ss, h), 2);
+	assert_string_equal(h[0]->name, "mb_s");
+	assert_string_equal(h[1]->name, "lat_p99_us");
+	assert_true(step_is_headline(&ss, "lat_p99_us"));
+	assert_false(step_is_headline(&ss, "iops"));
+	/* an exec step without a parser: its duration */
+	struct metric_summary e[2] = {{.name = "exit_status"}, {.name = "elapsed_s"}};
+	struct step_summary es = {.step = "x", .m = e, .nm = 2};
+	assert_int_equal(step_headlines(&es, h), 1);
+	assert_string_equal(h[0]->name, "elapsed_s");
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +275,9 @@ int main(void)
 	    cmocka_unit_test(test_bootstrap_median),
 	    cmocka_unit_test(test_bootstrap_ratio),
 	    cmocka_unit_test(test_cell_summary_fields),
+	    cmocka_unit_test(test_mann_whitney),
+	    cmocka_unit_test(test_welch),
+	    cmocka_unit_test(test_headlines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
