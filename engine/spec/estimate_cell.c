@@ -124,11 +124,11 @@ static void pgbench_cost(const struct node *o, const struct estimate_rates *r, s
 		sc->basis = "duration";
 		sc->seconds = seconds_of(node_get(o, "duration"), 0);
 	} else {
-		double rate = number_of(node_get(o, "rate"), r->tps);
 		sc->basis = "transactions";
-		sc->tx_at = rate < r->tps ? rate : r->tps;
-		sc->seconds = number_of(node_get(o, "transactions"), 10) *
-		              number_of(node_get(o, "clients"), 1) / sc->tx_at;
+		sc->rate = number_of(node_get(o, "rate"), 0);
+		sc->tx = number_of(node_get(o, "transactions"), 10) * number_of(node_get(o, "clients"), 1);
+		sc->tx_at = sc->rate > 0 && sc->rate < r->tps ? sc->rate : r->tps;
+		sc->seconds = sc->tx / sc->tx_at;
 	}
 }
 

@@ -21,6 +21,9 @@ struct step_cost {
 	const char *basis; /* a static string (estimate_step.basis) */
 	double seconds;    /* one run of the step */
 	double tx_at;      /* transactions: the rate priced with */
+	double tx;         /* transactions: transactions x clients */
+	double rate;       /* transactions: rate: (the schedule's tps), 0 none */
+	bool tps_hist;     /* tx_at comes from the history */
 };
 
 struct cell_cost {
