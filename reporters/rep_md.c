@@ -35,6 +35,7 @@
 #include "rep_hosts.h"
 #include "rep_html_md.h"
 #include "rep_md_activity.h"
+#include "rep_md_noise.h"
 #include "rep_md_charts.h"
 #include "rep_md_devices.h"
 #include "rep_md_ci.h"
@@ -702,6 +703,7 @@ int rep_md_close(struct rep_ctx *cx, bool ok)
 			rc = rep_md_activity(cx, m);
 		section_expect(cx, m);
 		section_warnings(cx, m);
+		rep_md_noise(cx, m); /* repetitions until converged, a busy machine */
 		section_failed(cx, m);
 		if (m->head)
 			rep_md_repro(cx, m, m->head);

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_estimate.h"
 #include "matrix.h"
 #include "plan.h"
+#include "run_order.h"
 #include "shard.h"
 
 int cli_define(struct defines *D, const char *arg)
@@ -69,8 +71,11 @@ static void check_usage(FILE *out)
 static void plan_usage(FILE *out)
 {
 	fprintf(out, "usage: benchgrid plan SPEC [--format table|tsv|json] [-D name=value ...]\n"
-	             "                      [--shards N [--split-groups]] [--list-params]\n\n"
-	             "Print the expanded cells with their normalised parameters.\n"
+	             "                      [--shards N [--split-groups]] [--list-params]\n"
+	             "                      [--store PATH] [--work-dir DIR]\n\n"
+	             "Print the expanded cells with their normalised parameters; the table ends with\n"
+	             "an estimate: set-ups, each step's time, the total, and the disk space of the\n"
+	             "largest cell against the free space of the work directory.\n"
 	             "  --format json   one JSON array: "
 	             "[{\"index\":0,\"id\":\"...\",\"params\":{...},\"text\":{...}}]\n"
 	             "                  sizes in bytes, durations in seconds; text keeps values as written\n"
@@ -81,7 +86,12 @@ static void plan_usage(FILE *out)
 	             "  --list-params   print, one per line and tab-separated, `param NAME VALUE` for\n"
 	             "                  each value of each matrix parameter (what --only takes) and\n"
 	             "                  `var NAME VALUE` for each variable and profile (what -D takes);\n"
-	             "                  for the shell completions\n");
+	             "                  for the shell completions\n"
+	             "  --store PATH    the results history whose last run of this scenario prices\n"
+	             "                  the set-ups (default $BENCHGRID_STORE, else\n"
+	             "                  ~/.local/share/benchgrid/results.db; opened read-only)\n"
+	             "  --work-dir DIR  where run would work (as run's --work-dir; default /var/tmp):\n"
+	             "                  the free space the estimate compares with\n");
 }
 
 static bool printable_value(const char *t)
@@ -158,11 +168,14 @@ static int run_plan(int argc, char **argv, bool is_plan)
 	    {"shards", required_argument, NULL, 'N'},
 	    {"split-groups", no_argument, NULL, 'G'},
 	    {"list-params", no_argument, NULL, 'L'},
+	    {"store", required_argument, NULL, 'S'},
+	    {"work-dir", required_argument, NULL, 'W'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct defines D = {0};
 	size_t nshards = 0;
 	bool split_groups = false, list_params = false;
+	const char *store = NULL, *work_dir = NULL;
 	char *end;
 	enum plan_format fmt = PLAN_TABLE;
 	int c, rc = CLI_EXIT_USAGE;
@@ -208,6 +221,12 @@ static int run_plan(int argc, char **argv, bool is_plan)
 				goto bad;
 			list_params = true;
 			break;
+		case 'S':
+		case 'W':
+			if (!is_plan)
+				goto bad;
+			*(c == 'S' ? &store : &work_dir) = optarg;
+			break;
 		case 'h':
 			(is_plan ? plan_usage : check_usage)(stdout);
 			rc = 0;
@@ -234,8 +253,16 @@ static int run_plan(int argc, char **argv, bool is_plan)
 			printf("%s: ok, %zu cell%s\n", argv[optind], n, n == 1 ? "" : "s");
 		else if (list_params)
 			print_params(s, cells, n);
-		else if (plan_print(s, cells, n, fmt, stdout), nshards)
-			print_shares(s, cells, n, nshards, split_groups);
+		else {
+			plan_print(s, cells, n, fmt, stdout);
+			if (fmt == PLAN_TABLE && n)
+				run_order_print_cost(s->root, cells, n,
+				                     stdout); /* what the order costs in set-ups */
+			if (nshards)
+				print_shares(s, cells, n, nshards, split_groups);
+			if (fmt == PLAN_TABLE) /* json and tsv stay what scripts read */
+				cli_print_estimate(s, cells, n, store, work_dir, stdout);
+		}
 		rc = CLI_EXIT_OK;
 	}
 	matrix_free(cells, n);

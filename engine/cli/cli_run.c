@@ -11,6 +11,8 @@
 #include "matrix.h"
 #include "plan.h"
 #include "runner.h"
+#include "cli_store.h"
+#include "outdir.h"
 #include "shard.h"
 
 static void run_usage(FILE *out)
@@ -34,7 +36,11 @@ static void run_usage(FILE *out)
 	             "  --shard auto       i and n from SLURM_ARRAY_TASK_ID and _COUNT, or i from\n"
 	             "                     JOB_COMPLETION_INDEX (Kubernetes) with --shards N\n"
 	             "  --shards N         the number of shares (with --shard auto)\n"
-	             "  --split-groups     split cells that share a filesystem or server over shares\n\n"
+	             "  --split-groups     split cells that share a filesystem or server over shares\n"
+	             "  --store PATH|URL   record the run in this results history: an SQLite file or\n"
+	             "                     postgresql://... (default $BENCHGRID_STORE, else\n"
+	             "                     ~/.local/share/benchgrid/results.db; see `benchgrid history`)\n"
+	             "  --no-store         do not record the run in the results history\n\n"
 	             "DIR must be a new directory, or a directory (not a symbolic link) owned by\n"
 	             "you and not writable by group or others; --resume DIR must exist.\n\n"
 	             "Exit status: 0 all cells ok and all results written; 1 a cell failed or\n"
@@ -79,6 +85,25 @@ static int plan_share(const struct spec *s, const struct cell *cells, size_t n, 
 	return 0;
 }
 
+/* Run the cells; a finished run (not a share: `merge` records the sweep)
+ * goes into the results history. The default output directory is chosen
+ * here to know where the results are. */
+static int run_and_record(struct spec *s, struct cell *cells, size_t n, struct runner_opts *o, bool share,
+                          const struct cli_store_opt *so, struct diag *d)
+{
+	char *outdir = NULL;
+	if (!o->outdir && !o->dry_run)
+		o->outdir = outdir = outdir_default(s->name);
+	int r = runner_run(s, cells, n, o, d);
+	diag_print(d, stderr);
+	if ((r == 0 || r == 1) && !o->dry_run && !share && o->outdir)
+		cli_store_record(so, o->outdir, o->quiet);
+	if (outdir)
+		o->outdir = NULL;
+	free(outdir);
+	return r < 0 ? (r == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL) : r;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -95,6 +120,8 @@ static int run_main(int argc, char **argv)
 	    {"shards", required_argument, NULL, 'N'},
 	    {"split-groups", no_argument, NULL, 'G'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"store", required_argument, NULL, 256},
+	    {"no-store", no_argument, NULL, 257},
 	    {NULL, 0, NULL, 0},
 	};
 	struct defines D = {0}, only = {0};
@@ -104,6 +131,7 @@ static int run_main(int argc, char **argv)
 	size_t nshards_opt = 0;
 	bool split_groups = false;
 	struct shard_plan sp = {0};
+	struct cli_store_opt so = {0};
 	int c, rc = CLI_EXIT_USAGE;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:D:qh", longopts, NULL)) != -1) {
@@ -152,6 +180,8 @@ static int run_main(int argc, char **argv)
 				goto out;
 			break;
 		case 'G': split_groups = true; break;
+		case 256: so.spec = optarg; break;
+		case 257: so.off = true; break;
 		case 'h':
 			run_usage(stdout);
 			rc = 0;
@@ -181,9 +211,7 @@ static int run_main(int argc, char **argv)
 		} else if (shard && plan_share(s, cells, n, shard, nshards_opt, split_groups, &o, &sp) < 0) {
 			rc = CLI_EXIT_USAGE;
 		} else {
-			int r = runner_run(s, cells, n, &o, &d);
-			diag_print(&d, stderr);
-			rc = r < 0 ? (r == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL) : r;
+			rc = run_and_record(s, cells, n, &o, shard != NULL, &so, &d);
 		}
 	}
 	matrix_free(cells, n);

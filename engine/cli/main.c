@@ -11,17 +11,20 @@
 #include "build_info.h"
 #include "cli_cleanup.h"
 #include "cli_help.h"
+#include "cli_history.h"
 #include "cli_import_fio.h"
 #include "cli_merge.h"
 #include "cli_plan.h"
 #include "cli_report.h"
 #include "cli_run.h"
 #include "cli_slurm.h"
+#include "cli_store.h"
 #include "validators.h"
 
 static const struct cli_command *const commands[] = {
     &cli_check,   &cli_plan,    &cli_run,   &cli_merge,      &cli_report,
-    &cli_compare, &cli_cleanup, &cli_slurm, &cli_import_fio, NULL,
+    &cli_compare, &cli_cleanup, &cli_slurm, &cli_import_fio, /* the results history: */
+    &cli_store,   &cli_history, NULL,
 };
 
 static void usage(FILE *out)

@@ -217,6 +217,10 @@ int results_cell_from_json(const json_t *o, struct run_cell *c, const char *file
 		c->error = strdup(err);
 	c->started = jsonio_get_num(o, "started", 0);
 	c->elapsed = jsonio_get_num(o, "elapsed", 0);
+	const json_t *setup = json_object_get(o, "setup_seconds");
+	c->setup_fs_s = jsonio_get_num(setup, "fs", -1);
+	c->setup_pg_s = jsonio_get_num(setup, "pg", -1);
+	c->setup_data_s = jsonio_get_num(setup, "data", -1);
 	const json_t *facts = json_object_get(o, "facts");
 	if (facts) {
 		int rc = read_metrics_info(facts, &c->facts, file, d);

@@ -177,6 +177,23 @@ static json_t *summary_json(const struct run_cell *c)
 	return a;
 }
 
+/* "setup_seconds": {"fs": s, "pg": s, "data": s}: the parts the cell set
+ * up (absent ones left out; no key when it reused everything). */
+static void setup_seconds_json(json_t *o, const struct run_cell *c)
+{
+	json_t *s = json_object();
+	if (c->setup_fs_s >= 0)
+		jsonio_set(s, "fs", jsonio_num(c->setup_fs_s));
+	if (c->setup_pg_s >= 0)
+		jsonio_set(s, "pg", jsonio_num(c->setup_pg_s));
+	if (c->setup_data_s >= 0)
+		jsonio_set(s, "data", jsonio_num(c->setup_data_s));
+	if (json_object_size(s))
+		jsonio_set(o, "setup_seconds", s);
+	else
+		json_decref(s);
+}
+
 json_t *results_cell_json(const struct run_cell *c)
 {
 	json_t *o = json_object(), *facts = json_object(), *reps = json_array();
@@ -187,6 +204,7 @@ json_t *results_cell_json(const struct run_cell *c)
 	jsonio_set(o, "error", jsonio_str(c->error));
 	jsonio_set(o, "started", jsonio_num(c->started));
 	jsonio_set(o, "elapsed", jsonio_num(c->elapsed));
+	setup_seconds_json(o, c);
 	add_metrics_info(facts, &c->facts);
 	jsonio_set(o, "facts", facts);
 	jsonio_set(o, "summary", summary_json(c));

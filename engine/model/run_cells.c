@@ -30,6 +30,7 @@ void run_cell_init(struct run_cell *c)
 {
 	memset(c, 0, sizeof(*c));
 	result_init(&c->facts, "facts", "");
+	c->setup_fs_s = c->setup_pg_s = c->setup_data_s = -1;
 }
 
 void run_cell_free(struct run_cell *c)

@@ -39,6 +39,11 @@ struct run_cell {
 	struct run_rep *reps;    /* recorded repetitions */
 	size_t nreps;
 	struct step_result facts; /* cell facts: fs type, device, pg settings (info + metrics) */
+	/* Wall seconds of the set-ups this cell did (results.json
+	 * "setup_seconds"), < 0 for a part it reused or did not have: fs the
+	 * filesystems (loop, mkfs, mount), pg a new cluster (initdb, start),
+	 * data a pgbench data load. */
+	double setup_fs_s, setup_pg_s, setup_data_s;
 };
 
 struct run {

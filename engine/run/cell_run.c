@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "devmodel.h"
@@ -87,6 +88,14 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	mon_devs_of_fixtures(&E->devs, &E->fx);
 	mon_devs_facts(&E->devs, &rc->facts);
 out:
+	/* What this set-up made, and how long it took: a cell set up again
+	 * (run_order interleave) keeps its last figure of each part. */
+	if (tree0 && E->fx.setup_fs_s >= 0)
+		rc->setup_fs_s = E->fx.setup_fs_s;
+	if (tree0 && E->fx.setup_pg_s >= 0)
+		rc->setup_pg_s = E->fx.setup_pg_s;
+	if (tree0 && E->fx.setup_data_s >= 0)
+		rc->setup_data_s = E->fx.setup_data_s;
 	node_free(tree0);
 	node_free(tree1);
 	node_free(rt);
@@ -129,48 +138,81 @@ static void lift_models(struct run_env *E, struct run_cell *rc)
 	diag_free(&ld);
 }
 
-int cell_run(struct run_env *E, const struct cell *c, struct run_cell *rc)
+int cell_open(struct run_env *E, const struct cell *c, struct run_cell *rc, bool first,
+              struct cell_session *S)
 {
-	char cell_dir[4096], err[4600];
-	snprintf(cell_dir, sizeof(cell_dir), "%s/cells/%s", E->outdir, c->id);
+	char err[4600];
+	memset(S, 0, sizeof(*S));
+	S->c = c;
+	S->cellfd = -1;
+	snprintf(S->dir, sizeof(S->dir), "%s/cells/%s", E->outdir, c->id);
 	/* Its logs and artefacts go there: a folder of ours, never a link. */
-	int cellfd = outdir_subdir(E->cellsfd, c->id, cell_dir, err, sizeof(err));
-	if (cellfd < 0) {
+	S->cellfd = outdir_subdir(E->cellsfd, c->id, S->dir, err, sizeof(err));
+	if (S->cellfd < 0) {
 		run_cell_set_status(rc, RUN_FAILED, "cell folder: %s", err);
 		progress_note(&E->prog, "  FAILED: cell folder: %s", err);
 		return STEPS_FAILED;
 	}
-	E->cellfd = cellfd;
+	E->cellfd = S->cellfd;
+	S->open = true;
 	struct diag d;
 	diag_init(&d);
+	int skip = first ? before_cell(E, c, rc, &d) : 0;
 	int status = STEPS_OK;
-	struct node *tree = NULL;
-	int skip = before_cell(E, c, rc, &d);
 	/* Device models shape the steps only (unless model_during: all). */
-	if (skip == 0 && (tree = set_up(E, c, rc, cell_dir, &d)) && devmodel_apply(E->fx.dm, true, &d) == 0) {
-		for (long rep = -(long)E->warmup; rep < (long)E->repeat && status == STEPS_OK; rep++)
-			status = step_run_rep(E, c, tree, rc, rep, cell_dir);
-		lift_models(E, rc);
-		devmodel_facts(E->fx.dm, &rc->facts);
-		if (status == STEPS_OK)
-			status = after_cell(E, c, rc, &d);
-	} else if (skip != 1) {
-		char err[2048];
-		step_run_first_error(&d, err, sizeof(err));
-		run_cell_set_status(rc, RUN_FAILED, "%s", err[0] ? err : "cell set-up failed");
-		progress_note(&E->prog, "  FAILED: %s", err);
+	if (skip == 1) {
+		status = CELL_SKIPPED;
+	} else if (skip < 0 || !(S->tree = set_up(E, c, rc, S->dir, &d)) ||
+	           devmodel_apply(E->fx.dm, true, &d) < 0) {
+		char msg[2048];
+		step_run_first_error(&d, msg, sizeof(msg));
+		run_cell_set_status(rc, RUN_FAILED, "%s", msg[0] ? msg : "cell set-up failed");
+		progress_note(&E->prog, "  FAILED: %s", msg);
 		status = interrupt_requested() ? STEPS_INTERRUPTED : STEPS_FAILED;
 		devmodel_lift(E->fx.dm, true, &d);
+		node_free(S->tree);
+		S->tree = NULL;
+	} else {
+		S->applied = true;
 	}
-	if (status == STEPS_FAILED && E->lua && lb_has_hook(E->lua, "on_error")) {
+	diag_free(&d);
+	return status;
+}
+
+int cell_rep(struct run_env *E, struct cell_session *S, struct run_cell *rc, size_t rep, bool warm)
+{
+	int status = STEPS_OK;
+	for (long w = warm ? 0 : -(long)E->warmup; w < 0 && status == STEPS_OK; w++)
+		status = step_run_rep(E, S->c, S->tree, rc, w, S->dir);
+	if (status == STEPS_OK)
+		status = step_run_rep(E, S->c, S->tree, rc, (long)rep, S->dir);
+	return status;
+}
+
+int cell_close(struct run_env *E, struct cell_session *S, struct run_cell *rc, int status, bool last)
+{
+	if (!S->open)
+		return status;
+	struct diag d;
+	diag_init(&d);
+	if (S->applied) {
+		lift_models(E, rc);
+		devmodel_facts(E->fx.dm, &rc->facts);
+		if (last && status == STEPS_OK)
+			status = after_cell(E, S->c, rc, &d);
+	}
+	if (last && status == STEPS_FAILED && E->lua && lb_has_hook(E->lua, "on_error")) {
 		struct diag hd;
 		diag_init(&hd);
-		lb_on_error(E->lua, c, rc->error ? rc->error : "failed", &hd);
+		lb_on_error(E->lua, S->c, rc->error ? rc->error : "failed", &hd);
 		diag_free(&hd);
 	}
-	node_free(tree);
+	node_free(S->tree);
 	diag_free(&d);
 	E->cellfd = -1;
-	close(cellfd);
+	if (S->cellfd >= 0)
+		close(S->cellfd);
+	memset(S, 0, sizeof(*S));
+	S->cellfd = -1;
 	return status;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "contain.h"
 #include "devmodel.h"
 #include "fx_fs.h"
@@ -81,6 +82,17 @@ static bool same_targets(const struct node *a, const struct node *b)
 	return true;
 }
 
+/* A filesystem mkfs made and benchgrid mounted: a loop or device target,
+ * not used raw (a dir target only makes a directory). */
+static bool made_fs(const struct node *target, const struct fx_fs *fs)
+{
+	const struct node *kind = node_get(target, "kind");
+	const char *refuse;
+	return fs && kind && kind->kind == NODE_SCALAR &&
+	       (!strcmp(kind->text, "loop") || !strcmp(kind->text, "device")) &&
+	       !fx_fs_raw_device(fs, &refuse);
+}
+
 int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *work_dir, bool allow_destroy,
                    struct diag *d)
 {
@@ -91,12 +103,14 @@ int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *
 	else if (raw_device_wanted(tree, target))
 		target = deflt = raw_device_target(target);
 	const struct node *targets = node_get(tree, "targets");
+	fx->setup_fs_s = fx->setup_pg_s = fx->setup_data_s = -1;
 	if (fx->fs && fx_fs_same(fx->target, target) && same_targets(fx->targets, targets)) {
 		node_free(deflt);
 		return 0;
 	}
 	/* A new filesystem: whatever lived on the old one goes first. */
 	fixture_set_down(fx, d);
+	double t0 = clock_mono();
 	fx->fs = fx_fs_setup(target, work_dir, allow_destroy, d);
 	if (!fx->fs) {
 		node_free(deflt);
@@ -115,6 +129,13 @@ int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *
 		}
 		fx->targets = node_clone(targets);
 	}
+	/* Only a filesystem made counts: a directory takes no time to make,
+	 * and plan's estimate prices mkfs and mount. */
+	bool made = made_fs(fx->target, fx->fs);
+	for (size_t i = 0; i < fx->nnamed; i++)
+		made |= made_fs(node_get(fx->targets, fx->named[i].name), fx->named[i].fs);
+	if (made)
+		fx->setup_fs_s = clock_mono() - t0;
 	return 0;
 }
 
@@ -170,7 +191,18 @@ int fixture_set_pg(struct fixture_set *fx, const struct node *tree, const char *
 		pg_down(fx);
 		return 0;
 	}
-	return fx_pg_prepare(&fx->pg, pgsec, fx_fs_path(fx->fs), cell_dir, resolve_target, fx, facts, d);
+	double t0 = clock_mono();
+	int rc = fx_pg_prepare(&fx->pg, pgsec, fx_fs_path(fx->fs), cell_dir, resolve_target, fx, facts, d);
+	if (rc < 0)
+		return rc;
+	/* The load's own clock (pgb_init) splits it from the cluster's. */
+	const char *reuse = result_info_get(facts, "pg.reuse"), *data = result_info_get(facts, "pg.data");
+	const struct metric *load = result_get(facts, "init_s");
+	double data_s = data && !strcmp(data, "loaded") && load ? load->value : -1;
+	fx->setup_data_s = data_s;
+	if (reuse && !strcmp(reuse, "initdb"))
+		fx->setup_pg_s = clock_mono() - t0 - (data_s > 0 ? data_s : 0);
+	return rc;
 }
 
 void fixture_set_facts(const struct fixture_set *fx, struct step_result *facts)

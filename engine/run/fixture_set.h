@@ -28,6 +28,11 @@ struct fixture_set {
 	struct knobs *knobs;
 	struct fx_pg *pg;
 	struct devmodel *dm; /* the targets' device models (fixtures/devmodel) */
+	/* Wall seconds of what the current cell set up, < 0 for what it reused
+	 * or does not have (run_cell's setup_*_s): fs the filesystems made
+	 * (loop, mkfs, mount), pg a new cluster (initdb, start), data the
+	 * pgbench data load. fixture_set_fs starts a cell: it resets them. */
+	double setup_fs_s, setup_pg_s, setup_data_s;
 };
 
 /* Set up or reuse the filesystem(s) of a cell's tree (`target:`, a

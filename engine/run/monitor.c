@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "noise.h"
 
 /* CPU counters of the "cpu" line of /proc/stat, in this order. */
 enum { MON_USER, MON_NICE, MON_SYSTEM, MON_IDLE, MON_IOWAIT, MON_IRQ, MON_SOFTIRQ, MON_STEAL, MON_NCPU };
@@ -98,6 +99,7 @@ struct monitor {
 	unsigned char *pok;
 	size_t npts, cappts, nv, nok;
 	bool oom;
+	struct noise *noise; /* foreign load (noise.h), monitor_start_devs only */
 };
 
 static bool monitor_read_cpu(unsigned long long cpu[MON_NCPU])
@@ -297,6 +299,7 @@ static void *monitor_thread(void *arg)
 		struct mon_snap s;
 		monitor_snap(m, &s);
 		monitor_add_point(m, &s);
+		noise_sample(m->noise);
 		/* after a long stall (a suspended VM), skip the missed deadlines */
 		k = (unsigned long)((s.t - m->first.t) / m->interval) + 1;
 		pthread_mutex_lock(&m->lock);
@@ -377,6 +380,7 @@ static struct monitor *monitor_begin(struct monitor *m)
 	m->nok = 1 + (size_t)m->ndev;
 	monitor_snap(m, &m->first);
 	if (!m->first.cpu_ok) {
+		noise_stop(m->noise, NULL);
 		free(m);
 		errno = ENOENT;
 		return NULL;
@@ -391,6 +395,7 @@ static struct monitor *monitor_begin(struct monitor *m)
 	if (rc != 0) {
 		pthread_cond_destroy(&m->cond);
 		pthread_mutex_destroy(&m->lock);
+		noise_stop(m->noise, NULL);
 		free(m);
 		errno = rc;
 		return NULL;
@@ -442,6 +447,7 @@ struct monitor *monitor_start_devs(const struct mon_devs *devs, double interval_
 		dv->minor = d->minor;
 		snprintf(dv->name, sizeof(dv->name), "%s", d->kname);
 	}
+	m->noise = noise_start();
 	m = monitor_begin(m);
 	if (!m)
 		return NULL;
@@ -518,6 +524,7 @@ void monitor_stop(struct monitor *m, struct step_result *res)
 			monitor_results(m, &m->prev, res);
 		free(last);
 	}
+	noise_stop(m->noise, res);
 	pthread_cond_destroy(&m->cond);
 	pthread_mutex_destroy(&m->lock);
 	free(m->pt);

@@ -15,7 +15,9 @@
  *     (the main target's device; every other device of monitor_devs.h has
  *     the same quantities as PREFIX.util_pct, PREFIX.await_ms, ...,
  *     PREFIX.w_iops, e.g. disk.wal.write_mb_s, disk.under.vda.util_pct);
- *   - the same quantities per interval as time series of the same names.
+ *   - the same quantities per interval as time series of the same names;
+ *   - with monitor_start_devs, the noise.* info of noise.h (load, steal,
+ *     foreign CPU, memory pressure), sampled at the same times.
  *
  * CPU shares are of all CPUs together, over user+nice+system+idle+iowait+
  * irq+softirq+steal (guest time is already inside user and nice):

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@ void progress_init(struct progress *p, int quiet)
 	p->quiet = quiet;
 	p->tty = isatty(STDERR_FILENO) && !quiet;
 	p->eta = -1;
+	p->plan_left = -1;
 	pthread_mutex_init(&p->lock, NULL);
 	if (p->tty && pthread_create(&p->ticker, NULL, tick, p) == 0)
 		p->ticking = true;
@@ -48,6 +50,40 @@ void progress_end(struct progress *p)
 	}
 	progress_clear(p);
 	pthread_mutex_destroy(&p->lock);
+	free(p->plan_s);
+	p->plan_s = NULL;
+}
+
+void progress_plan(struct progress *p, double *slot_s, size_t n)
+{
+	free(p->plan_s);
+	p->plan_s = slot_s;
+	p->plan_n = slot_s ? n : 0;
+	p->plan_done = 0;
+	p->plan_done_s = p->spent_s = 0;
+}
+
+void progress_slot_took(struct progress *p, double spent, bool ran)
+{
+	if (p->plan_done >= p->plan_n)
+		return;
+	double est = p->plan_s[p->plan_done++];
+	if (ran) {
+		p->plan_done_s += est;
+		p->spent_s += spent;
+	}
+}
+
+/* The seconds left by the plan (the coming slot included), and the ETA:
+ * those seconds x (measured / estimated) of the slots run so far. */
+static double plan_eta(struct progress *p)
+{
+	double left = 0;
+	for (size_t i = p->plan_done; i < p->plan_n; i++)
+		left += p->plan_s[i];
+	p->plan_left = left;
+	double ratio = p->plan_done_s > 0 && p->spent_s > 0 ? p->spent_s / p->plan_done_s : 1;
+	return left * ratio;
 }
 
 static void fmt_eta(double s, char *buf, size_t len)
@@ -66,9 +102,14 @@ static void draw(struct progress *p)
 {
 	if (!p->tty)
 		return;
-	char eta[32];
+	char eta[80], said[32];
 	double elapsed = clock_mono() - p->step_start;
 	fmt_eta(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
+	if (p->plan_left >= 0) { /* the plan's figure for the same, unscaled */
+		double left = p->plan_left - elapsed;
+		fmt_eta(left > 0 ? left : 0, said, sizeof(said));
+		snprintf(eta + strlen(eta), sizeof(eta) - strlen(eta), " (plan said %s)", said);
+	}
 	int width = 30;
 	int filled = p->n ? (int)((double)(p->k - 1) * width / (double)p->n) : 0;
 	char bar[64];
@@ -99,7 +140,7 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 	pthread_mutex_lock(&p->lock);
 	p->k = k;
 	p->n = n;
-	p->eta = eta;
+	p->eta = p->plan_n ? plan_eta(p) : eta;
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	p->step[0] = 0;
 	p->unit[0] = 0;

@@ -20,8 +20,15 @@ struct progress {
 	char step[64];   /* running step */
 	char unit[16];   /* live figure */
 	double live;
-	double last_draw;  /* monotonic seconds */
-	double eta;        /* seconds, < 0 unknown */
+	double last_draw; /* monotonic seconds */
+	double eta;       /* seconds, < 0 unknown */
+	/* The ETA against plan's estimate (progress_plan): the estimated
+	 * seconds of each slot to run, how many have passed, the estimate of
+	 * those that ran and the seconds they took. */
+	double *plan_s;
+	size_t plan_n, plan_done;
+	double plan_done_s, spent_s;
+	double plan_left;  /* the plan's seconds for what is left, unscaled; < 0 none */
 	double step_start; /* monotonic seconds */
 	/* On a terminal, a thread redraws the line twice a second so the
 	 * elapsed time and ETA move even when a workload reports nothing. */
@@ -32,7 +39,19 @@ struct progress {
 };
 
 void progress_init(struct progress *p, int quiet);
+/* eta: seconds left, including this cell (< 0 unknown); with a plan
+ * (progress_plan) the ETA comes from the plan instead. */
 void progress_cell(struct progress *p, size_t k, size_t n, const char *label, double eta);
+/* Compare progress with plan's estimate: slot_s[j] the estimated seconds
+ * of the j-th slot (a repetition of a cell) to run (spec/estimate.h's
+ * estimate_slots_seconds, taken over; NULL: keep the caller's ETA). The
+ * ETA is then the estimate of the slots left, scaled by the seconds the
+ * slots run so far took over their estimate, and the line shows the
+ * plan's own figure beside it. */
+void progress_plan(struct progress *p, double *slot_s, size_t n);
+/* The next slot took spent seconds; ran false: it was passed over (its
+ * cell had ended: converged or failed), so its estimate drops out. */
+void progress_slot_took(struct progress *p, double spent, bool ran);
 void progress_step(struct progress *p, const char *step);
 /* The workload's live figure (struct step_ctx.progress). */
 void progress_live(void *p, const char *unit, double value);

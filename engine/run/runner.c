@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "lb.h"
 #include "outdir.h"
 #include "plan.h"
+#include "repeat_until.h"
 #include "rep.h"
 #include "results.h"
 #include "share.h"
@@ -60,13 +62,17 @@ static bool is_finished(const struct runner *R, const char *id)
 	return run_find_cell(&R->run, id) || run_find_cell(&R->done, id);
 }
 
-/* repeat, warmup and timeout of the scenario (spec_open checked them). */
+/* repeat, run_order, warmup and timeout of the scenario (spec_open
+ * checked them). */
 static void read_settings(struct runner *R, const struct spec *s, struct diag *d)
 {
 	const struct node *v;
-	R->E.repeat = 1;
-	if ((v = node_get(s->root, "repeat")))
-		node_as_int(v, "repeat", 1, 1000000, &R->E.repeat, d);
+	repeat_spec_read(s->root, &R->E.rs, d);
+	R->E.repeat = R->E.rs.max;
+	bool has_seed = false;
+	run_order_read(s->root, &R->E.order, &has_seed, &R->E.order_seed, d);
+	if (!has_seed) /* recorded in results.json: the order can be replayed */
+		R->E.order_seed = ((uint64_t)(clock_wall() * 1e6) ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
 	if ((v = node_get(s->root, "warmup")))
 		node_as_int(v, "warmup", 0, 1000000, &R->E.warmup, d);
 	if ((v = node_get(s->root, "timeout")))
@@ -87,8 +93,8 @@ static int load_earlier(struct runner *R, const struct cell *cells, size_t n, st
 	if (R->o->resume) {
 		if (journal_load(&R->run, R->E.outfd, JOURNAL_NAME, R->journal_shown, true, d) < 0)
 			return -EINVAL;
-		return journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat,
-		                          R->E.warmup, d);
+		return journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n,
+		                          (int64_t)R->E.rs.fingerprint, R->E.warmup, d);
 	}
 	if (fstatat(R->E.outfd, JOURNAL_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		diag_error(d, NULL,
@@ -154,10 +160,10 @@ static int open_share(struct runner *R, const struct cell *cells, size_t n, stru
 	    journal_load(&R->run, R->sh.dirfd, R->sh.journal, R->sh.shown, true, d) < 0 ||
 	    share_load_others(&R->sh, R->E.outfd, R->E.outdir, &R->done, d) < 0)
 		return -EINVAL;
-	if (journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n, R->E.repeat, R->E.warmup,
-	                       d) < 0 ||
-	    journal_check_plan(R->E.outfd, R->E.outdir, &R->done, R->E.s, cells, n, R->E.repeat, R->E.warmup,
-	                       d) < 0)
+	if (journal_check_plan(R->E.outfd, R->E.outdir, &R->run, R->E.s, cells, n,
+	                       (int64_t)R->E.rs.fingerprint, R->E.warmup, d) < 0 ||
+	    journal_check_plan(R->E.outfd, R->E.outdir, &R->done, R->E.s, cells, n,
+	                       (int64_t)R->E.rs.fingerprint, R->E.warmup, d) < 0)
 		return -EINVAL;
 	R->results_fd = R->sh.dirfd;
 	R->results_name = R->sh.results;
@@ -176,6 +182,12 @@ static void describe_run(struct runner *R, const struct spec *s, size_t n)
 	R->run.started = clock_wall();
 	R->run.nplanned = n;
 	R->run.repeat = (size_t)R->E.repeat;
+	result_info(&R->run.env, "run.order", "%s", run_order_names[R->E.order]);
+	if (R->E.order == RUN_ORDER_RANDOM)
+		result_info(&R->run.env, "run.order_seed", "%llu", (unsigned long long)R->E.order_seed);
+	if (R->E.rs.until_pct > 0)
+		result_info(&R->run.env, "run.repeat_until", "min %lld, max %lld, until %g%%",
+		            (long long)R->E.rs.min, (long long)R->E.rs.max, R->E.rs.until_pct);
 	R->run.warmup = (size_t)R->E.warmup;
 	R->run.report_cfg = node_clone(node_get(s->root, "report"));
 	R->run.expect_cfg = node_clone(node_get(s->root, "expect"));
@@ -204,7 +216,7 @@ static int open_outdir(struct runner *R, const struct spec *s, const struct cell
 	if (R->sharded ? open_share(R, cells, n, d) < 0 : load_earlier(R, cells, n, d) < 0)
 		return -EINVAL;
 	describe_run(R, s, R->sharded ? R->o->shards->ncells[R->o->share] : n);
-	int rc = journal_write_plan(R->E.outfd, s, cells, n, R->E.repeat, R->E.warmup);
+	int rc = journal_write_plan(R->E.outfd, s, cells, n, (int64_t)R->E.rs.fingerprint, R->E.warmup);
 	const char *what = "plan.tsv";
 	if (rc == 0) {
 		rc = outdir_copy_scenario(R->E.outfd, s->file);
@@ -328,63 +340,268 @@ static void record_identity(const struct runner *R, const struct cell *c, struct
 		result_info(&rc->facts, "share", "%zu/%zu", R->sh.i, R->sh.n);
 	/* What it ran with, for --resume and the other shares (journal.h). */
 	result_info(&rc->facts, "fingerprint", "%016llx",
-	            (unsigned long long)journal_cell_fingerprint(R->E.s, c, R->E.repeat, R->E.warmup));
+	            (unsigned long long)journal_cell_fingerprint(R->E.s, c, (int64_t)R->E.rs.fingerprint,
+	                                                         R->E.warmup));
 }
 
-/* Run the cells the journal lacks. Returns true when interrupted. */
+/* Remove every info entry `key` of r. */
+static void info_remove(struct step_result *r, const char *key)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->ni; i++) {
+		if (!strcmp(r->info[i].key, key)) {
+			free(r->info[i].key);
+			free(r->info[i].value);
+		} else {
+			r->info[k++] = r->info[i];
+		}
+	}
+	r->ni = k;
+}
+
+/* What the sweep knows of each cell of the plan. */
+struct cell_state {
+	bool todo;    /* this run's to run (mine, not finished) */
+	bool begun;   /* opened in this process: its before_cell hook ran */
+	bool warm;    /* its warm-ups ran in this process */
+	bool done;    /* finished (ok, failed, skipped): no more slots */
+	size_t reps;  /* recorded repetitions so far (a resumed cell's too) */
+	size_t k;     /* its number in the progress lines */
+	double spent; /* monotonic seconds of its slots so far */
+};
+
+struct sweep {
+	const struct cell *cells; /* the plan's, in run order */
+	struct cell_state *cs;    /* one per cell of cells */
+	struct cell_session S;
+	double opened; /* clock_mono() when S was opened */
+	size_t to_run, started, finished;
+	double declared, spent; /* seconds: declared per repetition; spent on finished cells */
+};
+
+/* Drop an unfinished repetition (and, for a cell with none recorded, the
+ * cell): an interrupted slot leaves nothing half done. */
+static void drop_unfinished(struct runner *R, const char *id, size_t keep_reps, bool keep_cell)
+{
+	struct run_cell *rc = run_find_cell(&R->run, id);
+	if (!rc)
+		return;
+	for (size_t r = keep_reps; r < rc->nreps; r++) {
+		for (size_t i = 0; i < rc->reps[r].nsteps; i++)
+			result_free(&rc->reps[r].steps[i]);
+		free(rc->reps[r].steps);
+	}
+	if (rc->nreps > keep_reps)
+		rc->nreps = keep_reps;
+	if (keep_cell && keep_reps)
+		return;
+	size_t i = (size_t)(rc - R->run.cells);
+	run_cell_free(rc);
+	memmove(&R->run.cells[i], &R->run.cells[i + 1], (R->run.ncells - i - 1) * sizeof(*rc));
+	R->run.ncells--;
+}
+
+static void close_session(struct runner *R, struct sweep *W, int status, bool last)
+{
+	if (!W->S.open)
+		return;
+	const struct cell *c = W->S.c;
+	struct run_cell *rc = run_find_cell(&R->run, c->id);
+	W->cs[c - W->cells].spent += clock_mono() - W->opened;
+	if (rc) {
+		int st = cell_close(&R->E, &W->S, rc, status, last);
+		(void)st;
+	} else {
+		memset(&W->S, 0, sizeof(W->S));
+	}
+	R->E.cellfd = -1;
+}
+
+/* A cell is done: what stopped its repetitions, then journal and results. */
+static void cell_done(struct runner *R, struct sweep *W, const struct cell *c, int status,
+                      const char *stopped, double worst_pct, const char *worst, struct diag *d)
+{
+	close_session(R, W, status, true);
+	struct run_cell *rc = run_find_cell(&R->run, c->id);
+	struct cell_state *st = &W->cs[c - W->cells];
+	st->done = true;
+	if (!rc)
+		return;
+	info_remove(&rc->facts, "repeat.partial");
+	if (R->E.rs.until_pct > 0 && stopped) {
+		result_info(&rc->facts, "repeat.runs", "%zu", st->reps);
+		result_info(&rc->facts, "repeat.stopped", "%s", stopped);
+		if (worst && worst[0] && isfinite(worst_pct))
+			result_info(&rc->facts, "repeat.ci_pct", "%.3g %s", worst_pct, worst);
+	}
+	rc->elapsed = st->spent;
+	record_identity(R, c, rc);
+	W->spent += st->spent;
+	W->finished++;
+	char label[512];
+	cell_run_label(c, label, sizeof(label));
+	cell_finished(R, rc, st->k, W->to_run, label, d);
+}
+
+/* With run_order interleave or random, a cell's repetitions are not
+ * contiguous: each finished one goes to the journal at once (the cell's
+ * line so far, marked repeat.partial), so a kill loses none of them. */
+static void rep_recorded(struct runner *R, struct sweep *W, struct run_cell *rc, const struct cell *c,
+                         size_t reps, struct diag *d)
+{
+	result_info(&rc->facts, "repeat.partial", "%zu of at most %lld repetitions", reps,
+	            (long long)R->E.repeat);
+	record_identity(R, c, rc);
+	rc->elapsed = W->cs[c - W->cells].spent + clock_mono() - W->opened;
+	int e = journal_append(R->journal, rc);
+	if (e < 0) {
+		diag_error(d, NULL, "cell %s: repetition %zu was not recorded in %s: %s", rc->id, reps,
+		           R->journal_shown, strerror(-e));
+		R->write_failed = true;
+	}
+}
+
+/* Open cell c for its next slot (closing the cell open before). The
+ * cell's record, or NULL when the cell ended here (set-up failed, skipped). */
+static struct run_cell *open_cell(struct runner *R, struct sweep *W, const struct cell *c, struct diag *d)
+{
+	struct cell_state *st = &W->cs[c - W->cells];
+	close_session(R, W, STEPS_OK, false);
+	struct run_cell *rc = run_find_cell(&R->run, c->id);
+	char label[512];
+	cell_run_label(c, label, sizeof(label));
+	if (R->E.order != RUN_ORDER_GROUPED) { /* one repetition per slot */
+		size_t used = strlen(label);
+		snprintf(label + used, sizeof(label) - used, " (rep %zu)", st->reps + 1);
+	}
+	if (!st->begun) {
+		st->k = ++W->started;
+		double overhead = W->finished ? W->spent / (double)W->finished -
+		                                    W->declared * (double)(R->E.repeat + R->E.warmup)
+		                              : 0;
+		double eta =
+		    (double)(W->to_run - st->k + 1) *
+		    (W->declared * (double)(R->E.repeat + R->E.warmup) + (overhead > 0 ? overhead : 0));
+		progress_cell(&R->E.prog, st->k, W->to_run, label, eta);
+	} else {
+		progress_cell(&R->E.prog, st->k, W->to_run, label, -1);
+	}
+	if (!rc) {
+		rc = run_add_cell(&R->run, c);
+		rc->started = clock_wall();
+	}
+	W->opened = clock_mono();
+	int s = cell_open(&R->E, c, rc, !st->begun, &W->S);
+	st->begun = true;
+	if (s == STEPS_OK)
+		return rc;
+	if (s == STEPS_INTERRUPTED) {
+		close_session(R, W, s, false);
+		return NULL;
+	}
+	cell_done(R, W, c, s == CELL_SKIPPED ? STEPS_OK : s, NULL, NAN, NULL, d);
+	return NULL;
+}
+
+/* Run one slot: the cell's next repetition. false when interrupted. */
+static bool run_slot(struct runner *R, struct sweep *W, const struct cell *c, struct diag *d)
+{
+	struct cell_state *st = &W->cs[c - W->cells];
+	if (st->done)
+		return true;
+	if (!W->S.open || W->S.c != c) {
+		if (!open_cell(R, W, c, d))
+			return !interrupt_requested();
+	}
+	struct run_cell *rc = run_find_cell(&R->run, c->id);
+	int s = cell_rep(&R->E, &W->S, rc, st->reps, st->warm);
+	st->warm = true;
+	rc = run_find_cell(&R->run, c->id);
+	if (s == STEPS_INTERRUPTED || interrupt_requested()) {
+		close_session(R, W, STEPS_INTERRUPTED, false);
+		/* grouped: the cell was never journalled; else its reps were */
+		drop_unfinished(R, c->id, st->reps, R->E.order != RUN_ORDER_GROUPED);
+		return false;
+	}
+	st->reps++;
+	double worst_pct = NAN;
+	char worst[256] = "";
+	const char *stopped = NULL;
+	if (s != STEPS_OK)
+		stopped = "failed";
+	else if (R->E.rs.until_pct > 0 && st->reps >= (size_t)R->E.rs.min &&
+	         repeat_converged(&R->E.rs, rc, &worst_pct, worst, sizeof(worst)))
+		stopped = "converged";
+	else if (st->reps >= (size_t)R->E.repeat)
+		stopped = "max";
+	if (stopped && R->E.rs.until_pct > 0 && !worst[0])
+		repeat_converged(&R->E.rs, rc, &worst_pct, worst, sizeof(worst));
+	if (stopped)
+		cell_done(R, W, c, s, stopped, worst_pct, worst, d);
+	else if (R->E.order != RUN_ORDER_GROUPED)
+		rep_recorded(R, W, rc, c, st->reps, d);
+	return true;
+}
+
+/* The journal's partial cells (an interleaved run killed): their recorded
+ * repetitions count, the rest is still to run. */
+static bool is_partial(const struct runner *R, const char *id)
+{
+	const struct run_cell *rc = run_find_cell(&R->run, id);
+	return rc && result_info_get(&rc->facts, "repeat.partial");
+}
+
+/* Run the slots the journal lacks in the run order. Returns true when
+ * interrupted. */
 static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct diag *d)
 {
-	size_t to_run = 0, mine = 0;
-	for (size_t i = 0; i < n; i++)
-		if (is_mine(R, i)) {
-			mine++;
-			to_run += !is_finished(R, cells[i].id);
-		}
+	struct sweep W = {.cells = cells, .cs = calloc(n ? n : 1, sizeof(*W.cs)), .S = {.cellfd = -1}};
+	size_t *which = malloc((n ? n : 1) * sizeof(*which));
+	size_t mine = 0, nw = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_mine(R, i))
+			continue;
+		mine++;
+		const struct cell *c = &cells[i];
+		if (is_finished(R, c->id) && !is_partial(R, c->id))
+			continue;
+		W.cs[c - cells].todo = true;
+		const struct run_cell *rc = run_find_cell(&R->run, c->id);
+		W.cs[c - cells].reps = rc ? rc->nreps : 0;
+		W.cs[c - cells].spent = rc ? rc->elapsed : 0;
+		which[nw++] = i;
+	}
+	W.to_run = nw;
 	if (R->sharded && !R->o->quiet)
 		fprintf(stderr,
 		        "share %zu/%zu on %s: %zu of the plan's %zu cells, %zu finished, %zu to run\n",
-		        R->sh.i, R->sh.n, R->sh.host, mine, n, mine - to_run, to_run);
+		        R->sh.i, R->sh.n, R->sh.host, mine, n, mine - nw, nw);
 	else if (R->o->resume && !R->o->quiet)
-		fprintf(stderr, "resuming %s: %zu of %zu cells finished, %zu to run\n", R->E.outdir,
-		        n - to_run, n, to_run);
-	double declared =
-	    estimate_declared_seconds(node_get(R->E.s->root, "steps")) * (double)(R->E.repeat + R->E.warmup);
-	double spent = 0;
-	size_t k = 0, finished = 0;
-	for (size_t i = 0; i < n && !interrupt_requested(); i++) {
-		const struct cell *c = &cells[i];
-		if (!is_mine(R, i) || is_finished(R, c->id))
-			continue;
-		k++;
-		char label[512];
-		cell_run_label(c, label, sizeof(label));
-		/* ETA: declared durations of what is left plus the overhead seen so far. */
-		double overhead = finished ? spent / (double)finished - declared : 0;
-		double eta = (double)(to_run - k + 1) * (declared + (overhead > 0 ? overhead : 0));
-		progress_cell(&R->E.prog, k, to_run, label, eta);
-		struct run_cell *rc = run_add_cell(&R->run, c);
-		char id[13];
-		memcpy(id, c->id, sizeof(id));
-		rc->started = clock_wall();
+		fprintf(stderr, "resuming %s: %zu of %zu cells finished, %zu to run\n", R->E.outdir, n - nw,
+		        n, nw);
+	W.declared = estimate_declared_seconds(node_get(R->E.s->root, "steps"));
+	size_t ns = 0;
+	struct run_slot *seq =
+	    run_order_build(which, nw, (size_t)R->E.repeat, R->E.order, R->E.order_seed, &ns);
+	progress_plan(&R->E.prog, estimate_slots_seconds(R->E.s, cells, n, seq, ns), ns); /* the ETA's */
+	bool stop = false;
+	for (size_t k = 0; k < ns && !stop && !interrupt_requested(); k++) {
+		const struct cell *c = &cells[seq[k].cell];
+		bool ran = !W.cs[c - cells].done;
 		double t0 = clock_mono();
-		int st = cell_run(&R->E, c, rc);
-		rc = run_find_cell(&R->run, id);
-		rc->elapsed = clock_mono() - t0;
-		record_identity(R, c, rc);
-		if (st == STEPS_INTERRUPTED || interrupt_requested()) {
-			/* Not finished: drop it, resume will run it again. */
-			run_cell_free(rc);
-			R->run.ncells--;
-			return true;
-		}
-		spent += rc->elapsed;
-		finished++;
-		cell_finished(R, rc, k, to_run, label, d);
-		if (rc->status == RUN_FAILED && R->o->fail_fast) {
-			progress_note(&R->E.prog, "--fail-fast: stopping after the first failed cell");
+		if (!run_slot(R, &W, c, d))
 			break;
+		progress_slot_took(&R->E.prog, clock_mono() - t0, ran);
+		const struct run_cell *rc = run_find_cell(&R->run, c->id);
+		if (W.cs[c - cells].done && rc && rc->status == RUN_FAILED && R->o->fail_fast) {
+			progress_note(&R->E.prog, "--fail-fast: stopping after the first failed cell");
+			stop = true;
 		}
 	}
+	close_session(R, &W, STEPS_OK, false);
+	free(seq);
+	free(which);
+	free(W.cs);
 	return interrupt_requested();
 }
 
@@ -519,6 +736,7 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	share_close(&R.sh);
 	run_free(&R.done);
 	run_free(&R.run);
+	repeat_spec_free(&R.E.rs);
 	free(R.E.outdir);
 	free(R.E.work);
 	wl_exec_set_lua(NULL);

@@ -8,18 +8,29 @@
 #include <string.h>
 
 #include "interp.h"
+#include "run_order.h"
 #include "spec_hooks.h"
 #include "spec_include.h"
 
-static const char
-    *const top_keys[] =
-        {
-            "benchgrid", "name",       "description", "vars",       "profiles", "matrix",
-            "repeat",    "warmup",     "target",      "targets",    "postgres", "sysctl",
-            "queue",     "steps",      "hooks",       "hooks_file", "expect",   "report",
-            "timeout",   "lua_budget", "notes",       "include", /* read by spec_include.c, listed for the key table */
-            NULL,
+static const char *const top_keys[] = {
+    "benchgrid", "name",           "description", "vars",     "profiles", "matrix",     "repeat",
+    "warmup",    "target",         "targets",     "postgres", "sysctl",   "queue",      "steps",
+    "hooks",     "hooks_file",     "expect",      "report",   "timeout",  "lua_budget", "notes",
+    "run_order", "run_order_seed", "include", /* read by spec_include.c, listed for the key table */
+    NULL,
 };
+
+/* `repeat:` (a count or {min, max, until, metrics}) and `run_order:`. */
+static void check_repeat_and_order(const struct node *root, struct diag *d)
+{
+	struct repeat_spec r;
+	repeat_spec_read(root, &r, d);
+	repeat_spec_free(&r);
+	enum run_order o;
+	bool has_seed;
+	uint64_t seed;
+	run_order_read(root, &o, &has_seed, &seed, d);
+}
 
 /* `notes:` (the scenario's caveats, printed under report.md's title): a
  * text or a list of texts. */
@@ -203,8 +214,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 		const char *base = strrchr(path, '/');
 		s->name = base ? base + 1 : path;
 	}
-	if ((v = node_get(root, "repeat")))
-		node_as_int(v, "repeat", 1, 1000000, &iv, d);
+	check_repeat_and_order(root, d);
 	if ((v = node_get(root, "warmup")))
 		node_as_int(v, "warmup", 0, 1000000, &iv, d);
 	double t;

@@ -1,0 +1,408 @@
+/* cli_history: `benchgrid history NAME`.
+ *
+ * A point (one cell of one run) is flagged when its value falls outside
+ * the 95% prediction interval of the same cell's values on the same host
+ * in the `--window` (5) runs before it, given at least 3 of them. The
+ * prediction interval, mean ± t * s * sqrt(1 + 1/n), is where the next
+ * single run is expected; the confidence interval of the mean, narrower by
+ * sqrt(n + 1), would flag ordinary run-to-run noise. */
+#include "cli_history.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_store.h"
+#include "stats_ci.h"
+#include "store.h"
+#include "store_query.h"
+#include "svg.h"
+
+#define HISTORY_LEVEL      0.95
+#define HISTORY_MIN_BEFORE 3
+
+struct hist_opts {
+	const char *scenario, *metric, *svg, *store;
+	struct store_where where[16];
+	size_t nwhere;
+	long last, window;
+};
+
+/* Per point: the interval it was judged against and the verdict. */
+struct judged {
+	double lo, hi;
+	size_t nbefore;
+	int flag;  /* -1 below, +1 above, 0 inside or not judged */
+	long prev; /* index of the same series' point before, or -1 */
+};
+
+static bool same_series(const struct store_point *a, const struct store_point *b)
+{
+	return !strcmp(a->host, b->host) && !strcmp(a->cell_id, b->cell_id);
+}
+
+static void judge(const struct store_point *p, size_t n, long window, struct judged *j)
+{
+	double *v = malloc(sizeof(double) * (size_t)window);
+	for (size_t i = 0; i < n; i++) {
+		j[i] = (struct judged){.lo = NAN, .hi = NAN, .prev = -1};
+		size_t k = 0;
+		for (size_t b = i; b-- > 0 && v && k < (size_t)window;) {
+			if (!same_series(&p[b], &p[i]) || !isfinite(p[b].value))
+				continue;
+			if (j[i].prev < 0)
+				j[i].prev = (long)b;
+			v[k++] = p[b].value;
+		}
+		j[i].nbefore = k;
+		if (k < HISTORY_MIN_BEFORE || !isfinite(p[i].value) ||
+		    !stats_prediction_interval(v, k, HISTORY_LEVEL, &j[i].lo, &j[i].hi))
+			continue;
+		j[i].flag = p[i].value < j[i].lo ? -1 : p[i].value > j[i].hi ? 1 : 0;
+	}
+	free(v);
+}
+
+static void date_text(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+	strftime(buf, len, "%Y-%m-%d %H:%M", localtime_r(&s, &tm));
+}
+
+/* Index of the first point of the runs shown (the last `last` runs). */
+static size_t first_shown(const struct store_point *p, size_t n, long last)
+{
+	if (last <= 0)
+		return 0;
+	long runs = 0;
+	for (size_t i = n; i-- > 0;)
+		if (i + 1 == n || strcmp(p[i].run_id, p[i + 1].run_id)) {
+			if (++runs > last)
+				return i + 1;
+		}
+	return 0;
+}
+
+/* Facts that do not describe the machine or software but this run's
+ * temporary paths. */
+static bool fact_ignored(const char *key)
+{
+	size_t n = strlen(key);
+	return (n >= 5 && !strcmp(key + n - 5, ".path")) || !strcmp(key, "devices.disk") ||
+	       !strcmp(key, "fingerprint") || !strncmp(key, "warning", 7);
+}
+
+static const char *fact_find(const struct store_fact *f, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].key, key))
+			return f[i].value;
+	return NULL;
+}
+
+/* The facts that differ between the two runs, one indented line each. */
+static void print_changed(struct store *s, const struct store_point *now, const struct store_point *before)
+{
+	struct store_fact *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, shown = 0;
+	char err[512];
+	if (store_facts(s, before->run_id, before->cell_id, &a, &na, err, sizeof(err)) < 0 ||
+	    store_facts(s, now->run_id, now->cell_id, &b, &nb, err, sizeof(err)) < 0) {
+		printf("    (facts not read: %s)\n", err);
+		goto out;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		const char *old = fact_find(a, na, b[i].key);
+		if (fact_ignored(b[i].key) || (old && !strcmp(old, b[i].value)))
+			continue;
+		printf("    %s: %s -> %s\n", b[i].key, old ? old : "(none)", b[i].value);
+		shown++;
+	}
+	for (size_t i = 0; i < na; i++)
+		if (!fact_ignored(a[i].key) && !fact_find(b, nb, a[i].key)) {
+			printf("    %s: %s -> (none)\n", a[i].key, a[i].value);
+			shown++;
+		}
+	if (!shown)
+		printf("    no recorded fact changed since the run before\n");
+out:
+	store_facts_free(a, na);
+	store_facts_free(b, nb);
+}
+
+static void print_table(const struct store_point *p, size_t n, size_t from, const struct judged *j,
+                        const char *metric)
+{
+	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", metric, "flag");
+	for (size_t i = from; i < n; i++) {
+		char date[32], val[32], flag[128] = "";
+		date_text(p[i].started, date, sizeof(date));
+		snprintf(val, sizeof(val), "%.6g", p[i].value);
+		if (j[i].flag)
+			snprintf(flag, sizeof(flag), "%s: outside [%.6g, %.6g] of the %zu runs before",
+			         j[i].flag < 0 ? "LOW" : "HIGH", j[i].lo, j[i].hi, j[i].nbefore);
+		printf("%-16s  %-12s  %-30s  %14s  %s\n", date, p[i].host, *p[i].label ? p[i].label : "-",
+		       val, flag);
+	}
+}
+
+/* One line per cell (and host) over the runs shown, the runs evenly
+ * spaced in time order. */
+static int write_svg(const char *path, const struct store_point *p, size_t n, size_t from,
+                     const char *scenario, const char *metric)
+{
+	size_t nrun = 0, ns = 0, np = n - from;
+	char(*dates)[32] = calloc(np ? np : 1, sizeof(*dates));
+	const char **cats = calloc(np ? np : 1, sizeof(*cats));
+	size_t *run_of = calloc(np ? np : 1, sizeof(*run_of)),
+	       *series_of = calloc(np ? np : 1, sizeof(size_t));
+	struct svg_series *s = calloc(np ? np : 1, sizeof(*s));
+	double *xs = calloc(np ? np : 1, sizeof(double)), *ys = calloc(np ? np * np : 1, sizeof(double));
+	char(*labels)[160] = calloc(np ? np : 1, sizeof(*labels));
+	int rc = -1;
+	if (!dates || !cats || !run_of || !series_of || !s || !xs || !ys || !labels)
+		goto out;
+	for (size_t i = from; i < n; i++) {
+		if (i == from || strcmp(p[i].run_id, p[i - 1].run_id)) {
+			date_text(p[i].started, dates[nrun], sizeof(dates[nrun]));
+			cats[nrun] = dates[nrun];
+			xs[nrun] = (double)nrun;
+			nrun++;
+		}
+		run_of[i - from] = nrun - 1;
+		size_t k = 0;
+		while (k < ns && !same_series(&p[series_of[k]], &p[i]))
+			k++;
+		if (k == ns) {
+			series_of[ns] = i;
+			snprintf(labels[ns], sizeof(labels[ns]), "%s%s%s", *p[i].label ? p[i].label : "all",
+			         strcmp(p[i].host, p[from].host) ? " @" : "",
+			         strcmp(p[i].host, p[from].host) ? p[i].host : "");
+			ns++;
+		}
+	}
+	for (size_t k = 0; k < ns; k++) {
+		double *y = ys + k * np;
+		for (size_t r = 0; r < nrun; r++)
+			y[r] = NAN;
+		s[k] = (struct svg_series){.label = labels[k], .n = nrun, .x = xs, .y = y};
+	}
+	for (size_t i = from; i < n; i++)
+		for (size_t k = 0; k < ns; k++)
+			if (same_series(&p[series_of[k]], &p[i]))
+				ys[k * np + run_of[i - from]] = p[i].value;
+	char title[1024], ylabel[1024];
+	snprintf(title, sizeof(title), "%s: %s across runs", scenario, metric);
+	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", metric, np && *p[from].unit ? " (" : "",
+	         np ? p[from].unit : "", np && *p[from].unit ? ")" : "");
+	struct svg_chart c = {.kind = SVG_LINE,
+	                      .title = title,
+	                      .xlabel = "run",
+	                      .ylabel = ylabel,
+	                      .categories = cats,
+	                      .ncat = nrun,
+	                      .s = s,
+	                      .ns = ns};
+	FILE *f = fopen(path, "w");
+	if (f) {
+		rc = svg_write(f, &c);
+		if (fclose(f) != 0)
+			rc = -1;
+	}
+out:
+	free(dates);
+	free(cats);
+	free(run_of);
+	free(series_of);
+	free(s);
+	free(xs);
+	free(ys);
+	free(labels);
+	return rc < 0 ? -1 : 0;
+}
+
+static void history_usage(FILE *out)
+{
+	fprintf(out, "usage: benchgrid history NAME [--metric STEP.METRIC] [--where name=value ...]\n"
+	             "                         [--last N] [--window N] [--svg FILE] [--store PATH|URL]\n\n"
+	             "Print a metric of scenario NAME across the runs in the results history: one\n"
+	             "line per cell per run (run date, host, cell, value, flag), oldest first. A\n"
+	             "value outside the 95%% prediction interval of the same cell's values on the\n"
+	             "same host in the runs before it (at least 3) is flagged LOW or HIGH, with the\n"
+	             "facts that changed since the run before (kernel, PostgreSQL, mount options,\n"
+	             "benchgrid version, ...).\n\n"
+	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's tps, iops or mb_s)\n"
+	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
+	             "  --last N              show the last N runs (the flags use all of them)\n"
+	             "  --window N            judge each run against the N runs before it (default 5)\n"
+	             "  --svg FILE            also write the series as an SVG line chart\n"
+	             "  --store PATH|URL      the store (default $BENCHGRID_STORE, else\n"
+	             "                        ~/.local/share/benchgrid/results.db); opened read-only\n\n"
+	             "Exit status: 0 shown; 1 the store could not be read or FILE written; 2 bad\n"
+	             "arguments, or no stored run of NAME has the metric.\n");
+}
+
+static int parse_count(const char *opt, const char *arg, long *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*arg && !*end && v > 0 && v < 1000000) {
+		*out = v;
+		return 0;
+	}
+	fprintf(stderr, "benchgrid history: %s expects a positive whole number, got '%s'\n", opt, arg);
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct hist_opts *o)
+{
+	static const struct option longopts[] = {
+	    {"metric", required_argument, NULL, 'm'}, {"where", required_argument, NULL, 'w'},
+	    {"last", required_argument, NULL, 'l'},   {"window", required_argument, NULL, 'W'},
+	    {"svg", required_argument, NULL, 'g'},    {"store", required_argument, NULL, 's'},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 1;
+	o->window = 5;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': o->metric = optarg; break;
+		case 'w': {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || o->nwhere == 16) {
+				fprintf(
+				    stderr,
+				    "benchgrid history: --where expects name=value (at most 16), got '%s'\n",
+				    optarg);
+				return -1;
+			}
+			*eq = 0;
+			o->where[o->nwhere++] = (struct store_where){optarg, eq + 1};
+			break;
+		}
+		case 'l':
+			if (parse_count("--last", optarg, &o->last) < 0)
+				return -1;
+			break;
+		case 'W':
+			if (parse_count("--window", optarg, &o->window) < 0)
+				return -1;
+			break;
+		case 'g': o->svg = optarg; break;
+		case 's': o->store = optarg; break;
+		case 'h': history_usage(stdout); return 1;
+		default: history_usage(stderr); return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "benchgrid history: expected one scenario name\n");
+		history_usage(stderr);
+		return -1;
+	}
+	o->scenario = argv[optind];
+	if (o->metric && (!strchr(o->metric, '.') || o->metric[0] == '.')) {
+		fprintf(stderr, "benchgrid history: --metric expects STEP.METRIC (e.g. ro.tps), got '%s'\n",
+		        o->metric);
+		return -1;
+	}
+	return 0;
+}
+
+/* The flagged points shown, each with the facts that changed. */
+static size_t print_flagged(struct store *s, const struct store_point *p, size_t n, size_t from,
+                            const struct judged *j, const char *metric)
+{
+	size_t nflag = 0;
+	for (size_t i = from; i < n; i++) {
+		if (!j[i].flag)
+			continue;
+		char date[32];
+		date_text(p[i].started, date, sizeof(date));
+		printf("%s%s run of %s, cell %s on %s: %s %.6g %s, outside the %.0f%% prediction interval "
+		       "[%.6g, %.6g] of the %zu runs before\n",
+		       nflag ? "" : "\n", j[i].flag < 0 ? "LOW:" : "HIGH:", date,
+		       *p[i].label ? p[i].label : "-", p[i].host, metric, p[i].value, p[i].unit,
+		       100 * HISTORY_LEVEL, j[i].lo, j[i].hi, j[i].nbefore);
+		if (j[i].prev >= 0)
+			print_changed(s, &p[i], &p[j[i].prev]);
+		nflag++;
+	}
+	return nflag;
+}
+
+static int history_main(int argc, char **argv)
+{
+	struct hist_opts o = {0};
+	int a = parse_args(argc, argv, &o);
+	if (a != 0)
+		return a > 0 ? 0 : CLI_EXIT_USAGE;
+	char spec[4096], err[1024], step[256], metric[256];
+	if (!store_resolve(o.store, spec, sizeof(spec))) {
+		fprintf(stderr, "benchgrid history: %s\n", spec);
+		return CLI_EXIT_USAGE;
+	}
+	struct store *s;
+	int rc = store_open(spec, true, &s, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "benchgrid history: %s\n", err);
+		return rc == -ENOENT ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+	}
+	if (o.metric) {
+		const char *dot = strchr(o.metric, '.');
+		snprintf(step, sizeof(step), "%.*s", (int)(dot - o.metric), o.metric);
+		snprintf(metric, sizeof(metric), "%s", dot + 1);
+	} else if ((rc = store_default_metric(s, o.scenario, step, sizeof(step), metric, sizeof(metric), err,
+	                                      sizeof(err))) < 0) {
+		if (rc == -ENOENT)
+			fprintf(stderr, "benchgrid history: no stored run of scenario '%s' in %s\n",
+			        o.scenario, cli_store_shown(spec));
+		else
+			fprintf(stderr, "benchgrid history: %s\n", err);
+		store_close(s);
+		return rc == -ENOENT ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+	}
+	char ref[520];
+	snprintf(ref, sizeof(ref), "%s.%s", step, metric);
+	struct store_point *p;
+	size_t n;
+	if (store_history(s, o.scenario, step, metric, o.where, o.nwhere, &p, &n, err, sizeof(err)) < 0) {
+		fprintf(stderr, "benchgrid history: %s\n", err);
+		store_close(s);
+		return CLI_EXIT_FAIL;
+	}
+	rc = 0;
+	if (n == 0) {
+		fprintf(stderr, "benchgrid history: no stored run of scenario '%s' has %s%s in %s\n",
+		        o.scenario, ref, o.nwhere ? " in the cells chosen by --where" : "",
+		        cli_store_shown(spec));
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	struct judged *j = calloc(n, sizeof(*j));
+	if (!j) {
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	judge(p, n, o.window, j);
+	size_t from = first_shown(p, n, o.last);
+	print_table(p, n, from, j, ref);
+	print_flagged(s, p, n, from, j, ref);
+	if (o.svg && write_svg(o.svg, p, n, from, o.scenario, ref) < 0) {
+		fprintf(stderr, "benchgrid history: cannot write %s\n", o.svg);
+		rc = CLI_EXIT_FAIL;
+	}
+	free(j);
+out:
+	store_points_free(p, n);
+	store_close(s);
+	return rc;
+}
+
+const struct cli_command cli_history = {
+    "history", "a metric across the stored runs, with regressions flagged", history_main};

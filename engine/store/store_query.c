@@ -1,0 +1,279 @@
+/* store_query: the history, the facts of a run, the setups' seconds. */
+#include "store_query.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_db.h"
+
+static char *dupn(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static double numv(const char *s)
+{
+	return s ? strtod(s, NULL) : NAN;
+}
+
+struct setup_acc {
+	char run_id[64];
+	double v[3];
+	bool found;
+};
+
+static int first_run(void *arg, int ncol, const char *const *vals)
+{
+	struct setup_acc *a = arg;
+	if (ncol >= 1 && vals[0]) {
+		snprintf(a->run_id, sizeof(a->run_id), "%s", vals[0]);
+		a->found = true;
+	}
+	return 1;
+}
+
+static int setup_row(void *arg, int ncol, const char *const *vals)
+{
+	struct setup_acc *a = arg;
+	for (int i = 0; i < 3 && i < ncol; i++)
+		a->v[i] = numv(vals[i]);
+	return 1;
+}
+
+int store_last_setup_seconds(const char *store_spec, const char *scenario_name, double *fs_s, double *pg_s,
+                             double *data_s)
+{
+	char spec[4096], err[512];
+	*fs_s = *pg_s = *data_s = NAN;
+	if (!store_resolve(store_spec, spec, sizeof(spec)))
+		return -ENOENT;
+	struct store *s;
+	int rc = store_open(spec, true, &s, err, sizeof(err));
+	if (rc < 0)
+		return rc == -ENOENT ? -ENOENT : rc;
+	struct setup_acc a = {.v = {NAN, NAN, NAN}};
+	const char *p[] = {scenario_name};
+	rc = -EIO;
+	if (sdb_exec(s,
+	             "SELECT r.run_id FROM runs r WHERE r.scenario = $1 AND EXISTS (SELECT 1 FROM cells c"
+	             " WHERE c.run_id = r.run_id AND (c.setup_fs_s IS NOT NULL OR c.setup_pg_s IS NOT NULL"
+	             " OR c.setup_data_s IS NOT NULL)) ORDER BY r.started DESC LIMIT 1",
+	             1, p, first_run, &a) < 0)
+		goto out;
+	rc = -ENOENT;
+	if (!a.found)
+		goto out;
+	const char *q[] = {a.run_id};
+	rc = -EIO;
+	if (sdb_exec(s,
+	             "SELECT avg(CASE WHEN setup_fs_s > 0 THEN setup_fs_s END),"
+	             " avg(CASE WHEN setup_pg_s > 0 THEN setup_pg_s END),"
+	             " avg(CASE WHEN setup_data_s > 0 THEN setup_data_s END) FROM cells WHERE run_id = $1",
+	             1, q, setup_row, &a) < 0)
+		goto out;
+	*fs_s = a.v[0];
+	*pg_s = a.v[1];
+	*data_s = a.v[2];
+	rc = 0;
+out:
+	store_close(s);
+	return rc;
+}
+
+struct points {
+	struct store_point *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static int point_row(void *arg, int ncol, const char *const *v)
+{
+	struct points *P = arg;
+	if (ncol < 9)
+		return 1;
+	if (P->n == P->cap) {
+		size_t cap = P->cap ? 2 * P->cap : 64;
+		struct store_point *np = realloc(P->p, cap * sizeof(*np));
+		if (!np) {
+			P->oom = true;
+			return 1;
+		}
+		P->p = np;
+		P->cap = cap;
+	}
+	struct store_point *pt = &P->p[P->n++];
+	memset(pt, 0, sizeof(*pt));
+	snprintf(pt->run_id, sizeof(pt->run_id), "%s", v[0] ? v[0] : "");
+	pt->started = numv(v[1]);
+	pt->host = dupn(v[2] ? v[2] : "?");
+	pt->cell_id = dupn(v[3] ? v[3] : "");
+	pt->label = dupn(v[4] ? v[4] : "");
+	pt->value = numv(v[5]);
+	pt->unit = dupn(v[6] ? v[6] : "");
+	pt->n = v[7] ? atol(v[7]) : 0;
+	pt->tool_version = dupn(v[8] ? v[8] : "?");
+	return 0;
+}
+
+int store_history(struct store *s, const char *scenario, const char *step, const char *metric,
+                  const struct store_where *w, size_t nw, struct store_point **out, size_t *n, char *err,
+                  size_t errlen)
+{
+	*out = NULL;
+	*n = 0;
+	if (nw > 16) {
+		snprintf(err, errlen, "at most 16 --where filters");
+		return -1;
+	}
+	char sql[4096];
+	int len = snprintf(sql, sizeof(sql),
+	                   "SELECT r.run_id, r.started, c.host, c.cell_id, c.label, m.value, m.unit, m.n,"
+	                   " r.tool_version FROM runs r JOIN cells c ON c.run_id = r.run_id JOIN metrics m"
+	                   " ON m.run_id = c.run_id AND m.cell_id = c.cell_id"
+	                   " WHERE r.scenario = $1 AND m.step = $2 AND m.metric = $3");
+	const char *p[3 + 2 * 16] = {scenario, step, metric};
+	for (size_t i = 0; i < nw; i++) {
+		len += snprintf(sql + len, sizeof(sql) - (size_t)len,
+		                " AND EXISTS (SELECT 1 FROM params p WHERE p.run_id = c.run_id"
+		                " AND p.cell_id = c.cell_id AND p.name = $%zu AND p.value = $%zu)",
+		                4 + 2 * i, 5 + 2 * i);
+		p[3 + 2 * i] = w[i].name;
+		p[4 + 2 * i] = w[i].value;
+	}
+	snprintf(sql + len, sizeof(sql) - (size_t)len, " ORDER BY r.started, r.run_id, c.cell_index");
+	struct points P = {0};
+	if (sdb_exec(s, sql, 3 + 2 * (int)nw, p, point_row, &P) < 0 || P.oom) {
+		snprintf(err, errlen, "%s", P.oom ? "out of memory" : s->err);
+		store_points_free(P.p, P.n);
+		return -1;
+	}
+	*out = P.p;
+	*n = P.n;
+	return 0;
+}
+
+void store_points_free(struct store_point *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].host);
+		free(p[i].cell_id);
+		free(p[i].label);
+		free(p[i].unit);
+		free(p[i].tool_version);
+	}
+	free(p);
+}
+
+struct metric_pick {
+	char step[256], metric[256];
+	int rank; /* 0 none yet; lower is better */
+	char first_step[256];
+};
+
+static int pick_row(void *arg, int ncol, const char *const *v)
+{
+	static const char *const pref[] = {"tps", "iops", "mb_s"};
+	struct metric_pick *m = arg;
+	if (ncol < 2 || !v[0] || !v[1])
+		return 0;
+	if (!*m->first_step)
+		snprintf(m->first_step, sizeof(m->first_step), "%s", v[0]);
+	if (strcmp(m->first_step, v[0]))
+		return 1; /* the first step only */
+	int rank = 4;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(v[1], pref[i]))
+			rank = i + 1;
+	if (!m->rank || rank < m->rank) {
+		snprintf(m->step, sizeof(m->step), "%s", v[0]);
+		snprintf(m->metric, sizeof(m->metric), "%s", v[1]);
+		m->rank = rank;
+	}
+	return 0;
+}
+
+int store_default_metric(struct store *s, const char *scenario, char *step, size_t steplen, char *metric,
+                         size_t metriclen, char *err, size_t errlen)
+{
+	struct metric_pick m = {.rank = 0};
+	const char *p[] = {scenario};
+	/* The steps in the order of the latest run's first cell. */
+	if (sdb_exec(s,
+	             "SELECT st.step, m.metric FROM steps st JOIN metrics m ON m.run_id = st.run_id"
+	             " AND m.cell_id = st.cell_id AND m.step = st.step WHERE st.rep = 1 AND st.run_id ="
+	             " (SELECT run_id FROM runs WHERE scenario = $1 ORDER BY started DESC LIMIT 1)"
+	             " AND st.cell_id = (SELECT c.cell_id FROM cells c JOIN runs r ON r.run_id = c.run_id"
+	             " WHERE r.scenario = $1 ORDER BY r.started DESC, c.cell_index LIMIT 1)"
+	             " ORDER BY st.step_index, m.metric",
+	             1, p, pick_row, &m) < 0) {
+		snprintf(err, errlen, "%s", s->err);
+		return -1;
+	}
+	if (!m.rank)
+		return -ENOENT;
+	snprintf(step, steplen, "%s", m.step);
+	snprintf(metric, metriclen, "%s", m.metric);
+	return 0;
+}
+
+struct facts {
+	struct store_fact *f;
+	size_t n, cap;
+	bool oom;
+};
+
+static int fact_row(void *arg, int ncol, const char *const *v)
+{
+	struct facts *F = arg;
+	if (ncol < 2 || !v[0])
+		return 0;
+	if (F->n == F->cap) {
+		size_t cap = F->cap ? 2 * F->cap : 64;
+		struct store_fact *nf = realloc(F->f, cap * sizeof(*nf));
+		if (!nf) {
+			F->oom = true;
+			return 1;
+		}
+		F->f = nf;
+		F->cap = cap;
+	}
+	F->f[F->n].key = strdup(v[0]);
+	F->f[F->n].value = dupn(v[1] ? v[1] : "");
+	F->n++;
+	return 0;
+}
+
+int store_facts(struct store *s, const char *run_id, const char *cell_id, struct store_fact **out, size_t *n,
+                char *err, size_t errlen)
+{
+	struct facts F = {0};
+	const char *p[] = {run_id, cell_id};
+	*out = NULL;
+	*n = 0;
+	if (sdb_exec(s,
+	             "SELECT key, value FROM (SELECT key, value FROM environment WHERE run_id = $1"
+	             " UNION ALL SELECT key, value FROM facts WHERE run_id = $1 AND cell_id = $2) AS f"
+	             " ORDER BY key",
+	             2, p, fact_row, &F) < 0 ||
+	    F.oom) {
+		snprintf(err, errlen, "%s", F.oom ? "out of memory" : s->err);
+		store_facts_free(F.f, F.n);
+		return -1;
+	}
+	*out = F.f;
+	*n = F.n;
+	return 0;
+}
+
+void store_facts_free(struct store_fact *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].key);
+		free(f[i].value);
+	}
+	free(f);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# store.sh: the results history in a real SQLite file: a run recorded,
+# imported again without a duplicate, --no-store and BENCHGRID_STORE=none,
+# stores that cannot be opened (the run's status stands and one line says
+# why), a regression found in a synthetic series with the facts that
+# changed, the SVG chart, and concurrent writers (eight imports and two
+# runs at once into one new file).
+set -u
+bg=${BENCHGRID:?}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+command -v sqlite3 >/dev/null || {
+	echo "SKIP: sqlite3 (the command) is not installed"
+	exit 77
+}
+# shellcheck source=tests/integration/store_lib.sh
+source "${BENCHGRID_SRC:?}/tests/integration/store_lib.sh"
+export BENCHGRID_STORE=$t/default.db
+q() { sqlite3 "$1" "$2"; }
+
+check run-records 0 'recorded in the results history' -- "$bg" run -o "$t/run1" "$t/tiny.yaml"
+same run-rows "$(q "$t/default.db" 'SELECT count(*) FROM runs; SELECT count(*) FROM cells;
+	SELECT count(*) FROM samples WHERE metric = '"'exit_status'"'; SELECT output_dir FROM runs;' | tr '\n' ' ')" \
+	"1 2 4 $t/run1 "
+same run-version "$(q "$t/default.db" 'SELECT version FROM schema_version')" 1
+same run-env "$(q "$t/default.db" "SELECT count(*) FROM environment WHERE key IN ('machine.kernel', 'benchgrid.version')")" 2
+check store-again 0 'run1: already recorded' -- "$bg" store "$t/run1"
+check run-again 0 'already recorded' -- "$bg" store --store "$t/default.db" "$t/run1"
+same store-no-duplicate "$(q "$t/default.db" 'SELECT count(*) FROM runs; SELECT count(*) FROM metrics' | tr '\n' ' ')" \
+	"1 $(q "$t/default.db" 'SELECT count(*) FROM metrics') "
+check store-not-a-run 1 'results.json' -- "$bg" store "$t"
+check store-usage 2 'usage: benchgrid store' -- "$bg" store
+
+# Switched off: nothing created, nothing said.
+check no-store 0 'finished' -- "$bg" run --no-store -o "$t/run2" "$t/tiny.yaml"
+BENCHGRID_STORE=none check env-none 0 'finished' -- "$bg" run -o "$t/run3" "$t/tiny.yaml"
+same env-none-quiet "$(grep -c 'results' <<<"$out")" 1
+check store-flag 0 '^' -- "$bg" run -q --store "$t/flag.db" -o "$t/run4" "$t/tiny.yaml"
+same store-flag-rows "$(q "$t/flag.db" 'SELECT count(*) FROM runs')" 1
+same no-store-rows "$(q "$t/default.db" 'SELECT count(*) FROM runs')" 1
+
+# Stores that cannot be used: the run succeeds (or fails) as it would.
+check unreachable-proc 0 '^benchgrid: results not stored: .*/proc/nope' -- \
+	"$bg" run -q --store /proc/nope/x.db -o "$t/run5" "$t/tiny.yaml"
+same unreachable-one-line "$(grep -c 'not stored' <<<"$out")" 1
+touch "$t/afile"
+check unreachable-notdir 0 'results not stored: .*Not a directory' -- \
+	"$bg" run -q --store "$t/afile/x.db" -o "$t/run6" "$t/tiny.yaml"
+check unreachable-pg 0 'results not stored: PostgreSQL: .*(refused|connect)' -- \
+	"$bg" run -q --store postgresql://benchgrid@127.0.0.1:1/nope -o "$t/run7" "$t/tiny.yaml"
+check unreachable-failed-run 1 'results not stored' -- \
+	"$bg" run -q --store /proc/nope/x.db -o "$t/run8" "$t/fails.yaml"
+echo garbage >"$t/garbage.db"
+check unreachable-not-sqlite 0 'results not stored: .*(not a database|file is not)' -- \
+	"$bg" run -q --store "$t/garbage.db" -o "$t/run9" "$t/tiny.yaml"
+check failed-run-recorded 1 'recorded' -- "$bg" run -o "$t/run10" "$t/fails.yaml"
+same failed-run-status "$(q "$t/default.db" "SELECT c.status FROM cells c JOIN runs r USING (run_id) WHERE r.scenario = 'store-fails'")" failed
+
+# The default file: under HOME, made with private parents.
+mkdir "$t/home"
+check default-file 0 'recorded' -- env -u BENCHGRID_STORE -u XDG_DATA_HOME HOME="$t/home" \
+	"$bg" run -o "$t/run11" "$t/tiny.yaml"
+same default-file-modes "$(stat -c %a "$t/home/.local" "$t/home/.local/share" "$t/home/.local/share/benchgrid" \
+	"$t/home/.local/share/benchgrid/results.db" | tr '\n' ' ')" "700 700 700 600 "
+
+history_checks "$t/hist.db"
+
+# Concurrent writers into one new file: eight imports (the schema made
+# once) and two runs at once; the same run imported twice at once is one.
+make_series "$t/run1" "$t/conc" 1 2 3 4 5 6 7 8
+for i in 0 1 2 3 4 5 6 7; do
+	"$bg" store --store "$t/conc.db" "$t/conc$i" >"$t/conc$i.out" 2>&1 &
+done
+"$bg" store --store "$t/conc.db" "$t/conc0" >"$t/concdup.out" 2>&1 &
+"$bg" run -q --store "$t/conc.db" -o "$t/crun1" "$t/tiny.yaml" >"$t/crun1.out" 2>&1 &
+"$bg" run -q --store "$t/conc.db" -o "$t/crun2" "$t/tiny.yaml" >"$t/crun2.out" 2>&1 &
+wait
+same concurrent-errors "$(cat "$t"/conc*.out "$t"/crun*.out | grep -c 'not stored\|locked\|error')" 0
+same concurrent-rows "$(q "$t/conc.db" 'SELECT count(*) FROM runs; SELECT count(*) FROM cells;
+	SELECT count(*) FROM schema_version' | tr '\n' ' ')" "10 20 1 "
+finish
