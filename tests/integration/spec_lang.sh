@@ -166,5 +166,27 @@ rm "$r/report.md"
 expect report-again 0 '' -- "$bg" report "$r"
 grep -q "^Skipped (not run, not failed) in cells\? [0-9, ]*: when: false\.$" "$r/report.md" && ok report-again-md || bad report-again-md "$(cat "$r/report.md")"
 
+# ratio and order entries on a step its when: skips: SKIP, not FAIL
+# (strict: the run is ok).
+cat >"$t/rat.yaml" <<'Y'
+name: rat
+target: {kind: dir}
+matrix: {n: [1, 2]}
+steps:
+  - {name: a, exec: {command: [sh, -c, "echo ok"]}}
+  - {name: b, when: !lua "n == 1", exec: {command: [sh, -c, "echo ok"]}}
+expect:
+  - order: [a.exit_status, "<", b.exit_status]
+    where: {n: 2}
+    strict: true
+  - ratio: {of: b.exit_status, where: {n: 2}, to: {n: 1}}
+    published: 1
+    tolerance: 10%
+    strict: true
+Y
+expect rel-skip-run 0 '' -- "$bg" run -q -o "$t/rat" "$t/rat.yaml"
+[[ $(grep -cE "^\| [12] \| .*\| SKIP \| cell 1: step 'b' skipped: when: n == 1 \|$" "$t/rat/report.md") -eq 2 ]] &&
+	ok rel-skip || bad rel-skip "$(grep -n 'exit_status' "$t/rat/report.md")"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
