@@ -188,5 +188,19 @@ expect rel-skip-run 0 '' -- "$bg" run -q -o "$t/rat" "$t/rat.yaml"
 [[ $(grep -cE "^\| [12] \| .*\| SKIP \| cell 1: step 'b' skipped: when: n == 1 \|$" "$t/rat/report.md") -eq 2 ]] &&
 	ok rel-skip || bad rel-skip "$(grep -n 'exit_status' "$t/rat/report.md")"
 
+# A step its when: skips is not recorded when it says record: false.
+cat >"$t/norec.yaml" <<'Y'
+name: norec
+target: {kind: dir}
+matrix: {n: [1, 2]}
+steps:
+  - {name: prep, record: false, when: !lua "n == 1", exec: {command: "true"}}
+  - {name: main, exec: {command: "true"}}
+Y
+expect norec-run 0 '' -- "$bg" run -q -o "$t/norec" "$t/norec.yaml"
+! grep -q ',prep,' "$t/norec/results.csv" && ! grep -q 'Step `prep`' "$t/norec/report.md" &&
+	! grep -q '"prep"' "$t/norec/results.json" && grep -q ',main,ok,' "$t/norec/results.csv" &&
+	ok norec || bad norec "$(cat "$t/norec/results.csv")"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
