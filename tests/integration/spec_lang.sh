@@ -202,5 +202,21 @@ expect norec-run 0 '' -- "$bg" run -q -o "$t/norec" "$t/norec.yaml"
 	! grep -q '"prep"' "$t/norec/results.json" && grep -q ',main,ok,' "$t/norec/results.csv" &&
 	ok norec || bad norec "$(cat "$t/norec/results.csv")"
 
+# plan with more than 64 steps: when: on the 66th; a step's name from the
+# cell's own tree (name: "w${bs}").
+{
+	printf 'name: many\ntarget: {kind: dir}\nmatrix: {bs: [4k, 8k]}\nsteps:\n'
+	printf '  - {name: s1, when: false, exec: {command: "true"}}\n'
+	for i in $(seq 2 70); do
+		w=
+		[[ $i -eq 66 ]] && w='when: !lua "bs == 4096", '
+		printf '  - {name: s%d, %sexec: {command: "true"}}\n' "$i" "$w"
+	done
+	printf '  - {name: "w${bs}", exec: {command: "true"}}\n'
+} >"$t/many.yaml"
+expect plan-65-bs4k 0 ' 4k +-s1 s2 .* s65 s66 s67 .* s70 w4k$' -- "$bg" plan "$t/many.yaml"
+expect plan-65-bs8k 0 ' 8k +-s1 s2 .* s65 -s66 s67 .* s70 w8k$' -- "$bg" plan "$t/many.yaml"
+expect plan-65-json 0 '"text":\{"bs":"8k"\},"skipped_steps":\["s1","s66"\]' -- "$bg" plan --format json "$t/many.yaml"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
