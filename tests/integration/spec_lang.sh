@@ -218,5 +218,20 @@ expect plan-65-bs4k 0 ' 4k +-s1 s2 .* s65 s66 s67 .* s70 w4k$' -- "$bg" plan "$t
 expect plan-65-bs8k 0 ' 8k +-s1 s2 .* s65 -s66 s67 .* s70 w8k$' -- "$bg" plan "$t/many.yaml"
 expect plan-65-json 0 '"text":\{"bs":"8k"\},"skipped_steps":\["s1","s66"\]' -- "$bg" plan --format json "$t/many.yaml"
 
+# A !lua when: must give a Lua boolean: 0 and 1 are numbers, not false
+# and true, and "yes" is a string.
+cat >"$t/num.yaml" <<'Y'
+name: num
+target: {kind: dir}
+matrix: {n: [0, 1]}
+steps:
+  - {name: a, when: !lua "n", exec: {command: "true"}}
+Y
+expect when-number 2 'num.yaml:5:15: error: step.when: !lua "n" gave 0: a number is not a predicate' -- "$bg" check "$t/num.yaml"
+sed -i 's/!lua "n"/!lua "\x27yes\x27"/' "$t/num.yaml"
+expect when-string 2 "step.when: !lua \"'yes'\" gave 'yes': a string is not a predicate" -- "$bg" check "$t/num.yaml"
+sed -i "s/!lua \"'yes'\"/!lua \"n ~= 0\"/" "$t/num.yaml"
+expect when-boolean 0 ' 0 +-a$' -- "$bg" plan "$t/num.yaml"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
