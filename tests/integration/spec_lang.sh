@@ -233,5 +233,11 @@ expect when-string 2 "step.when: !lua \"'yes'\" gave 'yes': a string is not a pr
 sed -i "s/!lua \"'yes'\"/!lua \"n ~= 0\"/" "$t/num.yaml"
 expect when-boolean 0 ' 0 +-a$' -- "$bg" plan "$t/num.yaml"
 
+# The scenario itself is read only from a regular file: not /dev/zero
+# (it would be read until memory runs out), not a FIFO (it would block).
+expect scenario-dev-zero 2 '^/dev/zero: error: is not a regular file' -- timeout 10 "$bg" check /dev/zero
+expect scenario-fifo 2 'fifo.yaml: error: is not a regular file' -- timeout 10 "$bg" check "$t/s/fifo.yaml"
+expect scenario-dir 2 ': error: is a directory, not a scenario file' -- timeout 10 "$bg" check "$t/s"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
