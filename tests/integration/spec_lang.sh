@@ -9,6 +9,7 @@ bg=${BENCHGRID:?}
 fail=0 pass=0
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+chmod 755 "$t" # included files must be readable by everyone, their folders too
 ok() { echo "ok   $1"; pass=$((pass + 1)); }
 bad() {
 	echo "FAIL $1"
@@ -238,6 +239,18 @@ expect when-boolean 0 ' 0 +-a$' -- "$bg" plan "$t/num.yaml"
 expect scenario-dev-zero 2 '^/dev/zero: error: is not a regular file' -- timeout 10 "$bg" check /dev/zero
 expect scenario-fifo 2 'fifo.yaml: error: is not a regular file' -- timeout 10 "$bg" check "$t/s/fifo.yaml"
 expect scenario-dir 2 ': error: is a directory, not a scenario file' -- timeout 10 "$bg" check "$t/s"
+
+# As root, a file everyone may read in a folder not everyone may enter is
+# not readable by everyone: refused too.
+if [[ $(id -u) -eq 0 ]]; then
+	mkdir -m 700 "$t/s/closed"
+	printf 'vars: {secret: 1}\n' >"$t/s/closed/inside.yaml"
+	chmod 644 "$t/s/closed/inside.yaml"
+	printf 'include: closed/inside.yaml\n%s\n' "$steps" >"$t/s/uses_closed.yaml"
+	expect include-closed-dir-as-root 2 "closed/inside.yaml is not readable by everyone \(run as root\): not everyone may enter $t/s/closed;" -- "$bg" check "$t/s/uses_closed.yaml"
+	chmod 711 "$t/s/closed"
+	expect include-open-dir 0 'ok, 1 cell' -- "$bg" check "$t/s/uses_closed.yaml"
+fi
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
