@@ -18,6 +18,19 @@
 #include "spec_hooks.h"
 #include "units.h"
 
+/* Which steps of a cell's tree its `when:` skips (NULL when none has one). */
+static bool *steps_skipped(const struct spec *s, const struct node *tree)
+{
+	const struct node *steps = node_get(tree, "steps");
+	if (!spec_has_when(s) || !steps || steps->kind != NODE_SEQ)
+		return NULL;
+	bool *skip = calloc(steps->n ? steps->n : 1, sizeof(*skip));
+	char why[256];
+	for (size_t k = 0; skip && k < steps->n; k++)
+		skip[k] = spec_step_skipped(s, tree, k, why, sizeof(why));
+	return skip;
+}
+
 double estimate_declared_seconds(const struct node *n)
 {
 	double sum = 0;
@@ -46,7 +59,13 @@ double estimate_cell_seconds(const struct spec *s, const struct cell *c, int64_t
 	struct node *tree = spec_cell_tree(s, c, true, &d);
 	/* A tree that cannot be built (a run-time value) falls back to the
 	 * scenario's steps as written. */
-	double t = estimate_declared_seconds(node_get(tree ? tree : s->root, "steps"));
+	const struct node *steps = node_get(tree ? tree : s->root, "steps");
+	bool *skip = tree ? steps_skipped(s, tree) : NULL;
+	double t = 0;
+	for (size_t k = 0; steps && steps->kind == NODE_SEQ && k < steps->n; k++)
+		if (!(skip && skip[k]))
+			t += estimate_declared_seconds(steps->items[k]);
+	free(skip);
 	node_free(tree);
 	diag_free(&d);
 	return t * (double)(repeat + warmup);
@@ -133,7 +152,9 @@ static const struct cell_cost *combos_get(struct combos *C, const struct spec *s
 	struct diag d;
 	diag_init(&d);
 	struct node *tree = spec_cell_tree(s, c, true, &d);
-	cell_cost_read(tree ? tree : s->root, r, &C->costs[C->n]);
+	bool *skip = tree ? steps_skipped(s, tree) : NULL;
+	cell_cost_read(tree ? tree : s->root, skip, r, &C->costs[C->n]);
+	free(skip);
 	history_rates(&C->costs[C->n], h);
 	node_free(tree);
 	diag_free(&d);

@@ -160,6 +160,20 @@ else
 	bad "strace is not installed (scripts/setup installs it)"
 fi
 
+# A step its when: skips in a cell costs nothing there.
+cat >"$t/when.yaml" <<'YAML'
+name: west
+target: {kind: dir}
+matrix: {n: [1, 2]}
+steps:
+  - {name: a, io: {rw: read, bs: 4k, size: 1MiB, runtime: 10s}}
+  - {name: b, when: !lua "n == 1", io: {rw: read, bs: 4k, size: 1MiB, runtime: 20s}}
+YAML
+"$bg" plan "$t/when.yaml" >"$t/when.out" 2>&1
+has "when: a runs in both cells" "^  a +20s +from runtime$" "$t/when.out"
+has "when: b only where n == 1" "^  b +20s +from runtime$" "$t/when.out"
+has "when: total" "^total: 40s \(steps 40s, set-ups 0s\)$" "$t/when.out"
+
 # The largest cell against a small work directory: a warning.
 if [[ $(id -u) -eq 0 ]]; then
 	mkdir "$t/small"
