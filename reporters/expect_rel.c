@@ -285,7 +285,7 @@ int expect_rel_pairs(const struct run *r, const struct node *where, const struct
 				}
 				*out = v;
 			}
-			(*out)[(*n)++] = (struct expect_pair){a, b, NAN, NAN, NAN, false, NULL};
+			(*out)[(*n)++] = (struct expect_pair){a, b, NAN, NAN, NAN, false, NULL, false};
 		}
 	}
 	rep_strs_free(&params);
@@ -302,7 +302,7 @@ static int same_cell_pairs(const struct run *r, const struct node *where, struct
 		return -ENOMEM;
 	for (size_t a = 0; a < r->ncells; a++)
 		if (r->cells[a].status != RUN_SKIPPED && rep_cell_matches(&r->cells[a], where))
-			(*out)[(*n)++] = (struct expect_pair){a, a, NAN, NAN, NAN, false, NULL};
+			(*out)[(*n)++] = (struct expect_pair){a, a, NAN, NAN, NAN, false, NULL, false};
 	return 0;
 }
 
@@ -320,12 +320,19 @@ static char *fmt(const char *f, ...)
 	return s;
 }
 
-/* The median over repeats of step.metric in cell ci, or NaN with why. */
+/* The median over repeats of step.metric in cell ci, or NaN with why
+ * (and *skipped when the step's when: skipped it: meant not to measure). */
 static double cell_value(const struct run *r, struct cell_summary *const *sums, size_t ci, const char *step,
-                         const char *metric, const char **unit, char **why)
+                         const char *metric, const char **unit, char **why, bool *skipped)
 {
 	const struct step_summary *ss = cell_summary_step(sums[ci], step);
 	const struct metric_summary *m = cell_summary_metric(sums[ci], step, metric);
+	if (ss && ss->skipped && !ss->failed) {
+		*why = fmt("cell %zu: step '%s' skipped: %s", r->cells[ci].index, step,
+		           ss->skip_reason ? ss->skip_reason : "when:");
+		*skipped = true;
+		return NAN;
+	}
 	if (ss && ss->failed) {
 		*why = fmt("cell %zu: step failed: %s", r->cells[ci].index, ss->error ? ss->error : "?");
 		return NAN;
@@ -365,11 +372,12 @@ static void measure(struct expect_row *row, const struct rel *x, const struct ru
 	for (size_t i = 0; i < row->npairs; i++) {
 		struct expect_pair *p = &row->pairs[i];
 		char *why = NULL;
-		p->va = cell_value(r, sums, p->a, x->step, x->metric, &unit, &why);
+		p->va = cell_value(r, sums, p->a, x->step, x->metric, &unit, &why, &p->skipped);
 		if (!why && x->to_ref)
-			p->vb = cell_value(r, sums, p->b, x->to_step, x->to_metric, &unit_to, &why);
+			p->vb =
+			    cell_value(r, sums, p->b, x->to_step, x->to_metric, &unit_to, &why, &p->skipped);
 		else if (!why)
-			p->vb = cell_value(r, sums, p->b, x->step, x->metric, &unit, &why);
+			p->vb = cell_value(r, sums, p->b, x->step, x->metric, &unit, &why, &p->skipped);
 		p->note = why;
 		if (why)
 			continue;
@@ -420,9 +428,22 @@ static void judge(struct expect_row *row, const struct rel *x, const struct run 
 		        : fmt("no cell matching %s has the other parameters of a cell matching %s", t, w);
 		return;
 	}
+	size_t nskipped = 0;
+	for (size_t i = 0; i < row->npairs; i++)
+		nskipped += row->pairs[i].skipped;
+	if (nmeasured == 0 && nskipped == row->npairs) {
+		/* every pair has a step its when: skipped: meant not to measure */
+		row->status = EXPECT_SKIP;
+		row->note = strdup(row->pairs[0].note ? row->pairs[0].note : "step skipped");
+		return;
+	}
 	if (nmeasured == 0) {
+		/* why a pair that was meant to measure did not */
+		const struct expect_pair *p = &row->pairs[0];
+		for (size_t i = 0; i < row->npairs && p->skipped; i++)
+			p = &row->pairs[i];
 		row->status = EXPECT_FAIL;
-		row->note = fmt("no pair measured (%s)", row->pairs[0].note ? row->pairs[0].note : "?");
+		row->note = fmt("no pair measured (%s)", p->note ? p->note : "?");
 		return;
 	}
 	bool within;

@@ -25,6 +25,7 @@ struct expect_pair {
 	double ratio;  /* va / vb; NaN when undefined */
 	bool holds;    /* order: va < vb (or >); ratio: within the bounds */
 	char *note;    /* why it is not measured, or NULL */
+	bool skipped;  /* not measured because a when: skipped the step */
 };
 
 struct expect_row {

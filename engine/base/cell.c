@@ -1,8 +1,10 @@
-/* cell: the names of a step's files (see cell.h). */
+/* cell: the names of a step's files, and a cell's planned steps (see cell.h). */
 #include "cell.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void step_file_stem(const struct step_ctx *cx, char *stem, size_t len, size_t reserve)
@@ -29,4 +31,32 @@ void step_file_name(const struct step_ctx *cx, const char *ext, char *name, size
 	step_file_stem(cx, name, len, strlen(ext) + 1);
 	size_t n = strlen(name);
 	snprintf(name + n, len - n, ".%s", ext);
+}
+
+void cell_steps_free(struct cell *c)
+{
+	for (size_t i = 0; i < c->nsteps; i++)
+		free(c->steps[i].name);
+	free(c->steps);
+	c->steps = NULL;
+	c->nsteps = 0;
+}
+
+int cell_steps_copy(struct cell *to, const struct cell *from)
+{
+	if (!from->nsteps)
+		return 0;
+	to->steps = calloc(from->nsteps, sizeof(*to->steps));
+	if (!to->steps)
+		return -ENOMEM;
+	for (size_t i = 0; i < from->nsteps; i++) {
+		to->steps[i].skipped = from->steps[i].skipped;
+		to->steps[i].name = strdup(from->steps[i].name);
+		to->nsteps = i + 1;
+		if (!to->steps[i].name) {
+			cell_steps_free(to);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }

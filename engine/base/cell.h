@@ -3,6 +3,7 @@
 #define BENCHGRID_CELL_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdint.h>
@@ -16,10 +17,22 @@ struct cell {
 	 * cells with equal keys share a filesystem / cluster, so the runner
 	 * orders them together (set by plan_build). */
 	uint64_t fs_key, pg_key;
-	/* Bit i: step i (the first 64) is skipped by its `when:` in this cell
-	 * (set by plan_build, for plan's output; the run decides again). */
-	uint64_t skip_mask;
+	/* The cell's steps as its own tree names them, and which its `when:`
+	 * skips (set by plan_build, for plan's output; the run decides again);
+	 * NULL and 0 when plan_build did not set them. Freed by cell_steps_free. */
+	struct cell_step *steps;
+	size_t nsteps;
 };
+
+struct cell_step {
+	char *name;
+	bool skipped;
+};
+
+/* Free c's steps (and set them to NULL, 0). */
+void cell_steps_free(struct cell *c);
+/* A copy of from's steps into to (which has none); -ENOMEM. */
+int cell_steps_copy(struct cell *to, const struct cell *from);
 
 /* Everything a workload may use while it runs one step of one cell. */
 struct step_ctx {

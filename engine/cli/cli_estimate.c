@@ -14,18 +14,60 @@
 #include "store_query.h"
 #include "units.h"
 
-/* The history's seconds per set-up from the last run of this scenario (the
- * store is opened read-only): false when there is none. where: the store. */
-static bool history_of(const char *store, const char *scenario, struct estimate_history *h, char *where,
+/* The tps each pgbench step had in the last stored run of the scenario
+ * that ran it: the mean over that run's cells. */
+static void history_tps(const char *where, const struct spec *s, struct estimate_history *h)
+{
+	const struct node *steps = node_get(s->root, "steps");
+	struct store *st = NULL;
+	char err[512];
+	if (!steps || steps->kind != NODE_SEQ || store_open(where, true, &st, err, sizeof(err)) < 0)
+		return;
+	h->tps_step = calloc(steps->n ? steps->n : 1, sizeof(*h->tps_step));
+	h->tps = calloc(steps->n ? steps->n : 1, sizeof(*h->tps));
+	for (size_t i = 0; h->tps_step && h->tps && i < steps->n; i++) {
+		const struct node *name = node_get(steps->items[i], "name");
+		struct store_point *p = NULL;
+		size_t np = 0;
+		if (!node_get(steps->items[i], "pgbench") || !name || name->kind != NODE_SCALAR ||
+		    store_history(st, s->name, name->text, "tps", NULL, 0, &p, &np, err, sizeof(err)) < 0 ||
+		    !np) {
+			store_points_free(p, np);
+			continue;
+		}
+		double sum = 0;
+		size_t k = 0; /* points come oldest run first: the last run's are at the end */
+		for (size_t j = np; j-- > 0 && !strcmp(p[j].run_id, p[np - 1].run_id); k++)
+			sum += p[j].value;
+		h->tps_step[h->ntps] = strdup(name->text);
+		h->tps[h->ntps++] = sum / (double)k;
+		store_points_free(p, np);
+	}
+	store_close(st);
+}
+
+static void history_free(struct estimate_history *h)
+{
+	for (size_t i = 0; i < h->ntps; i++)
+		free(h->tps_step[i]);
+	free(h->tps_step);
+	free(h->tps);
+}
+
+/* The history of this scenario (the store is opened read-only): the
+ * seconds per set-up of its last run (true when there are some) and its
+ * pgbench steps' tps. where: the store. */
+static bool history_of(const char *store, const struct spec *s, struct estimate_history *h, char *where,
                        size_t len)
 {
-	h->fs_s = h->pg_s = h->data_s = NAN;
+	*h = (struct estimate_history){NAN, NAN, NAN, NULL, NULL, 0};
 	if (!store_resolve(store, where, len))
 		return false;
-	int rc = store_last_setup_seconds(store, scenario, &h->fs_s, &h->pg_s, &h->data_s);
+	int rc = store_last_setup_seconds(store, s->name, &h->fs_s, &h->pg_s, &h->data_s);
 	if (rc < 0 && rc != -ENOENT)
 		fprintf(stderr, "benchgrid plan: warning: cannot read the results history %s: %s\n", where,
 		        strerror(-rc));
+	history_tps(where, s, h); /* a store without such a run has none */
 	return rc == 0;
 }
 
@@ -110,8 +152,10 @@ static void print_steps(const struct estimate *e, const struct estimate_rates *r
 		estimate_format_seconds(st->seconds, t, sizeof(t));
 		fprintf(out, "  %-*s  %-7s from ", (int)w, st->name, t);
 		if (!strcmp(st->basis, "transactions"))
-			fprintf(out, "transactions at %g tps%s\n", st->tx_at,
-			        st->tx_at == r->tps ? " (default)" : " (rate:)");
+			fprintf(out, "transactions at %.4g tps (%s)\n", st->tx_at,
+			        st->tps_hist          ? "last run"
+			        : st->tx_at == r->tps ? "default"
+			                              : "rate:");
 		else if (!strcmp(st->basis, "size"))
 			fprintf(out, "size at %g MiB/s (default)\n", r->io_bytes_s / 1048576);
 		else if (!strcmp(st->basis, "init"))
@@ -153,9 +197,11 @@ void cli_print_estimate(const struct spec *s, const struct cell *cells, size_t n
 	struct estimate_rates r = ESTIMATE_DEFAULTS;
 	struct estimate_history h;
 	char where[4096];
-	bool have = history_of(store, s->name, &h, where, sizeof(where));
+	bool have = history_of(store, s, &h, where, sizeof(where));
 	struct estimate e;
-	if (estimate_plan(s, cells, n, &r, have ? &h : NULL, &e) < 0) {
+	int rc = estimate_plan(s, cells, n, &r, &h, &e);
+	history_free(&h);
+	if (rc < 0) {
 		fprintf(stderr, "benchgrid plan: out of memory for the estimate\n");
 		estimate_free(&e);
 		return;

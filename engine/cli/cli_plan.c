@@ -55,8 +55,10 @@ size_t cli_apply_only(struct cell *cells, size_t n, const struct defines *only)
 		}
 		if (keep)
 			cells[out++] = cells[i];
-		else
+		else {
 			node_free(cells[i].params);
+			cell_steps_free(&cells[i]);
+		}
 	}
 	return out;
 }

@@ -75,17 +75,15 @@ struct step {
 	struct node *opts; /* a copy of the options, NULL without a workload */
 };
 
-static void step_read(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
-                      struct step *S, struct diag *sd)
+/* The step's name, settings and workload, as written (no options yet). */
+static void step_read_settings(const struct run_env *E, const struct node *st, size_t i, struct step *S,
+                               size_t *key, struct diag *sd)
 {
-	const struct node *nn = node_get(st, "name");
-	if (nn && nn->kind == NODE_SCALAR)
-		snprintf(S->name, sizeof(S->name), "%s", nn->text);
-	else
-		snprintf(S->name, sizeof(S->name), "step%zu", i + 1);
+	spec_step_name(st, i, S->name, sizeof(S->name));
 	S->record = true;
 	S->server_stats = true;
 	S->timeout = E->default_timeout;
+	S->opts = NULL;
 	const struct node *v;
 	if ((v = node_get(st, "record")))
 		node_as_bool(v, "step.record", &S->record, sd);
@@ -93,8 +91,15 @@ static void step_read(struct run_env *E, const struct cell *c, const struct node
 		node_as_bool(v, "step.server_stats", &S->server_stats, sd);
 	if ((v = node_get(st, "timeout")))
 		node_as_duration(v, "step.timeout", false, &S->timeout, sd);
+	*key = 0;
+	S->ops = step_workload(st, key);
+}
+
+static void step_read(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
+                      struct step *S, struct diag *sd)
+{
 	size_t key = 0;
-	S->ops = step_workload(st, &key);
+	step_read_settings(E, st, i, S, &key, sd);
 	S->opts = S->ops ? node_clone(st->items[key]) : NULL;
 	if (E->lua && lb_has_hook(E->lua, "before_step") && S->opts) {
 		struct node *over = NULL;
@@ -197,23 +202,26 @@ static void step_after_hook(struct run_env *E, const struct cell *c, const struc
 }
 
 /* A step its `when:` skips in this cell: recorded as skipped, with why
- * (not a failure: the cell goes on with its next step). */
+ * (not a failure: the cell goes on with its next step), unless the step
+ * says record: false. */
 static void step_skip(struct run_env *E, const struct node *st, size_t i, const char *why,
                       struct run_cell *rc, long rep)
 {
-	char name[128];
-	spec_step_name(st, i, name, sizeof(name));
+	struct step S;
 	size_t key = 0;
-	const struct workload_ops *ops = step_workload(st, &key);
+	struct diag quiet; /* check reported any bad setting */
+	diag_init(&quiet);
+	step_read_settings(E, st, i, &S, &key, &quiet);
+	diag_free(&quiet);
 	struct step_result res;
-	result_init(&res, name, ops ? ops->name : "?");
+	result_init(&res, S.name, S.ops ? S.ops->name : "?");
 	result_skip(&res, why);
 	res.started = clock_wall();
-	progress_step(&E->prog, name);
+	progress_step(&E->prog, S.name);
 	char line[300];
 	snprintf(line, sizeof(line), "skipped (%s)", why);
-	progress_step_done(&E->prog, name, false, line);
-	if (rep >= 0)
+	progress_step_done(&E->prog, S.name, false, line);
+	if (rep >= 0 && S.record)
 		run_cell_take_step(rc, (size_t)rep, &res);
 	else
 		result_free(&res);

@@ -18,6 +18,19 @@
 #include "spec_hooks.h"
 #include "units.h"
 
+/* Which steps of a cell's tree its `when:` skips (NULL when none has one). */
+static bool *steps_skipped(const struct spec *s, const struct node *tree)
+{
+	const struct node *steps = node_get(tree, "steps");
+	if (!spec_has_when(s) || !steps || steps->kind != NODE_SEQ)
+		return NULL;
+	bool *skip = calloc(steps->n ? steps->n : 1, sizeof(*skip));
+	char why[256];
+	for (size_t k = 0; skip && k < steps->n; k++)
+		skip[k] = spec_step_skipped(s, tree, k, why, sizeof(why));
+	return skip;
+}
+
 double estimate_declared_seconds(const struct node *n)
 {
 	double sum = 0;
@@ -46,7 +59,13 @@ double estimate_cell_seconds(const struct spec *s, const struct cell *c, int64_t
 	struct node *tree = spec_cell_tree(s, c, true, &d);
 	/* A tree that cannot be built (a run-time value) falls back to the
 	 * scenario's steps as written. */
-	double t = estimate_declared_seconds(node_get(tree ? tree : s->root, "steps"));
+	const struct node *steps = node_get(tree ? tree : s->root, "steps");
+	bool *skip = tree ? steps_skipped(s, tree) : NULL;
+	double t = 0;
+	for (size_t k = 0; steps && steps->kind == NODE_SEQ && k < steps->n; k++)
+		if (!(skip && skip[k]))
+			t += estimate_declared_seconds(steps->items[k]);
+	free(skip);
 	node_free(tree);
 	diag_free(&d);
 	return t * (double)(repeat + warmup);
@@ -98,8 +117,26 @@ static int combos_grow(struct combos *C)
 }
 
 /* The costs of cell c, read from its tree the first time its key is seen. */
+/* Transactions at the tps the step had in the last run (or rate: when
+ * lower, as its schedule holds it there). */
+static void history_rates(struct cell_cost *cc, const struct estimate_history *h)
+{
+	for (size_t k = 0; h && k < cc->nsteps; k++) {
+		struct step_cost *sc = &cc->steps[k];
+		for (size_t i = 0; i < h->ntps && !strcmp(sc->basis, "transactions"); i++) {
+			if (strcmp(h->tps_step[i], sc->name) || !(h->tps[i] > 0))
+				continue;
+			sc->tx_at = sc->rate > 0 && sc->rate < h->tps[i] ? sc->rate : h->tps[i];
+			sc->tps_hist = sc->tx_at == h->tps[i];
+			sc->seconds = sc->tx / sc->tx_at;
+			break;
+		}
+	}
+}
+
 static const struct cell_cost *combos_get(struct combos *C, const struct spec *s, const struct cell *c,
-                                          char *key, const struct estimate_rates *r)
+                                          char *key, const struct estimate_rates *r,
+                                          const struct estimate_history *h)
 {
 	if ((C->n + 1) * 2 > C->cap && combos_grow(C) < 0) {
 		free(key);
@@ -115,7 +152,10 @@ static const struct cell_cost *combos_get(struct combos *C, const struct spec *s
 	struct diag d;
 	diag_init(&d);
 	struct node *tree = spec_cell_tree(s, c, true, &d);
-	cell_cost_read(tree ? tree : s->root, r, &C->costs[C->n]);
+	bool *skip = tree ? steps_skipped(s, tree) : NULL;
+	cell_cost_read(tree ? tree : s->root, skip, r, &C->costs[C->n]);
+	free(skip);
+	history_rates(&C->costs[C->n], h);
 	node_free(tree);
 	diag_free(&d);
 	C->keys[C->n] = key;
@@ -166,7 +206,7 @@ static void add_step(struct estimate *e, const struct step_cost *sc, double runs
 			return;
 		e->steps = v;
 		st = &e->steps[e->nsteps++];
-		*st = (struct estimate_step){strdup(sc->name), sc->basis, 0, sc->tx_at};
+		*st = (struct estimate_step){strdup(sc->name), sc->basis, 0, sc->tx_at, sc->tps_hist};
 		e->undeclared += !strcmp(sc->basis, "not declared");
 	} else if (strcmp(st->basis, sc->basis)) {
 		st->basis = "mixed";
@@ -257,6 +297,7 @@ struct walk {
 	const struct spec *s;
 	const struct cell *cells;
 	const struct estimate_rates *r;
+	const struct estimate_history *h;
 	struct combos C;
 	char **refs;
 	size_t nrefs;
@@ -267,7 +308,7 @@ struct walk {
 static const struct cell_cost *cost_of(struct walk *W, const struct cell *c)
 {
 	char *key = cell_key(c, W->refs, W->nrefs, W->every_cell);
-	return key ? combos_get(&W->C, W->s, c, key, W->r) : NULL;
+	return key ? combos_get(&W->C, W->s, c, key, W->r, W->h) : NULL;
 }
 
 static void walk_free(struct walk *W)
@@ -354,7 +395,7 @@ int estimate_slots(const struct spec *s, const struct cell *cells, size_t n, con
 		e->warmup = 0;
 	run_order_read(s->root, &e->order, &has_seed, &seed, &d);
 	diag_free(&d);
-	struct walk W = {.s = s, .cells = cells, .r = r, .seen = calloc(n ? n : 1, sizeof(bool))};
+	struct walk W = {.s = s, .cells = cells, .r = r, .h = h, .seen = calloc(n ? n : 1, sizeof(bool))};
 	static const char *const secs[] = {"target", "targets", "postgres", "steps", NULL};
 	for (int i = 0; secs[i]; i++)
 		W.every_cell |= spec_hooks_has_lua(node_get(s->root, secs[i]));

@@ -35,6 +35,11 @@ double estimate_cell_seconds(const struct spec *s, const struct cell *c, int64_t
  * a cell's filesystems together, data one load whatever its scale. */
 struct estimate_history {
 	double fs_s, pg_s, data_s;
+	/* The tps of pgbench steps in that run (the mean over its cells), by
+	 * step name: transactions are priced at it (none: the default). */
+	char **tps_step;
+	double *tps;
+	size_t ntps;
 };
 
 /* One step (by name) over all cells. */
@@ -43,6 +48,7 @@ struct estimate_step {
 	const char *basis; /* "runtime", "duration", "transactions", "size", "not declared"; "mixed" */
 	double seconds;    /* over all cells, x (repeat + warmup) */
 	double tx_at;      /* with transactions: the rate used (tps) */
+	bool tps_hist;     /* tx_at is the last run's tps */
 };
 
 struct estimate {

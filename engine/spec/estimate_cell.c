@@ -124,11 +124,11 @@ static void pgbench_cost(const struct node *o, const struct estimate_rates *r, s
 		sc->basis = "duration";
 		sc->seconds = seconds_of(node_get(o, "duration"), 0);
 	} else {
-		double rate = number_of(node_get(o, "rate"), r->tps);
 		sc->basis = "transactions";
-		sc->tx_at = rate < r->tps ? rate : r->tps;
-		sc->seconds = number_of(node_get(o, "transactions"), 10) *
-		              number_of(node_get(o, "clients"), 1) / sc->tx_at;
+		sc->rate = number_of(node_get(o, "rate"), 0);
+		sc->tx = number_of(node_get(o, "transactions"), 10) * number_of(node_get(o, "clients"), 1);
+		sc->tx_at = sc->rate > 0 && sc->rate < r->tps ? sc->rate : r->tps;
+		sc->seconds = sc->tx / sc->tx_at;
 	}
 }
 
@@ -228,7 +228,8 @@ static bool raw_io(const struct node *steps)
 	return false;
 }
 
-void cell_cost_read(const struct node *tree, const struct estimate_rates *r, struct cell_cost *cc)
+void cell_cost_read(const struct node *tree, const bool *skip, const struct estimate_rates *r,
+                    struct cell_cost *cc)
 {
 	memset(cc, 0, sizeof(*cc));
 	const struct node *target = node_get(tree, "target"), *targets = node_get(tree, "targets"),
@@ -246,7 +247,7 @@ void cell_cost_read(const struct node *tree, const struct estimate_rates *r, str
 	size_t nsteps = steps && steps->kind == NODE_SEQ ? steps->n : 0;
 	cc->steps = calloc(nsteps ? nsteps : 1, sizeof(*cc->steps));
 	for (size_t k = 0; cc->steps && k < nsteps; k++)
-		if (steps->items[k]->kind == NODE_MAP)
+		if (steps->items[k]->kind == NODE_MAP && !(skip && skip[k]))
 			step_cost_read(steps->items[k], k, r, cc, &io_max, &io_kept);
 	/* What lives on the cell's main target: in its loop image, or in a
 	 * directory of the work directory. */

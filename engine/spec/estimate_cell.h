@@ -21,6 +21,9 @@ struct step_cost {
 	const char *basis; /* a static string (estimate_step.basis) */
 	double seconds;    /* one run of the step */
 	double tx_at;      /* transactions: the rate priced with */
+	double tx;         /* transactions: transactions x clients */
+	double rate;       /* transactions: rate: (the schedule's tps), 0 none */
+	bool tps_hist;     /* tx_at comes from the history */
 };
 
 struct cell_cost {
@@ -40,7 +43,9 @@ struct cell_cost {
 	bool disk_outside; /* a loop image_dir or a dir path elsewhere */
 };
 
-void cell_cost_read(const struct node *tree, const struct estimate_rates *r, struct cell_cost *cc);
+/* skip[k] (NULL: none): step k is skipped by its `when:` and costs nothing. */
+void cell_cost_read(const struct node *tree, const bool *skip, const struct estimate_rates *r,
+                    struct cell_cost *cc);
 void cell_cost_free(struct cell_cost *cc);
 
 #endif

@@ -556,7 +556,9 @@ void matrix_free(struct cell *cells, size_t n)
 {
 	if (!cells)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		node_free(cells[i].params);
+		cell_steps_free(&cells[i]);
+	}
 	free(cells);
 }

@@ -169,16 +169,27 @@ void plan_order(struct cell *cells, size_t n)
 	free(k);
 }
 
-/* The steps (of the first 64) that `when:` skips in a cell's tree. */
-static uint64_t skip_mask(const struct spec *s, const struct node *tree)
+/* The cell's steps as its tree names them, and which its `when:` skips. */
+static int plan_steps(const struct spec *s, const struct node *tree, struct cell *c)
 {
 	const struct node *steps = node_get(tree, "steps");
-	uint64_t mask = 0;
-	char why[256];
-	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n && i < 64; i++)
-		if (spec_step_skipped(s, tree, i, why, sizeof(why)))
-			mask |= (uint64_t)1 << i;
-	return mask;
+	if (!steps || steps->kind != NODE_SEQ || !steps->n)
+		return 0;
+	c->steps = calloc(steps->n, sizeof(*c->steps));
+	if (!c->steps)
+		return -ENOMEM;
+	char why[256], name[128];
+	for (size_t i = 0; i < steps->n; i++) {
+		spec_step_name(steps->items[i], i, name, sizeof(name));
+		c->steps[i].skipped = spec_step_skipped(s, tree, i, why, sizeof(why));
+		c->steps[i].name = strdup(name);
+		c->nsteps = i + 1;
+		if (!c->steps[i].name) {
+			cell_steps_free(c);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
@@ -218,7 +229,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 			size_t twin = first_of[combo];
 			(*cells)[c].fs_key = (*cells)[twin].fs_key;
 			(*cells)[c].pg_key = (*cells)[twin].pg_key;
-			(*cells)[c].skip_mask = (*cells)[twin].skip_mask;
+			cell_steps_copy(&(*cells)[c], &(*cells)[twin]);
 			continue;
 		}
 		first_of = realloc(first_of, (nfirst + 1) * sizeof(*first_of));
@@ -228,7 +239,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 		struct node *tree = spec_cell_tree(s, &(*cells)[c], true, &one);
 		if (tree) {
 			spec_check_cell(s, tree, &one);
-			(*cells)[c].skip_mask = skip_mask(s, tree);
+			plan_steps(s, tree, &(*cells)[c]);
 			(*cells)[c].fs_key =
 			    node_hash(node_get(tree, "target")) ^ (node_hash(node_get(tree, "targets")) * 31);
 			(*cells)[c].pg_key = node_hash(node_get(tree, "postgres"));
@@ -262,33 +273,24 @@ static json_t *param_value_json(const struct node *v)
 	return jsonio_number_text(val);
 }
 
-/* The names of the steps `when:` skips in cell c (of the first 64). */
-static json_t *skipped_json(const struct spec *s, const struct cell *c)
+/* The names of the steps `when:` skips in cell c. */
+static json_t *skipped_json(const struct cell *c)
 {
 	json_t *a = json_array();
-	const struct node *steps = node_get(s->root, "steps");
-	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n && i < 64; i++) {
-		char name[128];
-		spec_step_name(steps->items[i], i, name, sizeof(name));
-		if (c->skip_mask & ((uint64_t)1 << i))
-			jsonio_push(a, jsonio_str(name));
-	}
+	for (size_t i = 0; i < c->nsteps; i++)
+		if (c->steps[i].skipped)
+			jsonio_push(a, jsonio_str(c->steps[i].name));
 	return a;
 }
 
 /* Cell c's steps for the table: "a b -c", a skipped one with a minus. */
-static void steps_text(const struct spec *s, const struct cell *c, char *buf, size_t len)
+static void steps_text(const struct cell *c, char *buf, size_t len)
 {
-	const struct node *steps = node_get(s->root, "steps");
 	size_t used = 0;
 	buf[0] = 0;
-	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n && used < len; i++) {
-		char name[128];
-		spec_step_name(steps->items[i], i, name, sizeof(name));
-		bool skip = i < 64 && (c->skip_mask & ((uint64_t)1 << i));
-		used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? " " : "", skip ? "-" : "",
-		                         name);
-	}
+	for (size_t i = 0; i < c->nsteps && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? " " : "",
+		                         c->steps[i].skipped ? "-" : "", c->steps[i].name);
 }
 
 /* Under the table: each step's `when:` as written, and where. */
@@ -326,7 +328,7 @@ static void print_json(const struct spec *s, const struct cell *cells, size_t n,
 		jsonio_set(o, "params", params);
 		jsonio_set(o, "text", text);
 		if (whens) /* only then: plans without when: are unchanged */
-			jsonio_set(o, "skipped_steps", skipped_json(s, c));
+			jsonio_set(o, "skipped_steps", skipped_json(c));
 		jsonio_dump(o, out, false);
 		json_decref(o);
 	}
@@ -419,7 +421,7 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 		}
 		char steps[1024] = "";
 		if (whens) {
-			steps_text(s, &cells[i], steps, sizeof(steps));
+			steps_text(&cells[i], steps, sizeof(steps));
 			fprintf(out, "  %s", steps);
 		}
 		fputc('\n', out);

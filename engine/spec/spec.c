@@ -9,16 +9,16 @@
 
 #include "interp.h"
 #include "run_order.h"
+#include "spec_check.h"
 #include "spec_hooks.h"
 #include "spec_include.h"
 
-static const char *const top_keys[] =
-    {
-        "benchgrid", "name",           "description", "vars",       "profiles", "matrix",
-        "repeat",    "warmup",         "target",      "targets",    "postgres", "sysctl",
-        "queue",     "steps",          "hooks",       "hooks_file", "expect",   "report",
-        "timeout",   "lua_budget",     "notes",       "include", /* read by spec_include.c, listed for the key table */
-        "run_order", "run_order_seed", NULL,
+static const char *const top_keys[] = {
+    "benchgrid", "name",           "description", "vars",     "profiles", "matrix",     "repeat",
+    "warmup",    "target",         "targets",     "postgres", "sysctl",   "queue",      "steps",
+    "hooks",     "hooks_file",     "expect",      "report",   "timeout",  "lua_budget", "notes",
+    "run_order", "run_order_seed", "include", /* read by spec_include.c, listed for the key table */
+    NULL,
 };
 
 /* `repeat:` (a count or {min, max, until, metrics}) and `run_order:`. */
@@ -338,17 +338,14 @@ bool spec_step_skipped(const struct spec *s, const struct node *tree, size_t i, 
 	const struct node *steps = node_get(tree, "steps");
 	const struct node *v =
 	    steps && steps->kind == NODE_SEQ && i < steps->n ? node_get(steps->items[i], "when") : NULL;
-	struct diag ignored;
-	diag_init(&ignored);
-	bool run = true;
-	if (v && node_as_bool(v, "step.when", &run, &ignored) < 0)
-		run = true;
-	diag_free(&ignored);
-	if (run)
-		return false;
 	const struct node *ss = node_get(s->root, "steps");
 	const struct node *w =
 	    ss && ss->kind == NODE_SEQ && i < ss->n ? node_get(ss->items[i], "when") : NULL;
+	bool run = true;
+	if (v && spec_check_when(v, w, &run))
+		run = true;
+	if (run)
+		return false;
 	snprintf(why, len, "when: %s", w && w->kind == NODE_SCALAR ? w->text : "false");
 	return true;
 }

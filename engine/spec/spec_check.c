@@ -79,27 +79,49 @@ static int check_step_workload(const struct node *st, struct diag *d)
 	return bad;
 }
 
-/* when: after ${...} and !lua, a boolean (spec.h: spec_step_skipped); the
- * error points at `when:`, as "${x}" takes the position of x's value. */
-static int check_when(const struct node *st, struct diag *d)
+const char *spec_check_when(const struct node *v, const struct node *orig, bool *run)
 {
-	const struct node *v = node_get(st, "when");
-	bool b;
+	if (orig && orig->tag && !strcmp(orig->tag, "!lua") && v->kind == NODE_SCALAR) {
+		/* lb_eval gives a Lua boolean as an unquoted true or false, a
+		 * string quoted, a number as its digits */
+		if (!v->quoted && (!strcmp(v->text, "true") || !strcmp(v->text, "false"))) {
+			*run = v->text[0] == 't';
+			return NULL;
+		}
+		return v->quoted ? "a string is not a predicate" : "a number is not a predicate";
+	}
 	struct diag ignored;
 	diag_init(&ignored);
-	int rc = v ? node_as_bool(v, "step.when", &b, &ignored) : 0;
+	int rc = node_as_bool(v, "step.when", run, &ignored);
 	diag_free(&ignored);
-	if (rc < 0)
+	return rc < 0 ? "expected true or false" : NULL;
+}
+
+/* when: after ${...} and !lua, a boolean (spec.h: spec_step_skipped); the
+ * error points at `when:`, as "${x}" takes the position of x's value. */
+static int check_when(const struct node *st, const struct node *orig_st, struct diag *d)
+{
+	const struct node *v = node_get(st, "when"), *orig = node_get(orig_st, "when");
+	bool b;
+	const char *bad = v ? spec_check_when(v, orig, &b) : NULL;
+	if (!bad)
+		return 0;
+	if (v->kind == NODE_SCALAR && orig && orig->tag && !strcmp(orig->tag, "!lua"))
+		diag_error(d, node_key_pos(st, "when"),
+		           "step.when: !lua \"%s\" gave %s%s%s: %s (write a comparison, such as x ~= 0)",
+		           orig->kind == NODE_SCALAR ? orig->text : "?", v->quoted ? "'" : "", v->text,
+		           v->quoted ? "'" : "", bad);
+	else
 		diag_error(d, node_key_pos(st, "when"),
 		           "step.when: expected true or false (a boolean, a !lua predicate or a ${...} "
 		           "that gives one), found %s%s%s",
 		           v->kind == NODE_SCALAR ? "'" : "",
 		           v->kind == NODE_SCALAR ? v->text : node_kind_name(v->kind),
 		           v->kind == NODE_SCALAR ? "'" : "");
-	return rc;
+	return -EINVAL;
 }
 
-static int check_step(const struct node *st, struct diag *d)
+static int check_step(const struct node *st, const struct node *orig_st, struct diag *d)
 {
 	if (st->kind != NODE_MAP) {
 		diag_error(d, &st->pos,
@@ -128,12 +150,14 @@ static int check_step(const struct node *st, struct diag *d)
 		bad = -EINVAL;
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
 		bad = -EINVAL;
-	if (check_when(st, d) < 0)
+	if (check_when(st, orig_st, d) < 0)
 		bad = -EINVAL;
 	return bad;
 }
 
-static int check_steps(const struct node *steps, const struct src_pos *file, struct diag *d)
+/* orig: the steps as the scenario writes them (for their `when:`). */
+static int check_steps(const struct node *steps, const struct node *orig, const struct src_pos *file,
+                       struct diag *d)
 {
 	if (!steps) {
 		struct src_pos p = {file ? file->file : NULL, 0, 0};
@@ -146,7 +170,8 @@ static int check_steps(const struct node *steps, const struct src_pos *file, str
 	}
 	int bad = 0;
 	for (size_t i = 0; i < steps->n; i++)
-		if (check_step(steps->items[i], d) < 0)
+		if (check_step(steps->items[i],
+		               orig && orig->kind == NODE_SEQ && i < orig->n ? orig->items[i] : NULL, d) < 0)
 			bad = -EINVAL;
 	/* Step names must be unique: metrics are addressed as step.metric. */
 	for (size_t i = 0; i < steps->n; i++)
@@ -166,7 +191,7 @@ static int check_steps(const struct node *steps, const struct src_pos *file, str
 int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
 {
 	int bad = 0;
-	if (check_steps(node_get(tree, "steps"), &s->root->pos, d) < 0)
+	if (check_steps(node_get(tree, "steps"), node_get(s->root, "steps"), &s->root->pos, d) < 0)
 		bad = -EINVAL;
 	for (size_t i = 0; i < nvalidators; i++)
 		if (validators[i](tree, s->root, d) < 0)

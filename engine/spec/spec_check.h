@@ -31,4 +31,11 @@ int spec_check_add_validator(spec_validator_fn check);
 /* Validate one cell's interpolated tree: every step and section. */
 int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d);
 
+/* A step's `when:` in a cell's tree (v: ${...} and !lua evaluated) as a
+ * boolean in *run; orig: the same `when:` as the scenario writes it. A
+ * !lua predicate must give a Lua boolean: its number or string is refused,
+ * not read as yes/no/1/0. NULL, or what is wrong ("a number is not a
+ * predicate", ...). */
+const char *spec_check_when(const struct node *v, const struct node *orig, bool *run);
+
 #endif

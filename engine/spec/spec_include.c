@@ -2,6 +2,8 @@
 #include "spec_include.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -181,54 +183,92 @@ static struct node *resolve_includes(struct includer *I, const char *path, struc
 	return merged;
 }
 
-/* What the scenario names may be read as a scenario: a regular file (not
- * /dev/zero, not a FIFO), and one its lines may be quoted from in errors:
- * readable by everyone, or the user's own when the user is not root (a
- * scenario run as root must not show /etc/shadow's first line). */
-static bool may_include(struct includer *I, const char *path, const struct stat *st, const struct src_pos *at)
+/* Can everyone reach the file opened as fd (path): may every user enter
+ * each directory above it? No when one is closed: dir then names it. */
+static bool reachable_by_everyone(int fd, const char *path, char *dir, size_t len)
 {
-	if (S_ISDIR(st->st_mode))
-		return true; /* spec_read_text says so */
-	if (!S_ISREG(st->st_mode)) {
-		diag_error(I->d, at, "included file %s is not a regular file", path);
-		return false;
+	char link[64], real[PATH_MAX];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/') {
+		if (!realpath(path, real)) {
+			snprintf(dir, len, "%s", path);
+			return false;
+		}
+	} else {
+		real[n] = 0;
 	}
-	uid_t uid = getuid();
-	if (!(st->st_mode & S_IROTH) && (uid == 0 || st->st_uid != uid)) {
-		diag_error(I->d, at,
-		           "included file %s is not readable by everyone%s; an included file must be, so "
-		           "that a scenario cannot show a private file's lines in its errors",
-		           path, uid == 0 ? " (run as root)" : " and not yours");
-		return false;
+	for (char *slash = strrchr(real, '/'); slash; slash = strrchr(real, '/')) {
+		if (slash == real)
+			slash[1] = 0; /* the root directory */
+		else
+			*slash = 0;
+		struct stat st;
+		if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode) || !(st.st_mode & S_IXOTH)) {
+			snprintf(dir, len, "%s", real);
+			return false;
+		}
+		if (slash == real)
+			break;
 	}
 	return true;
 }
 
+/* May the scenario's errors quote the lines of the file opened as fd (a
+ * regular file, spec_open_text)? When everyone may read it (its mode and
+ * the directories above it), or it is the user's own and the user is not
+ * root: a scenario run as root must not show /etc/shadow's first line. */
+static bool may_include(struct includer *I, int fd, const char *path, const struct stat *st,
+                        const struct src_pos *at)
+{
+	uid_t uid = getuid();
+	if (uid != 0 && st->st_uid == uid)
+		return true;
+	char dir[PATH_MAX];
+	bool file_ok = st->st_mode & S_IROTH;
+	if (file_ok && reachable_by_everyone(fd, path, dir, sizeof(dir)))
+		return true;
+	if (!file_ok)
+		diag_error(I->d, at,
+		           "included file %s is not readable by everyone%s; an included file must be, so "
+		           "that a scenario cannot show a private file's lines in its errors",
+		           path, uid == 0 ? " (run as root)" : " and not yours");
+	else
+		diag_error(I->d, at,
+		           "included file %s is not readable by everyone%s: not everyone may enter %s; an "
+		           "included file must be, so that a scenario cannot show a private file's lines "
+		           "in its errors",
+		           path, uid == 0 ? " (run as root)" : " and not yours", dir);
+	return false;
+}
+
 /* Read one file (the scenario when at has no line, else an included one)
- * and resolve its includes; *again tells that it was read before. */
+ * and resolve its includes; *again tells that it was read before. The
+ * file is opened once: what is checked is what is read. */
 static struct node *load_resolved(struct includer *I, const char *path, const char *file,
                                   const struct src_pos *at, bool *again)
 {
 	bool included = at->line > 0;
 	struct stat st;
-	struct file_id id = {0, 0};
-	bool known = stat(path, &st) == 0;
-	if (known)
-		id = (struct file_id){st.st_dev, st.st_ino};
-	if (known && is_cycle(I, id, path, at))
+	int fd = spec_open_text(path, at, included ? "included file" : "scenario", &st, I->d);
+	if (fd < 0)
 		return NULL;
-	if (known && included && !may_include(I, path, &st, at))
+	struct file_id id = {st.st_dev, st.st_ino};
+	if (is_cycle(I, id, path, at) || (included && !may_include(I, fd, path, &st, at))) {
+		close(fd);
 		return NULL;
+	}
 	if (I->depth > SPEC_MAX_INCLUDE_DEPTH) { /* the scenario is level 0 */
 		diag_error(I->d, at, "include: files are included more than %d levels deep",
 		           SPEC_MAX_INCLUDE_DEPTH);
+		close(fd);
 		return NULL;
 	}
 	size_t len;
-	char *text = spec_read_text(path, at, included ? "included file" : "scenario", &len, I->d);
+	char *text = spec_read_fd(fd, path, at, included ? "included file" : "scenario", &len, I->d);
 	if (!text)
 		return NULL;
-	bool first = !known || first_read(I, id);
+	bool first = first_read(I, id);
 	*again = !first;
 	struct node *root = spec_load_text(file, text, len, &I->budget, first, I->d);
 	free(text);

@@ -9,9 +9,11 @@
  * Merge keys (`<<`) move the keys of the maps they name into their map at
  * its end, where the map's own keys are known; `x-` keys are dropped. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "spec_load.h"
@@ -499,26 +501,46 @@ struct node *spec_load_string(const char *name, const char *text, struct diag *d
 	return spec_load_text(diag_intern(name), text, strlen(text), &b, true, d);
 }
 
+int spec_open_text(const char *path, const struct src_pos *at, const char *what, struct stat *st,
+                   struct diag *d)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then
+	 * refused, as every file that is not a regular one) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		diag_error(d, at, "cannot open %s%s%s: %s", what, at->line ? " " : "", at->line ? path : "",
+		           strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (S_ISREG(st->st_mode))
+		return fd;
+	close(fd);
+	const char *why = S_ISDIR(st->st_mode) ? "a directory, not a scenario file"
+	                                       : "not a regular file (a scenario is read from one)";
+	if (at->line)
+		diag_error(d, at, "%s %s is %s", what, path, why);
+	else
+		diag_error(d, at, "is %s", why);
+	return -1;
+}
+
 char *spec_read_text(const char *path, const struct src_pos *at, const char *what, size_t *lenp,
                      struct diag *d)
 {
 	struct stat st;
-	if (stat(path, &st) < 0) {
-		diag_error(d, at, "cannot open %s%s%s: %s", what, at->line ? " " : "", at->line ? path : "",
-		           strerror(errno));
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		if (at->line)
-			diag_error(d, at, "%s %s is a directory, not a scenario file", what, path);
-		else
-			diag_error(d, at, "is a directory, not a scenario file");
-		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
+	int fd = spec_open_text(path, at, what, &st, d);
+	return fd < 0 ? NULL : spec_read_fd(fd, path, at, what, lenp, d);
+}
+
+char *spec_read_fd(int fd, const char *path, const struct src_pos *at, const char *what, size_t *lenp,
+                   struct diag *d)
+{
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
-		diag_error(d, at, "cannot open %s%s%s: %s", what, at->line ? " " : "", at->line ? path : "",
-		           strerror(errno));
+		diag_error(d, at, "cannot read %s: %s", what, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	size_t cap = 0, len = 0;

@@ -10,6 +10,7 @@
 #define BENCHGRID_SPEC_LOAD_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "node.h"
@@ -42,9 +43,18 @@ size_t spec_node_cost(const struct node *n, int *depth);
 struct node *spec_load_file(const char *path, struct diag *d);
 struct node *spec_load_string(const char *name, const char *yaml, struct diag *d);
 
-/* Read a whole text file (NUL-terminated; *len without the NUL); NULL with
- * an error at `at` naming it as `what` ("scenario", "included file") when
- * it cannot be read, is a directory, or holds a NUL byte. */
+/* Open path once to read it as text (O_NONBLOCK: a FIFO does not block)
+ * and fstat it into *st: the descriptor, or -1 with an error at `at` naming
+ * it as `what` ("scenario", "included file") when it cannot be opened or is
+ * not a regular file (a directory, /dev/zero, a FIFO). */
+int spec_open_text(const char *path, const struct src_pos *at, const char *what, struct stat *st,
+                   struct diag *d);
+/* Read all of fd (and close it) as text (NUL-terminated; *len without the
+ * NUL); NULL with an error at `at` when it cannot be read or holds a NUL
+ * byte (path names the file in that error). */
+char *spec_read_fd(int fd, const char *path, const struct src_pos *at, const char *what, size_t *len,
+                   struct diag *d);
+/* spec_open_text, then spec_read_fd. */
 char *spec_read_text(const char *path, const struct src_pos *at, const char *what, size_t *len,
                      struct diag *d);
 /* Parse text of `len` bytes as the file `file` (a name from diag_intern or

@@ -86,6 +86,8 @@ postgres: {init: {scale: "${scale}"}}
 steps:
   - name: x
     exec: {command: "true"}
+  - name: tx
+    pgbench: {builtin: select-only, transactions: 200}
 Y
 export BENCHGRID_STORE=$t/h.db
 if [[ $(id -u) -eq 0 && -e /dev/loop-control ]] && command -v initdb >/dev/null; then
@@ -126,6 +128,18 @@ has "history header" "^# estimate \(run order: grouped; set-ups priced from the 
 has "history fs" "^  filesystems  [0-9]+s +1 set-up x $(g "${fs:-0}") s \(last run\)$" "$t/h.plan"
 has "history pg" "^  clusters     [0-9]+s +1 x $(g "${pg:-0}") s \(last run\)$" "$t/h.plan"
 has "history data" "^  data loads   [0-9]+s +2 x $(g "${data:-0}") s \(last run\)$" "$t/h.plan"
+if [[ $how == run ]]; then # the pgbench step's tps in that run prices its transactions
+	# the mean of the cells' tps, to the 4 digits printed
+	/usr/bin/python3 - "$t/h.out/results.json" "$t/h.plan" <<'PY' && ok "history tps" || bad "history tps: $(grep '^  tx' "$t/h.plan")"
+import json, re, sys
+c = json.load(open(sys.argv[1]))["cells"]
+want = sum(x["reps"][0][1]["metrics"]["tps"]["value"] for x in c) / len(c)
+m = re.search(r"^  tx +\d+s +from transactions at ([0-9.e+]+) tps \(last run\)$", open(sys.argv[2]).read(), re.M)
+assert m and abs(float(m.group(1)) - want) <= want * 1e-3, (m and m.group(1), want)
+PY
+else
+	has "default tps" '^  tx +0s +from transactions at 1000 tps \(default\)$' "$t/h.plan"
+fi
 # --store names the store too; another scenario's history is not used
 "$bg" plan --store "$t/h.db" "$t/a.yaml" 2>&1 | grep -q 'priced from the defaults' && ok "other scenario: defaults" ||
 	bad "another scenario's history was used"
@@ -145,6 +159,20 @@ if command -v strace >/dev/null; then
 else
 	bad "strace is not installed (scripts/setup installs it)"
 fi
+
+# A step its when: skips in a cell costs nothing there.
+cat >"$t/when.yaml" <<'YAML'
+name: west
+target: {kind: dir}
+matrix: {n: [1, 2]}
+steps:
+  - {name: a, io: {rw: read, bs: 4k, size: 1MiB, runtime: 10s}}
+  - {name: b, when: !lua "n == 1", io: {rw: read, bs: 4k, size: 1MiB, runtime: 20s}}
+YAML
+"$bg" plan "$t/when.yaml" >"$t/when.out" 2>&1
+has "when: a runs in both cells" "^  a +20s +from runtime$" "$t/when.out"
+has "when: b only where n == 1" "^  b +20s +from runtime$" "$t/when.out"
+has "when: total" "^total: 40s \(steps 40s, set-ups 0s\)$" "$t/when.out"
 
 # The largest cell against a small work directory: a warning.
 if [[ $(id -u) -eq 0 ]]; then

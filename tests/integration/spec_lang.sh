@@ -9,6 +9,7 @@ bg=${BENCHGRID:?}
 fail=0 pass=0
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+chmod 755 "$t" # included files must be readable by everyone, their folders too
 ok() { echo "ok   $1"; pass=$((pass + 1)); }
 bad() {
 	echo "FAIL $1"
@@ -165,6 +166,91 @@ grep -qE "\| not_btrfs.exit_status \| .*\| SKIP \| step 'not_btrfs' skipped: whe
 rm "$r/report.md"
 expect report-again 0 '' -- "$bg" report "$r"
 grep -q "^Skipped (not run, not failed) in cells\? [0-9, ]*: when: false\.$" "$r/report.md" && ok report-again-md || bad report-again-md "$(cat "$r/report.md")"
+
+# ratio and order entries on a step its when: skips: SKIP, not FAIL
+# (strict: the run is ok).
+cat >"$t/rat.yaml" <<'Y'
+name: rat
+target: {kind: dir}
+matrix: {n: [1, 2]}
+steps:
+  - {name: a, exec: {command: [sh, -c, "echo ok"]}}
+  - {name: b, when: !lua "n == 1", exec: {command: [sh, -c, "echo ok"]}}
+expect:
+  - order: [a.exit_status, "<", b.exit_status]
+    where: {n: 2}
+    strict: true
+  - ratio: {of: b.exit_status, where: {n: 2}, to: {n: 1}}
+    published: 1
+    tolerance: 10%
+    strict: true
+Y
+expect rel-skip-run 0 '' -- "$bg" run -q -o "$t/rat" "$t/rat.yaml"
+[[ $(grep -cE "^\| [12] \| .*\| SKIP \| cell 1: step 'b' skipped: when: n == 1 \|$" "$t/rat/report.md") -eq 2 ]] &&
+	ok rel-skip || bad rel-skip "$(grep -n 'exit_status' "$t/rat/report.md")"
+
+# A step its when: skips is not recorded when it says record: false.
+cat >"$t/norec.yaml" <<'Y'
+name: norec
+target: {kind: dir}
+matrix: {n: [1, 2]}
+steps:
+  - {name: prep, record: false, when: !lua "n == 1", exec: {command: "true"}}
+  - {name: main, exec: {command: "true"}}
+Y
+expect norec-run 0 '' -- "$bg" run -q -o "$t/norec" "$t/norec.yaml"
+! grep -q ',prep,' "$t/norec/results.csv" && ! grep -q 'Step `prep`' "$t/norec/report.md" &&
+	! grep -q '"prep"' "$t/norec/results.json" && grep -q ',main,ok,' "$t/norec/results.csv" &&
+	ok norec || bad norec "$(cat "$t/norec/results.csv")"
+
+# plan with more than 64 steps: when: on the 66th; a step's name from the
+# cell's own tree (name: "w${bs}").
+{
+	printf 'name: many\ntarget: {kind: dir}\nmatrix: {bs: [4k, 8k]}\nsteps:\n'
+	printf '  - {name: s1, when: false, exec: {command: "true"}}\n'
+	for i in $(seq 2 70); do
+		w=
+		[[ $i -eq 66 ]] && w='when: !lua "bs == 4096", '
+		printf '  - {name: s%d, %sexec: {command: "true"}}\n' "$i" "$w"
+	done
+	printf '  - {name: "w${bs}", exec: {command: "true"}}\n'
+} >"$t/many.yaml"
+expect plan-65-bs4k 0 ' 4k +-s1 s2 .* s65 s66 s67 .* s70 w4k$' -- "$bg" plan "$t/many.yaml"
+expect plan-65-bs8k 0 ' 8k +-s1 s2 .* s65 -s66 s67 .* s70 w8k$' -- "$bg" plan "$t/many.yaml"
+expect plan-65-json 0 '"text":\{"bs":"8k"\},"skipped_steps":\["s1","s66"\]' -- "$bg" plan --format json "$t/many.yaml"
+
+# A !lua when: must give a Lua boolean: 0 and 1 are numbers, not false
+# and true, and "yes" is a string.
+cat >"$t/num.yaml" <<'Y'
+name: num
+target: {kind: dir}
+matrix: {n: [0, 1]}
+steps:
+  - {name: a, when: !lua "n", exec: {command: "true"}}
+Y
+expect when-number 2 'num.yaml:5:15: error: step.when: !lua "n" gave 0: a number is not a predicate' -- "$bg" check "$t/num.yaml"
+sed -i 's/!lua "n"/!lua "\x27yes\x27"/' "$t/num.yaml"
+expect when-string 2 "step.when: !lua \"'yes'\" gave 'yes': a string is not a predicate" -- "$bg" check "$t/num.yaml"
+sed -i "s/!lua \"'yes'\"/!lua \"n ~= 0\"/" "$t/num.yaml"
+expect when-boolean 0 ' 0 +-a$' -- "$bg" plan "$t/num.yaml"
+
+# The scenario itself is read only from a regular file: not /dev/zero
+# (it would be read until memory runs out), not a FIFO (it would block).
+expect scenario-dev-zero 2 '^/dev/zero: error: is not a regular file' -- timeout 10 "$bg" check /dev/zero
+expect scenario-fifo 2 'fifo.yaml: error: is not a regular file' -- timeout 10 "$bg" check "$t/s/fifo.yaml"
+expect scenario-dir 2 ': error: is a directory, not a scenario file' -- timeout 10 "$bg" check "$t/s"
+
+# As root, a file everyone may read in a folder not everyone may enter is
+# not readable by everyone: refused too.
+if [[ $(id -u) -eq 0 ]]; then
+	mkdir -m 700 "$t/s/closed"
+	printf 'vars: {secret: 1}\n' >"$t/s/closed/inside.yaml"
+	chmod 644 "$t/s/closed/inside.yaml"
+	printf 'include: closed/inside.yaml\n%s\n' "$steps" >"$t/s/uses_closed.yaml"
+	expect include-closed-dir-as-root 2 "closed/inside.yaml is not readable by everyone \(run as root\): not everyone may enter $t/s/closed;" -- "$bg" check "$t/s/uses_closed.yaml"
+	chmod 711 "$t/s/closed"
+	expect include-open-dir 0 'ok, 1 cell' -- "$bg" check "$t/s/uses_closed.yaml"
+fi
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -205,7 +205,10 @@ static void test_step_seconds(void **state)
 static void test_targets_and_history(void **state)
 {
 	(void)state;
-	struct estimate_history h = {.fs_s = 2.5, .pg_s = 6, .data_s = NAN};
+	char *names[] = {"tx", "ro"};
+	double tps[] = {250, 99};
+	struct estimate_history h = {
+	    .fs_s = 2.5, .pg_s = 6, .data_s = NAN, .tps_step = names, .tps = tps, .ntps = 2};
 	struct planned p;
 	plan_yaml(&p,
 	          "name: t\nmatrix:\n  fs: [ext4, xfs, btrfs]\n"
@@ -213,8 +216,15 @@ static void test_targets_and_history(void **state)
 	          "targets: {wal: {kind: loop, size: 1GiB, fs: ext4}, img: {kind: loop, size: 1GiB, "
 	          "image_dir: /srv}}\n"
 	          "postgres: {wal_dir: wal, init: {scale: 1}}\n"
-	          "steps:\n  - name: ro\n    pgbench: {builtin: select-only, duration: 1s}\n",
+	          "steps:\n  - name: ro\n    pgbench: {builtin: select-only, duration: 1s}\n"
+	          "  - name: tx\n    pgbench: {builtin: select-only, transactions: 100, clients: 5}\n"
+	          "  - name: capped\n    pgbench: {transactions: 100, rate: 10}\n",
 	          &h);
+	/* transactions at the last run's tps; a duration stays a duration */
+	assert_near(step(&p.e, "tx")->seconds, 3 * 500 / 250.0);
+	assert_true(step(&p.e, "tx")->tps_hist);
+	assert_near(step(&p.e, "ro")->seconds, 3 * 1);
+	assert_near(step(&p.e, "capped")->tx_at, 10);
 	assert_int_equal(p.e.fs_setups, 3);
 	assert_int_equal(p.e.mkfs, 9);
 	assert_int_equal(p.e.fs_setups_made, 3);
