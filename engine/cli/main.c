@@ -16,12 +16,13 @@
 #include "cli_plan.h"
 #include "cli_report.h"
 #include "cli_run.h"
+#include "cli_schema.h"
 #include "cli_slurm.h"
 #include "validators.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_check,   &cli_plan,    &cli_run,   &cli_merge,      &cli_report,
-    &cli_compare, &cli_cleanup, &cli_slurm, &cli_import_fio, NULL,
+    &cli_check,   &cli_plan,  &cli_run,        &cli_merge,  &cli_report, &cli_compare,
+    &cli_cleanup, &cli_slurm, &cli_import_fio, &cli_schema, NULL,
 };
 
 static void usage(FILE *out)

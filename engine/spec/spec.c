@@ -7,13 +7,8 @@
 #include <string.h>
 
 #include "interp.h"
+#include "spec_opts_table.h"
 #include "spec_hooks.h"
-
-static const char *const top_keys[] = {
-    "benchgrid", "name",    "description", "vars",       "profiles", "matrix", "repeat", "warmup",
-    "target",    "targets", "postgres",    "sysctl",     "queue",    "steps",  "hooks",  "hooks_file",
-    "expect",    "report",  "timeout",     "lua_budget", "notes",    NULL,
-};
 
 /* `notes:` (the scenario's caveats, printed under report.md's title): a
  * text or a list of texts. */
@@ -180,7 +175,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 		s->vars = node_new(NODE_MAP, NULL);
 		return s;
 	}
-	node_check_keys(root, "scenario", top_keys, d);
+	opt_check_keys(root, "scenario", &spec_top_table, d);
 	const struct node *v;
 	int64_t iv;
 	if ((v = node_get(root, "benchgrid")) &&
@@ -207,6 +202,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 	s->vars = merge_vars(root, D, d);
 	interp_name(s, d);
 	spec_hooks_load_lua(s, d);
+	opt_check_values(root, "", &spec_top_table, d);
 	return s;
 }
 
