@@ -84,7 +84,8 @@ static int check_scalar(const struct opt_desc *o, const struct node *v, const ch
 
 static int check_one(const struct opt_desc *o, const struct node *v, const char *section, struct diag *d)
 {
-	if (o->type >= OPT_MAP || o->schema || not_yet_known(v) || reported_at(d, &v->pos))
+	if (o->type >= OPT_MAP || o->schema || (o->flags & OPT_ELSEWHERE) || not_yet_known(v) ||
+	    reported_at(d, &v->pos))
 		return 0;
 	char what[160];
 	snprintf(what, sizeof(what), "%s%s%s", section, *section ? "." : "", o->name);

@@ -35,6 +35,7 @@ enum {
 	OPT_OR_LIST = 1u << 2,   /* one value or a list of them */
 	OPT_MAP_OF = 1u << 3,    /* OPT_MAP: a map of NAME: (a map of table `ref`) */
 	OPT_OR_STRING = 1u << 4, /* OPT_MAP: or a string, short for the map's main key */
+	OPT_ELSEWHERE = 1u << 5, /* a key of this map whose value another layer's parser checks */
 };
 
 struct opt_desc {

@@ -15,9 +15,10 @@
 
 /* What a value written as `${...}` or `!lua` looks like to a validator: a
  * string with a reference, or a Lua expression (editors see a `!lua`
- * value as its text: an expression has a space, a parenthesis, a quote or
- * an operator in it, which no enum name, number or size has). */
-#define DEFERRED_PATTERN "\\$\\{|[\\s()'\"=<>~*/+]"
+ * value as its text): one with a parenthesis, a quote, or an operator
+ * between spaces (`fs == 'xfs' and 4 or 8`), which no enum name, number or
+ * size has. */
+#define DEFERRED_PATTERN "\\$\\{|[()'\"]|\\s(==|~=|<=|>=|<|>|and|or|\\.\\.|[-+*/%^])\\s|^\\s*not\\s"
 #define SIZE_PATTERN     "^\\s*\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)\\s*([kKmMgGtTpP]([iI]?[bB])?|[bB])?\\s*$"
 #define DURATION_PATTERN                                                                                     \
 	"^\\s*\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)\\s*([sS]([eE][cC])?|[nNuUmM][sS]|[mM]([iI][nN])?|[hH]|[dD]" \
@@ -103,15 +104,22 @@ static json_t *row_schema(const struct opt_desc *o)
 			        o->name, err.text);
 			abort();
 		}
+		if (o->type != OPT_MAP && o->type != OPT_LIST)
+			s = or_deferred(s);
 	} else if (o->type == OPT_MAP && o->ref && (o->flags & OPT_MAP_OF)) {
 		s = json_pack("{s:s, s:o}", "type", "object", "additionalProperties", ref_to(o->ref));
 	} else if (o->type == OPT_MAP && o->ref && (o->flags & OPT_OR_STRING)) {
 		s = json_pack("{s:[{s:s},o]}", "anyOf", "type", "string", ref_to(o->ref));
 	} else if (o->type == OPT_MAP) {
 		s = o->ref ? ref_to(o->ref) : json_pack("{s:s}", "type", "object");
+	} else if (o->type == OPT_LIST && o->ref && (o->flags & OPT_OR_LIST)) {
+		s = json_pack("{s:[o,{s:s,s:o}]}", "anyOf", ref_to(o->ref), "type", "array", "items",
+		              ref_to(o->ref));
 	} else if (o->type == OPT_LIST) {
 		s = json_pack("{s:s, s:o}", "type", "array", "items",
 		              o->ref ? ref_to(o->ref) : json_pack("{s:s}", "type", "string"));
+		if (o->flags & OPT_REQUIRED) /* a required list has something in it */
+			json_object_set_new(s, "minItems", json_integer(1));
 	} else {
 		s = scalar_schema(o);
 		if (o->flags & OPT_OR_LIST)
@@ -130,10 +138,16 @@ static json_t *row_schema(const struct opt_desc *o)
 }
 
 /* The items of an open table's other keys. */
-static json_t *open_items(const struct opt_table *t)
+static json_t *open_items(const struct opt_table *t, json_t *obj)
 {
+	if (!strcmp(t->name, "expect")) { /* step.metric: [value, lower, upper] or [value, tol] */
+		json_object_set_new(
+		    json_object_get(obj, "patternProperties"), "\\.",
+		    json_pack("{s:s, s:i, s:i}", "type", "array", "minItems", 2, "maxItems", 3));
+		return json_false();
+	}
 	if (!strcmp(t->name, "matrix"))
-		return json_pack("{s:s, s:s}", "type", "array", "description",
+		return json_pack("{s:s, s:i, s:s}", "type", "array", "minItems", 1, "description",
 		                 "an axis: the values of a parameter");
 	return json_pack("{s:[s,s,s,s]}", "type", "string", "number", "boolean", "null");
 }
@@ -160,7 +174,7 @@ static json_t *table_schema(const struct opt_table *t)
 	json_t *obj =
 	    json_pack("{s:s, s:s, s:o, s:{s:{}}}", "type", "object", "description",
 	              t->doc && *t->doc ? t->doc : t->title, "properties", props, "patternProperties", "^x-");
-	json_object_set_new(obj, "additionalProperties", t->open ? open_items(t) : json_false());
+	json_object_set_new(obj, "additionalProperties", t->open ? open_items(t, obj) : json_false());
 	if (json_array_size(req))
 		json_object_set_new(obj, "required", req);
 	else

@@ -41,7 +41,8 @@ static const struct opt_desc top_rows[] = {
     {"steps", OPT_LIST, NULL, NULL, NULL, "what each cell runs, in order", OPT_REQUIRED, "step", NULL},
     {"hooks", OPT_STRING, NULL, NULL, NULL, "Lua hook functions (a block of Lua text)", 0, NULL, NULL},
     {"hooks_file", OPT_STRING, NULL, NULL, NULL, "a Lua file of hook functions, relative to the scenario", 0, NULL, NULL},
-    {"expect", OPT_LIST, NULL, NULL, NULL, "published figures with tolerances, ratios and orders", 0, "expect", NULL},
+    {"expect", OPT_LIST, NULL, NULL, NULL, "published figures with tolerances, ratios and orders", 0, "expect",
+     "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"$ref\":\"#/$defs/expect.ratio\"},{\"$ref\":\"#/$defs/expect.order\"},{\"$ref\":\"#/$defs/expect\"}]}}"},
     {"report", OPT_MAP, NULL, NULL, NULL, "pivot tables and charts of report.md", 0, "report", NULL},
 };
 
