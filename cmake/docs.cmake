@@ -16,6 +16,8 @@ set(BG_HELP_TOPICS
   monitor=${PROJECT_SOURCE_DIR}/docs/sections/monitor.md
   lua=${PROJECT_SOURCE_DIR}/docs/sections/lua.md
   results=${PROJECT_SOURCE_DIR}/docs/results.md)
+# The option reference generated from the option tables, and editor help.
+list(APPEND BG_HELP_TOPICS options=${PROJECT_SOURCE_DIR}/docs/options.md editors=${PROJECT_SOURCE_DIR}/docs/editors.md)
 set(BG_HELP_FILES "")
 foreach(t ${BG_HELP_TOPICS})
   string(REGEX REPLACE "^[^=]*=" "" f "${t}")
