@@ -48,6 +48,7 @@ struct opt_desc {
 	unsigned flags;
 	const char *ref;    /* OPT_MAP / OPT_LIST: the table (by name) of the items' keys */
 	const char *schema; /* JSON Schema text replacing the one derived from type */
+	const char *range;  /* OPT_INT, OPT_NUMBER: "MIN..MAX", "MIN.." or NULL (the parser checks it) */
 };
 
 struct opt_table {

@@ -49,6 +49,22 @@ static json_t *enum_schema(const char *const *values)
 	return json_pack("{s:o}", "enum", list);
 }
 
+/* "MIN..MAX" or "MIN.." as minimum and maximum. */
+static json_t *with_range(json_t *s, const char *range)
+{
+	const char *dots = range ? strstr(range, "..") : NULL;
+	int64_t v;
+	char lo[32];
+	if (!dots || (size_t)(dots - range) >= sizeof(lo))
+		return s;
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dots - range), range);
+	if (units_is_int(lo, &v))
+		json_object_set_new(s, "minimum", json_integer(v));
+	if (units_is_int(dots + 2, &v))
+		json_object_set_new(s, "maximum", json_integer(v));
+	return s;
+}
+
 static json_t *scalar_schema(const struct opt_desc *o)
 {
 	switch (o->type) {
@@ -57,8 +73,8 @@ static json_t *scalar_schema(const struct opt_desc *o)
 		return or_deferred(json_pack("{s:[{s:s},{s:[s,s,s,s,s,s,s,s,i,i]}]}", "anyOf", "type",
 		                             "boolean", "enum", "true", "false", "yes", "no", "on", "off",
 		                             "1", "0", 1, 0));
-	case OPT_INT: return or_deferred(json_pack("{s:s}", "type", "integer"));
-	case OPT_NUMBER: return or_deferred(json_pack("{s:s}", "type", "number"));
+	case OPT_INT: return or_deferred(with_range(json_pack("{s:s}", "type", "integer"), o->range));
+	case OPT_NUMBER: return or_deferred(with_range(json_pack("{s:s}", "type", "number"), o->range));
 	case OPT_SIZE:
 		return or_deferred(json_pack("{s:[{s:s,s:i},{s:s,s:s}]}", "anyOf", "type", "integer",
 		                             "minimum", 0, "type", "string", "pattern", SIZE_PATTERN));

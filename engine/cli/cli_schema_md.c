@@ -42,6 +42,13 @@ static void type_cell(FILE *out, const struct opt_desc *o)
 static void values_cell(FILE *out, const struct opt_desc *o)
 {
 	char buf[512] = "";
+	if (o->range) {
+		const char *dots = strstr(o->range, "..");
+		if (dots && dots[2])
+			snprintf(buf, sizeof(buf), "%.*s to %s", (int)(dots - o->range), o->range, dots + 2);
+		else if (dots)
+			snprintf(buf, sizeof(buf), ">= %.*s", (int)(dots - o->range), o->range);
+	}
 	for (size_t i = 0; o->type == OPT_ENUM && o->values && o->values[i]; i++) {
 		strncat(buf, i ? ", " : "", sizeof(buf) - strlen(buf) - 1);
 		strncat(buf, o->values[i], sizeof(buf) - strlen(buf) - 1);

@@ -12,13 +12,13 @@
 
 static const char *const colours[] = {"red", "green", NULL};
 static const struct opt_desc rows[] = {
-    {"bs", OPT_SIZE, "bytes", "4k", NULL, "block size", 0, NULL, NULL},
-    {"n", OPT_INT, NULL, "1", NULL, "a count", 0, NULL, NULL},
-    {"on", OPT_BOOL, NULL, "false", NULL, "a switch", 0, NULL, NULL},
-    {"t", OPT_DURATION, "s", NULL, NULL, "a time", 0, NULL, NULL},
-    {"colour", OPT_ENUM, NULL, "red", colours, "a colour", 0, NULL, NULL},
-    {"tags", OPT_STRING, NULL, NULL, NULL, "names", OPT_OR_LIST, NULL, NULL},
-    {"later", OPT_INT, NULL, NULL, NULL, "not read yet", OPT_PENDING, NULL, NULL},
+    {"bs", OPT_SIZE, "bytes", "4k", NULL, "block size", 0, NULL, NULL, NULL},
+    {"n", OPT_INT, NULL, "1", NULL, "a count", 0, NULL, NULL, NULL},
+    {"on", OPT_BOOL, NULL, "false", NULL, "a switch", 0, NULL, NULL, NULL},
+    {"t", OPT_DURATION, "s", NULL, NULL, "a time", 0, NULL, NULL, NULL},
+    {"colour", OPT_ENUM, NULL, "red", colours, "a colour", 0, NULL, NULL, NULL},
+    {"tags", OPT_STRING, NULL, NULL, NULL, "names", OPT_OR_LIST, NULL, NULL, NULL},
+    {"later", OPT_INT, NULL, NULL, NULL, "not read yet", OPT_PENDING, NULL, NULL, NULL},
 };
 static const struct opt_table table = {"t", "T", "", rows, sizeof(rows) / sizeof(rows[0]), false};
 
