@@ -64,6 +64,8 @@ same default-file-modes "$(stat -c %a "$t/home/.local" "$t/home/.local/share" "$
 	"$t/home/.local/share/benchgrid/results.db" | tr '\n' ' ')" "700 700 700 600 "
 
 history_checks "$t/hist.db"
+# history opened the store read-only: no journal, -wal or -shm file.
+same history-wrote-nothing "$(cd "$t" && ls hist.db*)" hist.db
 
 # Concurrent writers into one new file: eight imports (the schema made
 # once) and two runs at once; the same run imported twice at once is one.

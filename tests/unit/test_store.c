@@ -176,6 +176,13 @@ static void test_setup_seconds(void **state)
 	assert_true(fabs(pg - 4.0) < 1e-9); /* 0 is a reused server, not counted */
 	assert_true(isnan(data));
 	assert_int_equal(store_last_setup_seconds(path, "other", &fs, &pg, &data), -ENOENT);
+	/* Read-only opens leave no file beside the store. */
+	char side[600];
+	static const char *const sides[] = {"-wal", "-shm", "-journal"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, sides[i]);
+		assert_int_equal(access(side, F_OK), -1);
+	}
 }
 
 /* The history of a metric, filtered by a parameter. */
