@@ -56,6 +56,15 @@ check unreachable-not-sqlite 0 'results not stored: .*(not a database|file is no
 check failed-run-recorded 1 'recorded' -- "$bg" run -o "$t/run10" "$t/fails.yaml"
 same failed-run-status "$(q "$t/default.db" "SELECT c.status FROM cells c JOIN runs r USING (run_id) WHERE r.scenario = 'store-fails'")" failed
 
+# A sweep in shares is recorded by the merge that completes it, once.
+check shard-not-recorded 0 '^' -- "$bg" run -q --shard 0/2 -o "$t/sweep" "$t/tiny.yaml"
+same shard-rows "$(q "$t/default.db" "SELECT count(*) FROM runs WHERE output_dir = '$t/sweep'")" 0
+check merge-partial 1 'results not stored: 1 of 2 planned cells are missing' -- "$bg" merge -q "$t/sweep"
+"$bg" run -q --shard 1/2 -o "$t/sweep" "$t/tiny.yaml"
+check merge-records 0 'recorded in the results history' -- "$bg" merge "$t/sweep"
+check merge-again 0 'already recorded' -- "$bg" merge "$t/sweep"
+same merge-rows "$(q "$t/default.db" "SELECT count(*) FROM cells JOIN runs USING (run_id) WHERE output_dir = '$t/sweep'")" 2
+
 # The default file: under HOME, made with private parents.
 mkdir "$t/home"
 check default-file 0 'recorded' -- env -u BENCHGRID_STORE -u XDG_DATA_HOME HOME="$t/home" \
