@@ -417,7 +417,10 @@ int store_put_dir(struct store *s, const char *dir, char *err, size_t errlen)
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
 	if (!root) {
-		snprintf(err, errlen, "%s: %s", path, je.text);
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		else /* "unable to open PATH: WHY" */
+			snprintf(err, errlen, "%s", je.text);
 		return -ENOENT;
 	}
 	struct run r;
@@ -425,7 +428,10 @@ int store_put_dir(struct store *s, const char *dir, char *err, size_t errlen)
 	diag_init(&d);
 	int rc = results_from_json(&r, root, path, &d);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s: not a benchgrid results file", path);
+		if (d.n)
+			diag_format_one(&d.v[0], err, errlen);
+		else
+			snprintf(err, errlen, "%s: not a benchgrid results file", path);
 		rc = -EINVAL;
 	} else if (r.finished <= 0) {
 		snprintf(err, errlen, "%s: the run did not finish (complete it with run --resume)", path);
