@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli_store.h"
+#include "stats.h"
 #include "stats_ci.h"
 #include "store.h"
 #include "store_query.h"
@@ -138,7 +139,10 @@ out:
 static void print_table(const struct store_point *p, size_t n, size_t from, const struct judged *j,
                         const char *metric)
 {
-	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", metric, "flag");
+	char head[600];
+	snprintf(head, sizeof(head), "%s%s%s%s", metric, *p[from].unit ? " (" : "", p[from].unit,
+	         *p[from].unit ? ")" : "");
+	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", head, "flag");
 	for (size_t i = from; i < n; i++) {
 		char date[32], val[32], flag[128] = "";
 		date_text(p[i].started, date, sizeof(date));
@@ -239,7 +243,8 @@ static void history_usage(FILE *out)
 	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's tps, iops or mb_s)\n"
 	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
 	             "  --last N              show the last N runs (the flags use all of them)\n"
-	             "  --window N            judge each run against the N runs before it (default 5)\n"
+	             "  --window N            judge each run against the N runs before it (default 5,\n"
+	             "                        at least 3)\n"
 	             "  --svg FILE            also write the series as an SVG line chart\n"
 	             "  --store PATH|URL      the store (default $BENCHGRID_STORE, else\n"
 	             "                        ~/.local/share/benchgrid/results.db); opened read-only\n\n"
@@ -293,6 +298,12 @@ static int parse_args(int argc, char **argv, struct hist_opts *o)
 		case 'W':
 			if (parse_count("--window", optarg, &o->window) < 0)
 				return -1;
+			if (o->window < HISTORY_MIN_BEFORE) {
+				fprintf(stderr,
+				        "benchgrid history: --window needs at least %d runs, got %ld\n",
+				        HISTORY_MIN_BEFORE, o->window);
+				return -1;
+			}
 			break;
 		case 'g': o->svg = optarg; break;
 		case 's': o->store = optarg; break;
@@ -324,10 +335,15 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
 			continue;
 		char date[32];
 		date_text(p[i].started, date, sizeof(date));
-		printf("%s%s run of %s, cell %s on %s: %s %.6g %s, outside the %.0f%% prediction interval "
+		/* A rate (tps, MB/s) that fell or a duration that grew is slower. */
+		int dir = stats_unit_direction(p[i].unit) * j[i].flag;
+		printf("%s%s%s run of %s, cell %s on %s: %s %.6g %s, outside the %.0f%% prediction interval "
 		       "[%.6g, %.6g] of the %zu runs before\n",
-		       nflag ? "" : "\n", j[i].flag < 0 ? "LOW:" : "HIGH:", date,
-		       *p[i].label ? p[i].label : "-", p[i].host, metric, p[i].value, p[i].unit,
+		       nflag ? "" : "\n", j[i].flag < 0 ? "LOW" : "HIGH",
+		       dir < 0   ? " (slower):"
+		       : dir > 0 ? " (faster):"
+		                 : ":",
+		       date, *p[i].label ? p[i].label : "-", p[i].host, metric, p[i].value, p[i].unit,
 		       100 * HISTORY_LEVEL, j[i].lo, j[i].hi, j[i].nbefore);
 		if (j[i].prev >= 0)
 			print_changed(s, &p[i], &p[j[i].prev]);

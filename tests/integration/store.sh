@@ -73,6 +73,8 @@ same default-file-modes "$(stat -c %a "$t/home/.local" "$t/home/.local/share" "$
 	"$t/home/.local/share/benchgrid/results.db" | tr '\n' ' ')" "700 700 700 600 "
 
 history_checks "$t/hist.db"
+check history-window 2 'window needs at least 3' -- "$bg" history store-tiny --store "$t/hist.db" --window 2
+check history-unit 0 's\.tps \(tps\)' -- "$bg" history store-tiny --store "$t/hist.db" --metric s.tps
 # history opened the store read-only: no journal, -wal or -shm file.
 same history-wrote-nothing "$(cd "$t" && ls hist.db*)" hist.db
 
