@@ -214,6 +214,55 @@ static void test_history(void **state)
 	store_close(s);
 }
 
+/* Version 2 as it will come: one more entry in the list. A version 1
+ * store with a run in it gets the new column, keeps its rows, and records
+ * version 2; a list that knows only version 1 then refuses the store. */
+static void test_migrate_to_v2(void **state)
+{
+	(void)state;
+	char path[512], run[512], err[512];
+	path_of(path, sizeof(path), "v2.db");
+	write_run("runv2");
+	path_of(run, sizeof(run), "runv2");
+	struct store *s;
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_put_dir(s, run, err, sizeof(err)), 0);
+	size_t n;
+	const store_migration *real = store_schema_migrations(&n);
+	assert_int_equal(n, 1);
+	static const char *const v2[] = {"ALTER TABLE runs ADD COLUMN note TEXT",
+	                                 "UPDATE runs SET note = 'migrated'", NULL};
+	const store_migration list[] = {real[0], v2};
+	assert_int_equal(store_schema_migrate_list(s, list, 2, 2), 0);
+	assert_int_equal(store_schema_version(s), 2);
+	assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE note = 'migrated'"), 1);
+	assert_int_equal(count(s, "SELECT count(*) FROM samples"), 2);
+	assert_int_equal(store_schema_migrate_list(s, list, 2, 2), 0); /* nothing left to do */
+	assert_int_equal(count(s, "SELECT count(*) FROM schema_version"), 2);
+	assert_int_equal(store_schema_migrate_list(s, real, 1, 1), -1);
+	assert_non_null(strstr(s->err, "version 2, newer than this benchgrid's 1"));
+	store_close(s);
+}
+
+/* A failed migration leaves the store as it was: the version and the
+ * tables of the statements before the failing one are rolled back. */
+static void test_migration_rolls_back(void **state)
+{
+	(void)state;
+	char path[512], err[512];
+	path_of(path, sizeof(path), "rollback.db");
+	struct store *s;
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	size_t n;
+	const store_migration *real = store_schema_migrations(&n);
+	static const char *const bad[] = {"CREATE TABLE added (x TEXT)", "THIS IS NOT SQL", NULL};
+	const store_migration list[] = {real[0], bad};
+	assert_int_equal(store_schema_migrate_list(s, list, 2, 2), -1);
+	assert_int_equal(store_schema_version(s), 1);
+	assert_int_equal(sdb_has_table(s, "added"), 0);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +271,8 @@ int main(void)
 	    cmocka_unit_test(test_newer_store_refused),
 	    cmocka_unit_test(test_setup_seconds),
 	    cmocka_unit_test(test_history),
+	    cmocka_unit_test(test_migrate_to_v2),
+	    cmocka_unit_test(test_migration_rolls_back),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
