@@ -73,6 +73,10 @@ same default-file-modes "$(stat -c %a "$t/home/.local" "$t/home/.local/share" "$
 	"$t/home/.local/share/benchgrid/results.db" | tr '\n' ' ')" "700 700 700 600 "
 
 history_checks "$t/hist.db"
+ln -s "$t/planted" "$t/link.svg"
+check history-svg-link 1 'cannot write .*link.svg: Too many levels of symbolic links' -- \
+	"$bg" history store-tiny --store "$t/hist.db" --svg "$t/link.svg"
+same history-svg-link-target "$(ls "$t/planted" 2>&1 >/dev/null | grep -c 'No such file')" 1
 check history-window 2 'window needs at least 3' -- "$bg" history store-tiny --store "$t/hist.db" --window 2
 check history-unit 0 's\.tps \(tps\)' -- "$bg" history store-tiny --store "$t/hist.db" --metric s.tps
 # history opened the store read-only: no journal, -wal or -shm file.
