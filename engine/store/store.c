@@ -361,6 +361,12 @@ static int put_rows(struct store *s, const char *run_id, const struct run *r, co
 			return -1;
 	if (put_facts(s, run_id, NULL, &r->env) < 0)
 		return -1;
+	/* The build (results.json "build"), which the model does not keep: a
+	 * regression between two commits of benchgrid itself shows there. */
+	const json_t *build = root ? json_object_get(root, "build") : NULL;
+	const char *commit = json_string_value(json_object_get(build, "commit"));
+	if (commit && put_fact(s, run_id, NULL, "benchgrid.commit", commit) < 0)
+		return -1;
 	const char *p[] = {run_id, "benchgrid.version", r->tool_version};
 	return r->tool_version
 	           ? put(s, "INSERT INTO environment (run_id, key, value) VALUES ($1, $2, $3)", 3, p)

@@ -23,7 +23,7 @@ same run-rows "$(q "$t/default.db" 'SELECT count(*) FROM runs; SELECT count(*) F
 	SELECT count(*) FROM samples WHERE metric = '"'exit_status'"'; SELECT output_dir FROM runs;' | tr '\n' ' ')" \
 	"1 2 4 $t/run1 "
 same run-version "$(q "$t/default.db" 'SELECT version FROM schema_version')" 1
-same run-env "$(q "$t/default.db" "SELECT count(*) FROM environment WHERE key IN ('machine.kernel', 'benchgrid.version')")" 2
+same run-env "$(q "$t/default.db" "SELECT count(*) FROM environment WHERE key IN ('machine.kernel', 'benchgrid.version', 'benchgrid.commit')")" 3
 check store-again 0 'run1: already recorded' -- "$bg" store "$t/run1"
 check run-again 0 'already recorded' -- "$bg" store --store "$t/default.db" "$t/run1"
 same store-no-duplicate "$(q "$t/default.db" 'SELECT count(*) FROM runs; SELECT count(*) FROM metrics' | tr '\n' ' ')" \
