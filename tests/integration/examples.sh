@@ -123,7 +123,9 @@ trap cleanup EXIT
 left_behind() {
 	local what=
 	awk -v w="$W/" 'index($5, w) == 1 { found = 1 } END { exit !found }' /proc/self/mountinfo && what+=" mounts"
-	grep -qs "^$W/" /sys/block/loop*/loop/backing_file && what+=" loop-devices"
+	# (the raw-device example's own device, $W/disk.img, is the test's)
+	cat /sys/block/loop*/loop/backing_file 2>/dev/null | grep "^$W/" | grep -qv "^$W/disk.img" &&
+		what+=" loop-devices"
 	pgrep -f -- "$W/work" >/dev/null && what+=" processes"
 	[ -z "$(ls -A "$W/work")" ] || what+=" files($(ls -A "$W/work" | head -3 | tr '\n' ' '))"
 	echo "$what"
@@ -168,14 +170,14 @@ PY
 
 # run NAME OUT [args]: runs examples/NAME.yaml, checks it, prints its time
 run() {
-	local n=$1 out=$2 t0 t1 rest
+	local n=$1 out=$2 t0 t1 rest log=$W/${2##*/}.log
 	shift 2
 	t0=$(date +%s.%N)
-	if "$bg" run -q -o "$out" --work-dir "$W/work" "$@" "$ex/$n.yaml" >"$out.log" 2>&1; then
+	if "$bg" run -q -o "$out" --work-dir "$W/work" "$@" "$ex/$n.yaml" >"$log" 2>&1; then
 		ok "$n: run $*"
 	else
 		bad "$n: run $* (exit $?)"
-		tail -30 "$out.log"
+		tail -30 "$log"
 	fi
 	t1=$(date +%s.%N)
 	local v
@@ -187,7 +189,7 @@ run() {
 }
 
 for n in "${examples[@]}"; do
-	out=$W/$n.out
+	out=$W/out/$n # out/ does not exist yet: run makes the parents
 	case $n in
 	raw-device)
 		# a zeroed 64 MiB loop device over a file of ours, passed with -D
