@@ -16,6 +16,9 @@ set(BG_HELP_TOPICS
   monitor=${PROJECT_SOURCE_DIR}/docs/sections/monitor.md
   lua=${PROJECT_SOURCE_DIR}/docs/sections/lua.md
   results=${PROJECT_SOURCE_DIR}/docs/results.md)
+# compare and the intervals of repeats (`benchgrid help statistics`).
+list(APPEND BG_HELP_TOPICS statistics=${PROJECT_SOURCE_DIR}/docs/statistics.md)
+list(APPEND BG_HELP_TOPICS reports=${PROJECT_SOURCE_DIR}/docs/reports.md) # report.html, numbers, charts
 set(BG_HELP_FILES "")
 foreach(t ${BG_HELP_TOPICS})
   string(REGEX REPLACE "^[^=]*=" "" f "${t}")

@@ -2,15 +2,13 @@
  *
  * A and B are result directories (holding results.json) or results.json
  * files. Cells are matched by id (the hash of their parameters), so the two
- * runs may come from different scenarios or machines. For every shared cell,
- * step and metric present in both, one Markdown table row gives A, B and the
- * ratio B/A (means over repetitions). A last table gives per metric the
- * geometric mean of the ratios over the shared cells (ratios of positive
- * values only), which is the fair single figure for "B is x times A".
- * Cells record the host they ran on: a shared cell that ran on different
- * hosts in A and B is flagged, unless all of A ran on one host and all of B
- * on another (then one line says two machines are compared). */
+ * runs may come from different scenarios or machines. The pairs of shared
+ * cells go to compare_render (medians, ratio, test, verdicts). Cells record
+ * the host and kernel they ran on: a shared cell that ran on different
+ * hosts (kernels) in A and B is flagged, unless all of A ran on one host
+ * (kernel) and all of B on another (then one line says so). */
 #include "compare.h"
+#include "compare_render.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,7 +20,7 @@
 #include "rep_hosts.h"
 #include "results.h"
 
-static int load(const char *path, struct run *r, struct diag *d)
+int compare_load(const char *path, struct run *r, struct diag *d)
 {
 	struct stat st;
 	char *file = NULL;
@@ -38,32 +36,6 @@ static int load(const char *path, struct run *r, struct diag *d)
 	rc = results_read_json(r, file, d);
 	free(file);
 	return rc;
-}
-
-struct geo {
-	char *ref, *unit;
-	double logsum;
-	size_t n;
-};
-
-static void geo_add(struct geo **g, size_t *ng, const char *ref, const char *unit, double ratio)
-{
-	size_t i;
-	for (i = 0; i < *ng; i++)
-		if (strcmp((*g)[i].ref, ref) == 0)
-			break;
-	if (i == *ng) {
-		struct geo *v = realloc(*g, (*ng + 1) * sizeof(*v));
-		if (!v)
-			return;
-		*g = v;
-		v[i] = (struct geo){strdup(ref), strdup(unit), 0, 0};
-		(*ng)++;
-	}
-	if (ratio > 0 && isfinite(ratio)) {
-		(*g)[i].logsum += log(ratio);
-		(*g)[i].n++;
-	}
 }
 
 /* The cells of x that y lacks, one line each. */
@@ -166,15 +138,138 @@ static void cell_hosts_flag(FILE *out, const struct run_cell *ca, const struct r
 	fputc(')', out);
 }
 
-int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
+/* The kernel a cell ran on: the release, the first word of the fact
+ * machine.kernel of the cell, else of the run's environment. */
+static void cell_kernel(const struct run *r, const struct run_cell *c, char *buf, size_t len)
+{
+	const char *k = result_info_get(&c->facts, "machine.kernel");
+	if (!k)
+		k = result_info_get(&r->env, "machine.kernel");
+	size_t n = k ? strcspn(k, " ") : 0;
+	snprintf(buf, len, "%.*s", (int)n, k ? k : "");
+}
+
+static bool kernels_differ(const struct run *a, const struct run_cell *ca, const struct run *b,
+                           const struct run_cell *cb)
+{
+	char ka[256], kb[256];
+	cell_kernel(a, ca, ka, sizeof(ka));
+	cell_kernel(b, cb, kb, sizeof(kb));
+	return *ka && *kb && strcmp(ka, kb) != 0;
+}
+
+/* Like the hosts: one line when every shared cell differs and each run has
+ * one kernel, else a warning and a flag per cell (returns true). */
+static bool compare_kernels_note(FILE *out, const struct run *a, const struct run *b, size_t shared)
+{
+	size_t n = 0;
+	bool one_a = true, one_b = true;
+	char k0a[256] = "", k0b[256] = "", k[256];
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct run_cell *cb = run_find_cell(b, a->cells[i].id);
+		if (!cb)
+			continue;
+		n += kernels_differ(a, &a->cells[i], b, cb);
+		cell_kernel(a, &a->cells[i], k, sizeof(k));
+		one_a &= !*k0a || strcmp(k, k0a) == 0;
+		if (!*k0a)
+			snprintf(k0a, sizeof(k0a), "%s", k);
+		cell_kernel(b, cb, k, sizeof(k));
+		one_b &= !*k0b || strcmp(k, k0b) == 0;
+		if (!*k0b)
+			snprintf(k0b, sizeof(k0b), "%s", k);
+	}
+	if (!n)
+		return false;
+	if (n == shared && one_a && one_b) {
+		fputs("- Kernels: A ran on Linux ", out);
+		rep_md_cell(out, k0a);
+		fputs(", B on ", out);
+		rep_md_cell(out, k0b);
+		fputs(": differences may be the kernel's\n", out);
+		return false;
+	}
+	fprintf(out,
+	        "- **Warning:** %zu of %zu shared cells ran on a different kernel in B than in A "
+	        "(marked); their ratios may be the kernel's\n",
+	        n, shared);
+	return true;
+}
+
+/* "0 `id` fs=ext4 (A on h1, B on h2)" and the table's "0 | id | fs=ext4 ..." */
+static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *b, bool flag_hosts,
+                     bool flag_kernels)
+{
+	char label[512], *flag = NULL;
+	size_t flen = 0;
+	FILE *f = open_memstream(&flag, &flen);
+	if (!f)
+		return -ENOMEM;
+	if (flag_hosts)
+		cell_hosts_flag(f, p->a, p->b);
+	if (flag_kernels && kernels_differ(a, p->a, b, p->b)) {
+		char ka[256], kb[256];
+		cell_kernel(a, p->a, ka, sizeof(ka));
+		cell_kernel(b, p->b, kb, sizeof(kb));
+		fputs(" (kernel A ", f);
+		rep_md_cell(f, ka);
+		fputs(", B ", f);
+		rep_md_cell(f, kb);
+		fputc(')', f);
+	}
+	fclose(f);
+	run_cell_label(p->a, label, sizeof(label));
+	char *cell = NULL;
+	size_t clen = 0;
+	f = open_memstream(&cell, &clen);
+	if (!f) {
+		free(flag);
+		return -ENOMEM;
+	}
+	rep_md_cell(f, label);
+	fclose(f);
+	int r1 = asprintf(&p->label, "%zu `%s` %s%s", p->a->index, p->a->id, cell, flag ? flag : "");
+	int r2 = asprintf(&p->row_head, "%zu | %s | %s%s", p->a->index, p->a->id, cell, flag ? flag : "");
+	free(cell);
+	free(flag);
+	if (r1 < 0)
+		p->label = NULL;
+	if (r2 < 0)
+		p->row_head = NULL;
+	return r1 < 0 || r2 < 0 ? -ENOMEM : 0;
+}
+
+static int compare_body(FILE *out, const struct run *a, const struct run *b, size_t shared, bool flag_hosts,
+                        bool flag_kernels, const struct compare_opts *o, bool *failed)
+{
+	struct cmp_pair *pairs = calloc(shared ? shared : 1, sizeof(*pairs));
+	size_t n = 0;
+	int rc = pairs ? 0 : -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < a->ncells; i++) {
+		const struct run_cell *cb = run_find_cell(b, a->cells[i].id);
+		if (!cb)
+			continue;
+		pairs[n] = (struct cmp_pair){.a = &a->cells[i], .b = cb};
+		rc = pair_text(&pairs[n++], a, b, flag_hosts, flag_kernels);
+	}
+	if (rc == 0)
+		rc = cmp_render(out, pairs, n, o, "# | id | cell", 3, failed);
+	cmp_pairs_free(pairs, n);
+	return rc;
+}
+
+int rep_compare_runs(const char *pa, const char *pb, const struct compare_opts *o, FILE *out, struct diag *d,
+                     bool *failed)
 {
 	struct run a, b;
-	int rc = load(pa, &a, d);
+	if (failed)
+		*failed = false;
+	int rc = compare_load(pa, &a, d);
 	if (rc < 0) {
 		run_free(&a);
 		return rc;
 	}
-	rc = load(pb, &b, d);
+	rc = compare_load(pb, &b, d);
 	if (rc < 0) {
 		run_free(&a);
 		run_free(&b);
@@ -195,77 +290,22 @@ int rep_compare(const char *pa, const char *pb, FILE *out, struct diag *d)
 	compare_run_line(out, "B", pb, b.name);
 	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n", shared, only_a, only_b);
 	bool flag_hosts = compare_hosts_note(out, &a, &b, shared);
-	fputc('\n', out);
-
-	struct geo *geo = NULL;
-	size_t ngeo = 0;
-	char label[512], ref[300], va[64], vb[64], vr[64];
-	if (shared) {
-		fputs("| # | id | cell | metric | A | B | B/A |\n|---|---|---|---|---|---|---|\n", out);
-		for (size_t i = 0; i < a.ncells; i++) {
-			const struct run_cell *ca = &a.cells[i], *cb = run_find_cell(&b, ca->id);
-			if (!cb)
-				continue;
-			struct cell_summary *sa = run_cell_summarize(ca), *sb = run_cell_summarize(cb);
-			run_cell_label(ca, label, sizeof(label));
-			for (size_t s = 0; sa && sb && s < sa->nsteps; s++) {
-				const struct step_summary *ss = &sa->steps[s];
-				for (size_t k = 0; k < ss->nm; k++) {
-					const struct metric_summary *ma = &ss->m[k];
-					const struct metric_summary *mb =
-					    cell_summary_metric(sb, ss->step, ma->name);
-					if (!mb)
-						continue;
-					snprintf(ref, sizeof(ref), "%s.%s", ss->step, ma->name);
-					double ratio = ma->st.mean != 0 ? mb->st.mean / ma->st.mean : NAN;
-					rep_fmt_human(ma->st.mean, va, sizeof(va));
-					rep_fmt_human(mb->st.mean, vb, sizeof(vb));
-					if (isfinite(ratio))
-						snprintf(vr, sizeof(vr), "%.3f", ratio);
-					else
-						snprintf(vr, sizeof(vr), "-");
-					fprintf(out, "| %zu | %s | ", ca->index, ca->id);
-					rep_md_cell(out, label);
-					if (flag_hosts)
-						cell_hosts_flag(out, ca, cb);
-					fputs(" | ", out);
-					rep_md_cell(out, ref);
-					if (*ma->unit) {
-						fputs(" (", out);
-						rep_md_cell(out, ma->unit);
-						fputs(")", out);
-					}
-					fprintf(out, " | %s | %s | %s |\n", va, vb, vr);
-					geo_add(&geo, &ngeo, ref, ma->unit, ratio);
-				}
-			}
-			cell_summary_free(sa);
-			cell_summary_free(sb);
-		}
-		fputc('\n', out);
+	bool flag_kernels = compare_kernels_note(out, &a, &b, shared);
+	rc = compare_body(out, &a, &b, shared, flag_hosts, flag_kernels, o, failed);
+	if (rc == 0) {
+		list_unshared(out, "A", &a, &b);
+		list_unshared(out, "B", &b, &a);
 	}
-	if (ngeo) {
-		fputs("## Geometric mean of B/A per metric\n\n| metric | cells | B/A |\n|---|---|---|\n",
-		      out);
-		for (size_t i = 0; i < ngeo; i++) {
-			fputs("| ", out);
-			rep_md_cell(out, geo[i].ref);
-			if (geo[i].n)
-				fprintf(out, " | %zu | %.3f |\n", geo[i].n,
-				        exp(geo[i].logsum / (double)geo[i].n));
-			else
-				fputs(" | 0 | - |\n", out);
-		}
-		fputc('\n', out);
-	}
-	list_unshared(out, "A", &a, &b);
-	list_unshared(out, "B", &b, &a);
-	for (size_t i = 0; i < ngeo; i++) {
-		free(geo[i].ref);
-		free(geo[i].unit);
-	}
-	free(geo);
 	run_free(&a);
 	run_free(&b);
+	if (rc < 0)
+		return rc;
 	return ferror(out) ? -EIO : 0;
+}
+
+int rep_compare(const char *a, const char *b, FILE *out, struct diag *d)
+{
+	struct compare_opts o;
+	compare_opts_init(&o);
+	return rep_compare_runs(a, b, &o, out, d, NULL);
 }

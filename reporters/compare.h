@@ -1,13 +1,26 @@
-/* compare: two runs side by side (`benchgrid compare`). */
+/* compare: two runs side by side (`benchgrid compare A B`), or the cells of
+ * one run that differ only in one parameter (`benchgrid compare DIR --by P`).
+ * docs/statistics.md describes the statistics, docs/results.md the output. */
 #ifndef BENCHGRID_COMPARE_H
 #define BENCHGRID_COMPARE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "compare_metric.h"
+#include "results.h"
 #include "diag.h"
 
-/* Compare two result directories (or results.json files): a Markdown table
- * of the cells both share with the ratio B/A of each metric, to out. */
+/* Compare two result directories (or results.json files): per shared cell
+ * and metric, the medians, their ratio B/A with its bootstrap interval, a
+ * significance test and a verdict; one verdict line per cell. *failed (may
+ * be NULL) is set when a metric got significantly worse by more than
+ * o->fail_above. Returns 0 or a negative errno (with a diagnostic in d). */
+int rep_compare_runs(const char *a, const char *b, const struct compare_opts *o, FILE *out, struct diag *d,
+                     bool *failed);
+/* rep_compare_runs with the default options. */
 int rep_compare(const char *a, const char *b, FILE *out, struct diag *d);
+/* Read DIR/results.json, or the file PATH itself. */
+int compare_load(const char *path, struct run *r, struct diag *d);
 
 #endif

@@ -167,6 +167,12 @@ static void judge(struct expect_row *row, const struct expect_ref *x, const stru
 		set_note(row, "%s", c->error ? c->error : "cell skipped");
 		return;
 	}
+	if (ss && ss->skipped && !ss->failed) {
+		/* A step its when: skipped in this cell: meant not to measure. */
+		row->status = EXPECT_SKIP;
+		set_note(row, "step '%s' skipped: %s", x->step, ss->skip_reason ? ss->skip_reason : "when:");
+		return;
+	}
 	if (!m || !isfinite(m->st.mean)) {
 		row->status = EXPECT_FAIL;
 		if (ss && ss->failed)

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "rep_csv.h"
+#include "rep_html.h"
 #include "rep_md.h"
 #include "rep_timeseries.h"
 
-static const struct reporter_ops *const reporters[] = {&rep_csv_ops, &rep_timeseries_ops, &rep_md_ops, NULL};
+static const struct reporter_ops *const reporters[] = {&rep_csv_ops, &rep_timeseries_ops, &rep_md_ops,
+                                                       &rep_html_ops, NULL};
 
 const struct reporter_ops *const *rep_all(void)
 {

@@ -3,6 +3,7 @@
  *   csv         results.csv     one row per cell and step (docs/results.md)
  *   timeseries  timeseries.csv  one row per cell, repetition, step and time
  *   markdown    report.md       + chart-N.svg files it links
+ *   html        report.html     the same sections in one self-contained page
  *
  * results.json is not a reporter: it is the source `benchgrid report DIR`
  * reads, written by results_write_json(). */

@@ -1,7 +1,8 @@
 /* rep_csv: results.csv, one row per cell and step.
  *
  * Columns: index, id, every parameter (first-seen order over all cells),
- * step, status, every metric (first-seen order over all steps), then, when
+ * step, status (ok, failed, or skipped: its when: was false, the error
+ * column says why), every metric (first-seen order over all steps), then, when
  * any metric has more than one sample (repeat: N), six columns per metric:
  * <m>_n, <m>_stddev, <m>_median, <m>_min, <m>_max, <m>_cv; last `error`.
  * A metric's column holds its mean over the repetitions; a metric the step

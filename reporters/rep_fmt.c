@@ -53,6 +53,33 @@ void rep_fmt_human(double v, char *buf, size_t len)
 	}
 }
 
+void rep_fmt_quantity(double v, const char *unit, char *buf, size_t len)
+{
+	static const struct {
+		const char *name;
+		double secs;
+	} times[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+	char num[48];
+	size_t nt = sizeof(times) / sizeof(times[0]), k = nt;
+	for (size_t i = 0; unit && i < nt; i++)
+		if (strcmp(unit, times[i].name) == 0)
+			k = i;
+	if (k < nt && isfinite(v) && v != 0) {
+		double secs = v * times[k].secs;
+		size_t best = 0; /* the largest unit in which |v| >= 1 */
+		for (size_t i = 0; i < nt; i++)
+			if (fabs(secs) / times[i].secs >= 1 - 1e-12)
+				best = i;
+		v = secs / times[best].secs;
+		unit = times[best].name;
+	}
+	rep_fmt_human(v, num, sizeof(num));
+	if (unit && *unit && isfinite(v))
+		snprintf(buf, len, "%s %s", num, unit);
+	else
+		snprintf(buf, len, "%s", num);
+}
+
 void rep_fmt_bound(double v, char *buf, size_t len)
 {
 	if (isinf(v))

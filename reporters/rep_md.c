@@ -17,6 +17,8 @@
  *   ## Warnings            outliers and cold first runs over repeats
  *   ## Failed cells        every failed cell with its error
  * The summary rows are written as cells arrive (cell()); the rest at end().
+ * report.html (rep_html.c) is the same text written in html mode (struct md)
+ * and turned into HTML by rep_html_md.
  * The head (title to run facts, then Reproduction) is a second memory
  * stream written before the rest. */
 #include "rep_md.h"
@@ -31,9 +33,11 @@
 #include "expect.h"
 #include "rep_fmt.h"
 #include "rep_hosts.h"
+#include "rep_html_md.h"
 #include "rep_md_activity.h"
 #include "rep_md_charts.h"
 #include "rep_md_devices.h"
+#include "rep_md_ci.h"
 #include "rep_md_doc.h"
 #include "rep_md_pivots.h"
 #include "rep_md_repro.h"
@@ -110,7 +114,7 @@ static void run_hosts_line(FILE *f, const struct run *r)
 	rep_hosts_free(&h);
 }
 
-static int md_begin(struct rep_ctx *cx)
+int rep_md_open(struct rep_ctx *cx, bool html)
 {
 	const struct run *r = cx->run;
 	struct md *m = calloc(1, sizeof(*m));
@@ -118,8 +122,15 @@ static int md_begin(struct rep_ctx *cx)
 	if (!m)
 		return -ENOMEM;
 	cx->priv = m;
+	m->html = html;
+	if (html) { /* errors in report: are report.md's to tell */
+		diag_init(&m->quiet);
+		m->real_d = cx->d;
+		cx->d = &m->quiet;
+	}
 	rep_param_names(r, &m->params);
-	int rc = rep_file_open(&m->rf, cx->outdir, "report.md", cx->d);
+	int rc =
+	    rep_file_open(&m->rf, cx->outdir, html ? "report.html" : "report.md", html ? m->real_d : cx->d);
 	if (rc < 0)
 		return rc;
 	FILE *mem = open_memstream(&m->buf, &m->len);
@@ -159,8 +170,13 @@ static int md_begin(struct rep_ctx *cx)
 	fprintf(f, " (%zu ok, %zu failed, %zu skipped)\n", nok, nfail, nskip);
 	run_hosts_line(f, r);
 	if (r->repeat > 1 || r->warmup)
-		fprintf(f, "- Repeat: %zu (values are means ± sample standard deviation), warmup: %zu\n",
-		        r->repeat, r->warmup);
+		fprintf(f,
+		        "- Repeat: %zu (values are means ± the half-width of their 95%% confidence "
+		        "interval%s), warmup: %zu\n",
+		        r->repeat,
+		        r->repeat < 5 ? "; below 5 repetitions an interval of the median is not meaningful"
+		                      : "",
+		        r->warmup);
 	fprintf(f, "- Tool: %s\n\n", r->tool_version ? r->tool_version : "benchgrid");
 	f = m->rf.f;
 
@@ -193,21 +209,26 @@ static int md_begin(struct rep_ctx *cx)
 	return 0;
 }
 
-static int md_cell(struct rep_ctx *cx, size_t i)
+int rep_md_cell_row(struct rep_ctx *cx, size_t i)
 {
 	struct md *m = cx->priv;
 	const struct run_cell *c = &cx->run->cells[i];
 	FILE *f = m->rf.f;
 	char buf[64];
 
-	fprintf(f, "| %zu | %s |", c->index, c->id);
+	snprintf(buf, sizeof(buf), "%zu", c->index);
+	fputs("| ", f);
+	rep_md_mark(m, f, "id", buf);
+	fprintf(f, "%zu | %s |", c->index, c->id);
 	for (size_t k = 0; k < m->params.n; k++) {
 		fputc(' ', f);
 		rep_md_cell(f, run_cell_param(c, m->params.v[k]));
 		fputs(" |", f);
 	}
 	rep_fmt_human(c->elapsed, buf, sizeof(buf));
-	fprintf(f, " %s | %s |\n", run_status_name(c->status), buf);
+	fprintf(f, " %s | ", run_status_name(c->status));
+	rep_md_mark_value(m, f, c->elapsed);
+	fprintf(f, "%s |\n", buf);
 	return 0;
 }
 
@@ -224,6 +245,125 @@ static bool steps_table_skips(const char *metric)
 		return false;
 	size_t digits = strspn(metric + 4, "0123456789");
 	return digits > 0 && strcmp(metric + 4 + digits, "_ms") == 0;
+}
+
+/* Under a step's table: the cells its `when:` skipped, and why. */
+static void skipped_note(struct rep_ctx *cx, FILE *f, const char *step)
+{
+	const char *why = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < cx->run->ncells; i++) {
+		const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
+		if (!ss || !ss->skipped || ss->failed)
+			continue;
+		if (!n++) {
+			why = ss->skip_reason;
+			fputs("Skipped (not run, not failed) in cell", f);
+		}
+		fprintf(f, "%s %zu", n == 1 ? "" : ",", cx->run->cells[i].index);
+	}
+	if (!n)
+		return;
+	fputs(": ", f);
+	rep_md_cell(f, why && *why ? why : "when: false");
+	fputs(".\n\n", f);
+}
+
+/* One step's table: #, parameters, status, and the metrics whose show[]
+ * is set (all of them when show is NULL). */
+static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, const struct rep_strs *metrics,
+                        const struct rep_strs *units, const bool *show)
+{
+	const struct run *r = cx->run;
+	FILE *f = m->rf.f;
+	size_t nshow = 0;
+	char buf[128];
+	fputs("| # |", f);
+	for (size_t k = 0; k < m->params.n; k++) {
+		fputc(' ', f);
+		rep_md_cell(f, m->params.v[k]);
+		fputs(" |", f);
+	}
+	fputs(" status |", f);
+	for (size_t j = 0; j < metrics->n; j++) {
+		if (show && !show[j])
+			continue;
+		nshow++;
+		fputc(' ', f);
+		rep_md_cell(f, metrics->v[j]);
+		if (j < units->n && units->v[j] && *units->v[j]) {
+			fputs(" (", f);
+			rep_md_cell(f, units->v[j]);
+			fputc(')', f);
+		}
+		fputs(" |", f);
+	}
+	fputc('\n', f);
+	rep_md_row_sep(f, 2 + m->params.n + nshow);
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct run_cell *c = &r->cells[i];
+		const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
+		if (!ss)
+			continue;
+		fputs("| ", f);
+		rep_md_mark_cell(m, f, (long)c->index);
+		fprintf(f, "%zu |", c->index);
+		for (size_t k = 0; k < m->params.n; k++) {
+			fputc(' ', f);
+			rep_md_cell(f, run_cell_param(c, m->params.v[k]));
+			fputs(" |", f);
+		}
+		fprintf(f, " %s |", ss->failed ? "failed" : ss->skipped ? "skipped" : "ok");
+		for (size_t j = 0; j < metrics->n; j++) {
+			if (show && !show[j])
+				continue;
+			const struct metric_summary *ms =
+			    cell_summary_metric(cx->sum[i], step, metrics->v[j]);
+			if (ms)
+				rep_md_fmt_metric(ms, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "-");
+			fputc(' ', f);
+			if (ms)
+				rep_md_mark_value(m, f, ms->st.mean);
+			fprintf(f, "%s |", buf);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* report.html folds a long step table: the headline metrics (throughput
+ * and p99 latency, step_headlines in cell_summary.h, as compare shows them)
+ * first, every column on demand. report.md has the whole table. */
+static void steps_tables(struct rep_ctx *cx, struct md *m, const char *step, const struct rep_strs *metrics,
+                         const struct rep_strs *units)
+{
+	bool *show = m->html ? calloc(metrics->n ? metrics->n : 1, sizeof(*show)) : NULL;
+	size_t nhead = 0;
+	for (size_t j = 0; show && j < metrics->n; j++) {
+		for (size_t i = 0; i < cx->run->ncells && !show[j]; i++) {
+			const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
+			show[j] = ss && step_is_headline(ss, metrics->v[j]);
+		}
+		nhead += show[j];
+	}
+	for (size_t j = 0; show && nhead == 0 && j < metrics->n && j < 6; j++)
+		show[j] = true; /* no headline metric: the first six */
+	if (!show || metrics->n <= 6 || nhead == metrics->n) {
+		steps_table(cx, m, step, metrics, units, NULL);
+		free(show);
+		return;
+	}
+	char what[96];
+	steps_table(cx, m, step, metrics, units, show);
+	snprintf(what, sizeof(what), "All %zu metrics of this step", metrics->n);
+	rep_md_mark(m, m->rf.f, "details", what);
+	fputs("\n\n", m->rf.f);
+	steps_table(cx, m, step, metrics, units, NULL);
+	rep_md_mark(m, m->rf.f, "/details", NULL);
+	fputs("\n\n", m->rf.f);
+	free(show);
 }
 
 static void section_steps(struct rep_ctx *cx, struct md *m)
@@ -269,49 +409,9 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 		}
 		fputs("### Step `", f);
 		rep_md_cell(f, steps.v[s]);
-		fprintf(f, "`%s%s%s\n\n| # |", *workload ? " (" : "", workload, *workload ? ")" : "");
-		for (size_t k = 0; k < m->params.n; k++) {
-			fputc(' ', f);
-			rep_md_cell(f, m->params.v[k]);
-			fputs(" |", f);
-		}
-		fputs(" status |", f);
-		for (size_t j = 0; j < metrics.n; j++) {
-			fputc(' ', f);
-			rep_md_cell(f, metrics.v[j]);
-			if (j < units.n && units.v[j] && *units.v[j]) {
-				fputs(" (", f);
-				rep_md_cell(f, units.v[j]);
-				fputc(')', f);
-			}
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-		rep_md_row_sep(f, 2 + m->params.n + metrics.n);
-		for (size_t i = 0; i < r->ncells; i++) {
-			const struct run_cell *c = &r->cells[i];
-			const struct step_summary *ss = cell_summary_step(cx->sum[i], steps.v[s]);
-			if (!ss)
-				continue;
-			fprintf(f, "| %zu |", c->index);
-			for (size_t k = 0; k < m->params.n; k++) {
-				fputc(' ', f);
-				rep_md_cell(f, run_cell_param(c, m->params.v[k]));
-				fputs(" |", f);
-			}
-			fprintf(f, " %s |", ss->failed ? "failed" : ss->skipped ? "skipped" : "ok");
-			for (size_t j = 0; j < metrics.n; j++) {
-				const struct metric_summary *ms =
-				    cell_summary_metric(cx->sum[i], steps.v[s], metrics.v[j]);
-				if (ms)
-					rep_md_fmt_metric(ms, buf, sizeof(buf));
-				else
-					snprintf(buf, sizeof(buf), "-");
-				fprintf(f, " %s |", buf);
-			}
-			fputc('\n', f);
-		}
-		fputc('\n', f);
+		fprintf(f, "`%s%s%s\n\n", *workload ? " (" : "", workload, *workload ? ")" : "");
+		steps_tables(cx, m, steps.v[s], &metrics, &units);
+		skipped_note(cx, f, steps.v[s]);
 		if (hidden)
 			fputs("Not in this table: the other devices' disk columns (see Devices), the "
 			      "per-statement latencies and the wait events (their own sections); all are in "
@@ -541,7 +641,10 @@ static int md_flush(struct md *m, bool write)
 			rc = -ENOMEM;
 		m->rf.f = m->file;
 		m->file = NULL;
-		if (rc == 0 && write) {
+		if (rc == 0 && write && m->html) {
+			rep_html_md_write(m->rf.f, m->hbuf, m->hlen, m->buf, m->len,
+			                  (const char *const *)m->svgs, m->nsvg);
+		} else if (rc == 0 && write) {
 			utf8_fput(m->rf.f, m->hbuf, m->hlen, UTF8_NO_CONTROLS | UTF8_NO_CR);
 			utf8_fput(m->rf.f, m->buf, m->len, UTF8_NO_CONTROLS | UTF8_NO_CR);
 		}
@@ -549,6 +652,11 @@ static int md_flush(struct md *m, bool write)
 	free(m->buf);
 	free(m->hbuf);
 	m->buf = m->hbuf = NULL;
+	for (size_t i = 0; i < m->nsvg; i++)
+		free(m->svgs[i]);
+	free(m->svgs);
+	m->svgs = NULL;
+	m->nsvg = 0;
 	return rc;
 }
 
@@ -564,7 +672,7 @@ static void remove_stale_charts(const char *outdir, int from)
 	}
 }
 
-static int md_end(struct rep_ctx *cx, bool ok)
+int rep_md_close(struct rep_ctx *cx, bool ok)
 {
 	struct md *m = cx->priv;
 	int rc = 0;
@@ -579,6 +687,7 @@ static int md_end(struct rep_ctx *cx, bool ok)
 		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
 		rep_varying_params(cx->run, &m->vary);
 		section_steps(cx, m);
+		rep_md_ci(cx, m); /* confidence intervals of the headline metrics */
 		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
 		if (rep && rep->kind == NODE_MAP) {
@@ -600,9 +709,15 @@ static int md_end(struct rep_ctx *cx, bool ok)
 	int frc = md_flush(m, ok && rc == 0);
 	if (rc == 0)
 		rc = frc;
+	if (m->html) { /* the caller's diag again; report.md tells of report: */
+		cx->d = m->real_d;
+		diag_free(&m->quiet);
+		m->bad_config = false;
+	}
 	if (ok && rc == 0 && m->rf.f) {
 		rc = rep_file_commit(&m->rf, cx->d);
-		remove_stale_charts(cx->outdir, m->nchart + 1);
+		if (!m->html)
+			remove_stale_charts(cx->outdir, m->nchart + 1);
 	} else {
 		rep_file_abort(&m->rf);
 	}
@@ -616,10 +731,15 @@ static int md_end(struct rep_ctx *cx, bool ok)
 	return rc;
 }
 
+static int md_begin(struct rep_ctx *cx)
+{
+	return rep_md_open(cx, false);
+}
+
 const struct reporter_ops rep_md_ops = {
     .name = "markdown",
     .file = "report.md",
     .begin = md_begin,
-    .cell = md_cell,
-    .end = md_end,
+    .cell = rep_md_cell_row,
+    .end = rep_md_close,
 };

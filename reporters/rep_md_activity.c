@@ -72,7 +72,8 @@ static int tps_chart(struct rep_ctx *cx, struct md *m, const char *step, const s
 		if (!se || se->n == 0)
 			continue;
 		add_events(&cd, result_series(ss->first, "pg_checkpoints"), cd.ns);
-		cd.s[cd.ns++] = (struct svg_series){*g[gi].label ? g[gi].label : "tps", se->n, se->t, se->v};
+		cd.s[cd.ns++] =
+		    (struct svg_series){*g[gi].label ? g[gi].label : "tps", se->n, se->t, se->v, NULL};
 	}
 	int rc = 0;
 	if (cd.ns) {

@@ -14,10 +14,39 @@
 #include "svg.h"
 #include "units.h"
 
+/* report.html: the chart's SVG (no XML declaration) in m->svgs, and its
+ * mark in the text (rep_md_doc.h). */
+static int keep_svg(struct md *m, const struct svg_chart *ch)
+{
+	char *buf = NULL, num[24];
+	size_t len = 0;
+	struct svg_chart in = *ch;
+	in.inline_svg = true;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	int rc = svg_write(f, &in);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -ENOMEM;
+	char **v = rc == 0 ? realloc(m->svgs, (m->nsvg + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(buf);
+		return rc < 0 ? rc : -ENOMEM;
+	}
+	m->svgs = v;
+	m->svgs[m->nsvg] = buf;
+	snprintf(num, sizeof(num), "%zu", m->nsvg++);
+	rep_md_mark(m, m->rf.f, "svg", num);
+	fputs("\n\n", m->rf.f);
+	return 0;
+}
+
 int rep_md_write_svg(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch)
 {
 	char name[64];
 	struct rep_file rf;
+	if (m->html) /* kept for the page, an svg:N mark in the text */
+		return keep_svg(m, ch);
 	snprintf(name, sizeof(name), "chart-%d.svg", ++m->nchart);
 	int rc = rep_file_open(&rf, cx->outdir, name, cx->d);
 	if (rc < 0)
@@ -113,7 +142,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 		else
 			snprintf(lab, sizeof(lab), "%s", metric);
 		labels[ns] = strdup(lab);
-		s[ns] = (struct svg_series){labels[ns], se->n, se->t, se->v};
+		s[ns] = (struct svg_series){labels[ns], se->n, se->t, se->v, NULL};
 		mark_add(&mk, m, g->cells[k], c->y, NAN, ns, g->n > 1 ? lab : NULL);
 		if (se->unit && *se->unit)
 			unit = se->unit;
@@ -144,6 +173,81 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 	return rc;
 }
 
+/* Line or bars against a parameter (docs/reports.md): `kind:` when given;
+ * else a line when every x value is a plain number (clients 1, 2, 4, 8),
+ * bars when one is not: names, and sizes or durations (16MB, 128MB), which
+ * are settings picked from a few, so a line between them would suggest
+ * values in between that were never run. */
+static enum svg_kind chart_kind(const struct chart_cfg *c, bool numeric)
+{
+	if (c->kind >= 0)
+		return c->kind == 1 ? SVG_BAR : SVG_LINE;
+	return numeric ? SVG_LINE : SVG_BAR;
+}
+
+/* More series than this in one chart cannot be told apart: one small chart
+ * per series instead, on a shared y scale. */
+enum { SMALL_MULTIPLES_OVER = 6 };
+
+static int write_multiples(struct rep_ctx *cx, struct md *m, const struct svg_chart *ch, const char *series)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t j = 0; j < ch->ns; j++)
+		for (size_t k = 0; k < ch->s[j].n; k++) {
+			double y = ch->s[j].y[k], e = ch->s[j].err ? ch->s[j].err[k] : NAN;
+			if (!isfinite(y))
+				continue;
+			e = isfinite(e) ? fabs(e) : 0;
+			lo = fmin(lo, y >= 0 ? fmax(y - e, 0) : y - e); /* as svg.c's layout */
+			hi = fmax(hi, y + e);
+		}
+	for (size_t i = 0; i < ch->nmarks; i++)
+		if (isfinite(ch->marks[i].y)) {
+			lo = fmin(lo, ch->marks[i].y);
+			hi = fmax(hi, ch->marks[i].y);
+		}
+	struct svg_mark *mk = calloc(ch->nmarks ? ch->nmarks : 1, sizeof(*mk));
+	if (!mk)
+		return -ENOMEM;
+	if (m->html) {
+		rep_md_mark(m, m->rf.f, "multiples", ch->title ? ch->title : "");
+	} else {
+		fputc('*', m->rf.f);
+		rep_md_cell(m->rf.f, ch->title ? ch->title : "");
+		fputs(", one chart per value of ", m->rf.f);
+		rep_md_cell(m->rf.f, series);
+		fputs(":*", m->rf.f);
+	}
+	fputs("\n\n", m->rf.f);
+	int rc = 0;
+	for (size_t j = 0; j < ch->ns && rc == 0; j++) {
+		char title[600];
+		size_t nmk = 0;
+		for (size_t i = 0; i < ch->nmarks; i++)
+			if (ch->marks[i].series == j) {
+				mk[nmk] = ch->marks[i];
+				mk[nmk++].series = 0;
+			}
+		snprintf(title, sizeof(title), "%s = %s", series, ch->s[j].label ? ch->s[j].label : "");
+		struct svg_chart one = *ch;
+		one.title = title;
+		one.s = &ch->s[j];
+		one.ns = 1;
+		one.marks = mk;
+		one.nmarks = nmk;
+		one.width = 380;
+		one.height = 260;
+		one.y_lo = lo;
+		one.y_hi = hi;
+		one.no_legend = true;
+		rc = rep_md_write_svg(cx, m, &one);
+	}
+	rep_md_mark(m, m->rf.f, "/multiples", NULL);
+	fputs("\n\n", m->rf.f);
+	free(mk);
+	return rc;
+}
+
 /* A metric against a parameter, or against the axis of metric names `ax`
  * (NULL: x is a parameter): categories = x values, one line per series value. */
 static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
@@ -164,21 +268,22 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	size_t nx = xs.n, nsv = sv.n;
 	struct svg_series *s = calloc(nsv ? nsv : 1, sizeof(*s));
 	double *x = calloc(nx ? nx : 1, sizeof(*x)), *y = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*y));
+	double *err = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*err));
 	int rc = 0;
 	bool numeric = true;
 	struct marks mk = {0};
-	if (!s || !x || !y) {
+	if (!s || !x || !y || !err) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < nx; i++) {
 		double v;
 		x[i] = (double)i;
-		numeric &= units_is_number(xs.v[i], &v) || units_has_size_suffix(xs.v[i]);
+		numeric &= units_is_number(xs.v[i], &v);
 	}
 	for (size_t j = 0; j < nsv; j++) {
 		for (size_t i = 0; i < nx; i++) {
-			y[j * nx + i] = NAN;
+			y[j * nx + i] = err[j * nx + i] = NAN;
 			for (size_t k = 0; k < g->n; k++) {
 				const struct run_cell *cell = &r->cells[g->cells[k]];
 				const char *xv = ax ? xs.v[i] : run_cell_param(cell, c->x),
@@ -190,13 +295,15 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 				snprintf(ref, sizeof(ref), "%s.%s", step, ax ? name : metric);
 				const struct metric_summary *ms =
 				    cell_summary_metric(cx->sum[g->cells[k]], step, ax ? name : metric);
-				if (ms)
+				if (ms) {
 					y[j * nx + i] = ms->st.mean;
+					err[j * nx + i] = ms->ci_half;
+				}
 				mark_add(&mk, m, g->cells[k], ref, (double)i, j, NULL);
 				break;
 			}
 		}
-		s[j] = (struct svg_series){*sv.v[j] ? sv.v[j] : metric, nx, x, y + j * nx};
+		s[j] = (struct svg_series){*sv.v[j] ? sv.v[j] : metric, nx, x, y + j * nx, err + j * nx};
 	}
 	if (ax)
 		metric_axis_metric(ax, nx ? xs.v[0] : "", name, sizeof(name));
@@ -204,7 +311,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	char ylabel[160];
 	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
 	marks_finish(&mk);
-	struct svg_chart ch = {.kind = c->kind == 1 || (c->kind < 0 && !numeric) ? SVG_BAR : SVG_LINE,
+	struct svg_chart ch = {.kind = chart_kind(c, numeric),
 	                       .title = title,
 	                       .marks = mk.v,
 	                       .nmarks = mk.n,
@@ -216,10 +323,13 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	                       .ns = nsv};
 	if (nx == 0)
 		fprintf(m->rf.f, "*(no values of %s for this chart)*\n\n", c->x);
+	else if (nsv > SMALL_MULTIPLES_OVER)
+		rc = write_multiples(cx, m, &ch, c->series);
 	else
 		rc = rep_md_write_svg(cx, m, &ch);
 out:
 	marks_free(&mk);
+	free(err);
 	free(s);
 	free(x);
 	free(y);

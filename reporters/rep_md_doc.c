@@ -1,6 +1,8 @@
 /* rep_md_doc: the helpers of report.md's sections (see rep_md_doc.h). */
 #include "rep_md_doc.h"
 
+#include <math.h>
+
 #include "diag.h"
 #include "rep_fmt.h"
 
@@ -8,8 +10,8 @@ void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len)
 {
 	char a[32], b[32];
 	rep_fmt_human(m->st.mean, a, sizeof(a));
-	if (m->st.n > 1) {
-		rep_fmt_human(m->st.stddev, b, sizeof(b));
+	if (m->st.n > 1 && isfinite(m->ci_half)) {
+		rep_fmt_human(m->ci_half, b, sizeof(b));
 		snprintf(buf, len, "%s ± %s", a, b);
 	} else {
 		snprintf(buf, len, "%s", a);
@@ -65,4 +67,28 @@ const char *rep_md_unit_of(struct rep_ctx *cx, const char *step, const char *met
 			return ms->unit;
 	}
 	return "";
+}
+
+void rep_md_mark(const struct md *m, FILE *f, const char *kind, const char *text)
+{
+	if (m->html)
+		fprintf(f, "\x01%s%s%s\x02", kind, text ? ":" : "", text ? text : "");
+}
+
+void rep_md_mark_value(const struct md *m, FILE *f, double v)
+{
+	char buf[40];
+	if (!m->html || !isfinite(v))
+		return;
+	rep_fmt_exact(v, buf, sizeof(buf));
+	rep_md_mark(m, f, "v", buf);
+}
+
+void rep_md_mark_cell(const struct md *m, FILE *f, long n)
+{
+	char buf[32];
+	if (!m->html || n < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%ld", n);
+	rep_md_mark(m, f, "a", buf);
 }

@@ -27,9 +27,32 @@ struct md {
 	struct rep_strs vary; /* the parameters that tell cells apart (rep_varying_params) */
 	int nchart;
 	bool bad_config;
+	/* Written for report.html (rep_html.c): charts kept in svgs, and the marks of
+	 * rep_md_mark() in the text, which the HTML writer turns into attributes,
+	 * links and folds. report.md never has them. */
+	bool html;
+	struct diag *real_d; /* html: the caller's diag; cx->d is a quiet one */
+	struct diag quiet;   /* html: report.md already said what is wrong */
+	char **svgs;         /* html: the charts drawn, by their svg:N mark */
+	size_t nsvg;
 };
 
-/* "mean ± stddev" (the mean alone for one sample), for people. */
+/* The marks of html mode, each "\x01KIND:TEXT\x02" (rep_html_md.c):
+ *   v:NUMBER   the table cell's full-precision value (data-v, for sorting)
+ *   a:N        the table cell links to the details of cell N
+ *   id:N       the table row is the details of cell N (its anchor)
+ *   details:S  a fold with summary S starts (on a line of its own)
+ *   /details   the fold ends
+ *   svg:N      chart N (m->svgs[N]) here, on a line of its own
+ *   multiples:S, /multiples   small multiples (a figure with caption S) */
+void rep_md_mark(const struct md *m, FILE *f, const char *kind, const char *text);
+/* The v: mark of a number (nothing for NaN or outside html mode). */
+void rep_md_mark_value(const struct md *m, FILE *f, double v);
+/* The a: mark of the cell numbered n (run_cell.index; nothing for n < 0). */
+void rep_md_mark_cell(const struct md *m, FILE *f, long n);
+
+/* "mean ± half-width of its 95% confidence interval" (the mean alone for
+ * one sample), for people. */
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
 /* The |---|---| line under a table header of ncols columns. */
 void rep_md_row_sep(FILE *f, size_t ncols);

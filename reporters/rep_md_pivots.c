@@ -83,6 +83,19 @@ static void pivot_value(struct rep_ctx *cx, const struct pivot_cfg *p, long ci, 
 		snprintf(buf, len, "failed");
 }
 
+/* report.html: the value links to its cell's details and sorts by its
+ * full precision (rep_md_doc.h). */
+static void pivot_marks(struct rep_ctx *cx, const struct md *m, const struct pivot_cfg *p, long ci,
+                        const char *step, const char *metric)
+{
+	if (ci < 0)
+		return;
+	const struct metric_summary *ms = cell_summary_metric(cx->sum[ci], step, metric);
+	rep_md_mark_cell(m, m->rf.f, (long)cx->run->cells[ci].index);
+	if (ms)
+		rep_md_mark_value(m, m->rf.f, rep_stat(ms, p->stat ? p->stat : "mean"));
+}
+
 void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 {
 	const struct run *r = cx->run;
@@ -172,7 +185,9 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 					pivot_metric(&pa, step, metric, rows.v[ri], cols.v[c], name,
 					             sizeof(name), ref, sizeof(ref));
 					pivot_value(cx, &p, ci, step, name, buf, sizeof(buf));
-					fprintf(f, " %s |", buf);
+					fputc(' ', f);
+					pivot_marks(cx, m, &p, ci, step, name);
+					fprintf(f, "%s |", buf);
 					if (!pub || !pub[c])
 						continue;
 					double v = ci >= 0 ? rep_md_published(m, (size_t)ci, ref) : NAN;

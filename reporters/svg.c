@@ -60,8 +60,10 @@ void svg_tick_label(double v, double step, char *buf, size_t len)
 	} si[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
 	const char *suffix = "";
 	double a = fabs(v) > fabs(step) ? fabs(v) : fabs(step);
-	if (fabs(v) < step * 1e-9)
-		v = 0;
+	if (fabs(v) < step * 1e-9) {
+		snprintf(buf, len, "0"); /* not "0k" */
+		return;
+	}
 	if (a >= 1e4)
 		for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
 			if (a >= si[i].div) {
@@ -149,7 +151,7 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 		double w = 30 + 7.0 * (double)(c->s[i].label ? strlen(c->s[i].label) : 0);
 		fr->legend_w = fmax(fr->legend_w, fmin(w, 220));
 	}
-	if (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label))
+	if (c->no_legend || (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label)))
 		fr->legend_w = 0;
 	fr->w = fr->W - fr->x0 - 20 - fr->legend_w;
 	fr->h = fr->H - fr->y0 - 60;
@@ -162,9 +164,16 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 				continue;
 			xlo = fmin(xlo, c->s[i].x[k]);
 			xhi = fmax(xhi, c->s[i].x[k]);
-			ylo = fmin(ylo, c->s[i].y[k]);
-			yhi = fmax(yhi, c->s[i].y[k]);
+			double y = c->s[i].y[k];
+			double e = c->s[i].err && isfinite(c->s[i].err[k]) ? fabs(c->s[i].err[k]) : 0;
+			/* an error bar of a positive value stops at 0 (write_err_bars) */
+			ylo = fmin(ylo, y >= 0 ? fmax(y - e, 0) : y - e);
+			yhi = fmax(yhi, y + e);
 		}
+	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo)) {
+		ylo = fmin(ylo, c->y_lo);
+		yhi = fmax(yhi, c->y_hi);
+	}
 	for (size_t i = 0; i < c->nmarks; i++)
 		if (isfinite(c->marks[i].y)) {
 			bool had = isfinite(ylo);
@@ -199,8 +208,9 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 
 static void write_head(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
+	if (!c->inline_svg)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,
-	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	        "font-family=\"sans-serif\" font-size=\"12\">\n",
 	        fr->W, fr->H, fr->W, fr->H);
@@ -299,6 +309,50 @@ static void write_bars(FILE *f, const struct svg_chart *c, const struct frame *f
 		svg_tick_label(s->y[k], fabs(s->y[k]) / 1000 + 1e-12, buf, sizeof(buf));
 		fprintf(f, ": %s</title></rect>\n", buf);
 	}
+}
+
+/* The x of point k of series i: a line's point, or the middle of its bar. */
+static double point_x(const struct svg_chart *c, const struct frame *fr, size_t i, size_t k)
+{
+	const struct svg_series *s = &c->s[i];
+	if (c->kind != SVG_BAR)
+		return px(fr, s->x[k]);
+	double slot = fr->w / (double)(fr->ncat ? fr->ncat : 1);
+	double bw = c->ns ? slot * 0.8 / (double)c->ns : 0;
+	double x =
+	    (fr->cat ? px(fr, s->x[k]) - slot * 0.4 : px(fr, s->x[k]) - bw * c->ns / 2) + bw * (double)i;
+	return x + bw / 2;
+}
+
+/* Error bars of series i (see svg.h). */
+static void write_err_bars(FILE *f, const struct svg_chart *c, const struct frame *fr, size_t i)
+{
+	const struct svg_series *s = &c->s[i];
+	bool any = false;
+	for (size_t k = 0; s->err && k < s->n; k++) {
+		double e = s->err[k];
+		if (!isfinite(e) || !(e > 0) || !isfinite(s->y[k]) || !isfinite(s->x[k]))
+			continue;
+		if (!any) /* dark over bars; a line's own colour, to tell lines apart */
+			fprintf(f, "<g class=\"err-bars\"%s stroke-width=\"1.2\">\n",
+			        c->kind == SVG_BAR ? " stroke=\"#222\"" : "");
+		any = true;
+		/* series side by side on a line chart, so their bars do not hide
+		 * each other; clipped to the plot (a positive value's at 0) */
+		double x = point_x(c, fr, i, k) +
+		           (c->kind == SVG_BAR ? 0 : 5.0 * ((double)i - (double)(c->ns - 1) / 2));
+		double lo = s->y[k] - e, hi = s->y[k] + e;
+		if (s->y[k] >= 0 && lo < 0)
+			lo = 0;
+		double y1 = py(fr, fmax(lo, fr->ylo)), y2 = py(fr, fmin(hi, fr->yhi));
+		fprintf(f,
+		        "<line class=\"err-bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		        x, y1, x, y2, x - 4, y1, x + 4, y1, x - 4, y2, x + 4, y2);
+	}
+	if (any)
+		fputs("</g>\n", f);
 }
 
 /* A line broken at gaps (non-finite values), with markers. */
@@ -427,6 +481,7 @@ int svg_write(FILE *f, const struct svg_chart *c)
 			write_bars(f, c, &fr, i);
 		else
 			write_line(f, s, &fr);
+		write_err_bars(f, c, &fr, i);
 		fputs("</g>\n", f);
 	}
 	write_marks(f, c, &fr);

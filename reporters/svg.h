@@ -30,6 +30,10 @@ struct svg_series {
 	size_t n;
 	const double *x; /* numeric x, or category index when categories are set */
 	const double *y;
+	/* Half-widths of y's error bars (95% CI of the mean), or NULL; a bar
+	 * is drawn only where it is finite and positive:
+	 *   <g class="err-bars"> line.err-bar (and its two caps) </g> */
+	const double *err;
 };
 
 struct svg_mark {
@@ -59,6 +63,11 @@ struct svg_chart {
 	size_t nevents;
 	bool x_zero;       /* numeric x axis starts at 0 (time charts) */
 	int width, height; /* 0: 760 x 420 */
+	/* The y range to cover at least (small multiples share one scale);
+	 * ignored unless y_hi > y_lo. */
+	double y_lo, y_hi;
+	bool inline_svg; /* inside an HTML page: no XML declaration */
+	bool no_legend;  /* one series named in the title (small multiples) */
 };
 
 struct svg_ticks {

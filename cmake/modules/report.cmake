@@ -21,3 +21,8 @@ endif()
 # report.md and compare on results whose cells ran on different hosts.
 bg_script_test(report_hosts tests/integration/report_hosts.sh LABELS "report;integration" TIMEOUT 60)
 bg_script_test(valid_output tests/integration/valid_output.sh LABELS "report;integration" TIMEOUT 120)
+# Confidence intervals (Student's t, seeded bootstrap) and the tests of compare.
+bg_unit_test(test_stats_ci SOURCES tests/unit/test_stats_ci.c LABELS "report;stats")
+# compare on real runs: verdicts, --all, --by, --fail-above exit statuses.
+bg_script_test(compare tests/integration/compare.sh LABELS "compare;report;integration" TIMEOUT 120)
+bg_unit_test(test_compare_metric SOURCES tests/unit/test_compare_metric.c LABELS "report;compare")

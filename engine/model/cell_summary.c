@@ -118,6 +118,9 @@ struct cell_summary *run_cell_summarize(const struct run_cell *c)
 		for (size_t j = 0; j < ss->nm; j++) {
 			struct metric_summary *ms = &ss->m[j];
 			stats_compute(ms->v, ms->n, &ms->st);
+			stats_mean_ci(ms->v, ms->n, STATS_CI_LEVEL, &ms->ci_half);
+			stats_median_ci_bootstrap(ms->v, ms->n, STATS_CI_LEVEL, STATS_BOOT_SEED,
+			                          STATS_BOOT_RESAMPLES, &ms->med_lo, &ms->med_hi);
 			ms->warned = stats_check(ms->v, ms->n, ms->unit, &ms->warn);
 		}
 	}
@@ -150,6 +153,40 @@ const struct metric_summary *cell_summary_metric(const struct cell_summary *s, c
 		if (strcmp(ss->m[i].name, metric) == 0)
 			return &ss->m[i];
 	return NULL;
+}
+
+static const struct metric_summary *first_of(const struct step_summary *ss, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++)
+		for (size_t j = 0; j < ss->nm; j++)
+			if (strcmp(ss->m[j].name, names[i]) == 0)
+				return &ss->m[j];
+	return NULL;
+}
+
+size_t step_headlines(const struct step_summary *ss, const struct metric_summary **out)
+{
+	static const char *const rate[] = {"tps", "mb_s", "iops", NULL};
+	static const char *const lat[] = {"lat_p99_ms", "lat_p99_us", NULL};
+	static const char *const time[] = {"elapsed_s", "seconds", NULL};
+	size_t n = 0;
+	if ((out[n] = first_of(ss, rate)))
+		n++;
+	if ((out[n] = first_of(ss, lat)))
+		n++;
+	if (n == 0 && (out[n] = first_of(ss, time)))
+		n++;
+	return n;
+}
+
+bool step_is_headline(const struct step_summary *ss, const char *metric)
+{
+	const struct metric_summary *h[2];
+	size_t n = step_headlines(ss, h);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(h[i]->name, metric) == 0)
+			return true;
+	return false;
 }
 
 size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, const char *msg), void *arg)

@@ -2,8 +2,9 @@
  *
  * Statistics are derived, never stored as truth: run_cell_summarize() groups
  * the reps by step name and every metric by name into samples, and computes
- * mean, stddev, median, min, max, n, cv. The mean is the metric's value in
- * every report. */
+ * mean, stddev, median, min, max, n, cv, the 95% confidence interval of the
+ * mean (n >= 2) and the bootstrap interval of the median (n >= 5, seeded:
+ * stats_ci.h). The mean is the metric's value in every report. */
 #ifndef BENCHGRID_CELL_SUMMARY_H
 #define BENCHGRID_CELL_SUMMARY_H
 
@@ -12,12 +13,15 @@
 
 #include "run_cells.h"
 #include "stats.h"
+#include "stats_ci.h"
 
 struct metric_summary {
 	const char *name, *unit; /* point into the run's step results */
 	double *v;               /* one sample per rep (NaN when a rep lacks it) */
 	size_t n;
-	struct stats st; /* st.mean is the reported value */
+	struct stats st;       /* st.mean is the reported value */
+	double ci_half;        /* half-width of the 95% CI of the mean; NaN when n < 2 */
+	double med_lo, med_hi; /* 95% bootstrap CI of the median; NaN when n < 5 */
 	struct stats_check warn;
 	bool warned;
 };
@@ -44,6 +48,12 @@ void cell_summary_free(struct cell_summary *s);
 const struct step_summary *cell_summary_step(const struct cell_summary *s, const char *step);
 const struct metric_summary *cell_summary_metric(const struct cell_summary *s, const char *step,
                                                  const char *metric);
+/* A step's headline metrics, at most 2, into out: its throughput (the first
+ * of tps, mb_s, iops) and its 99th percentile latency (lat_p99_ms,
+ * lat_p99_us); a step with neither gets its duration (elapsed_s of exec,
+ * seconds). Returns how many. compare shows these by default. */
+size_t step_headlines(const struct step_summary *ss, const struct metric_summary **out);
+bool step_is_headline(const struct step_summary *ss, const char *metric);
 /* Split "step.metric" at the first dot. Returns false when there is none. */
 bool results_split_ref(const char *ref, char *step, size_t steplen, const char **metric);
 /* Every warning text (outliers, cold first run) of a cell, one per call of

@@ -1,6 +1,7 @@
 /* results_write: results.json and journal lines (see results_write.h). */
 #include "results_write.h"
 
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -135,6 +136,13 @@ static json_t *metric_summary_json(const struct step_summary *ss, const struct m
 	jsonio_set(o, "min", jsonio_num(m->st.min));
 	jsonio_set(o, "max", jsonio_num(m->st.max));
 	jsonio_set(o, "cv", jsonio_num(m->st.cv));
+	/* 95% intervals (stats_ci.h), only where they mean something */
+	if (isfinite(m->ci_half))
+		jsonio_set(o, "ci_half", jsonio_num(m->ci_half));
+	if (isfinite(m->med_lo) && isfinite(m->med_hi)) {
+		jsonio_set(o, "median_lo", jsonio_num(m->med_lo));
+		jsonio_set(o, "median_hi", jsonio_num(m->med_hi));
+	}
 	if (m->warned) {
 		char ref[256], msg[768];
 		snprintf(ref, sizeof(ref), "%s.%s", ss->step, m->name);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "rep_fmt.h"
 
 static void draw(struct progress *p);
 
@@ -74,9 +75,11 @@ static void draw(struct progress *p)
 	for (int i = 0; i < width; i++)
 		bar[i] = i < filled ? '#' : '-';
 	bar[width] = 0;
-	char live[48] = "";
-	if (p->unit[0])
-		snprintf(live, sizeof(live), " %.1f %s", p->live, p->unit);
+	char live[160] = "", num[48];
+	if (p->unit[0]) {
+		rep_fmt_human(p->live, num, sizeof(num));
+		snprintf(live, sizeof(live), " %s %s", num, p->unit);
+	}
 	fprintf(stderr, "\r\033[K[%s] %zu/%zu %.60s | %s %.0fs%s | ETA %s", bar, p->k, p->n, p->label,
 	        p->step, elapsed, live, eta);
 	fflush(stderr);

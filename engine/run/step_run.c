@@ -13,6 +13,7 @@
 #include "lb.h"
 #include "monitor.h"
 #include "pg_activity.h"
+#include "rep_fmt.h"
 #include "units.h"
 #include "workload_table.h"
 
@@ -26,21 +27,30 @@ void step_run_first_error(const struct diag *d, char *buf, size_t len)
 		}
 }
 
-/* A short summary of a step's headline figures for progress lines. */
+/* A short summary of a step's headline figures for progress lines, as
+ * people read numbers (rep_fmt.h): "iops=25800 mb_s=100.8 lat_p99=1.234 ms". */
 static void step_summary(const struct step_result *r, char *buf, size_t len)
 {
-	static const char *const keys[] = {"mb_s",       "iops",    "tps", "lat_p99_us",
-	                                   "lat_p99_ms", "seconds", NULL};
+	static const struct {
+		const char *key, *label;
+	} keys[] = {{"mb_s", "mb_s"},          {"iops", "iops"},          {"tps", "tps"},
+	            {"lat_p99_us", "lat_p99"}, {"lat_p99_ms", "lat_p99"}, {"seconds", "seconds"}};
+	char num[64];
 	buf[0] = 0;
 	size_t used = 0;
-	for (int i = 0; keys[i] && used < len; i++) {
-		const struct metric *m = result_get(r, keys[i]);
-		if (m)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s=%.4g", used ? " " : "",
-			                         keys[i], m->value);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && used < len; i++) {
+		const struct metric *m = result_get(r, keys[i].key);
+		if (!m)
+			continue;
+		bool time = strncmp(keys[i].key, "lat_", 4) == 0;
+		rep_fmt_quantity(m->value, time ? m->unit : NULL, num, sizeof(num));
+		used +=
+		    (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", keys[i].label, num);
 	}
-	if (!used)
-		snprintf(buf, len, "%.2fs", r->elapsed);
+	if (!used) {
+		rep_fmt_quantity(r->elapsed, "s", num, sizeof(num));
+		snprintf(buf, len, "%s", num);
+	}
 }
 
 static const struct workload_ops *step_workload(const struct node *st, size_t *key)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "spec_load.h"
 #include "spec_merge.h"
@@ -104,9 +105,46 @@ static int include_names(struct includer *I, const struct node *inc, const struc
 static struct node *load_resolved(struct includer *I, const char *path, const char *file,
                                   const struct src_pos *at, bool *again);
 
+/* One file of `include:`, with its own includes resolved; a file read
+ * before is a copy, taken from the budget. NULL after an error. */
+static struct node *load_include(struct includer *I, const char *parent, const struct node *name)
+{
+	char *path = include_path(parent, name->text);
+	if (!path)
+		return NULL;
+	const char *file = diag_intern_included(path, &name->pos);
+	bool again = false;
+	struct node *child = load_resolved(I, path, file, &name->pos, &again);
+	int depth;
+	if (child && again && !spec_budget_take(&I->budget, spec_node_cost(child, &depth))) {
+		diag_error(I->d, &name->pos,
+		           "include '%s' goes over the limit of what aliases, merge keys and includes "
+		           "may copy: %zu bytes in all (%d times the size of the files read, at least "
+		           "%d MiB); is it an include bomb?",
+		           name->text, I->budget.allowed, SPEC_ALIAS_FACTOR, SPEC_ALIAS_MIN >> 20);
+		node_free(child);
+		child = NULL;
+	}
+	free(path);
+	return child;
+}
+
+/* Remove key i of map m. */
+static void map_drop(struct node *m, size_t i)
+{
+	node_free(m->items[i]);
+	free(m->keys[i]);
+	size_t after = m->n - i - 1;
+	memmove(&m->items[i], &m->items[i + 1], after * sizeof(*m->items));
+	memmove(&m->keys[i], &m->keys[i + 1], after * sizeof(*m->keys));
+	memmove(&m->kpos[i], &m->kpos[i + 1], after * sizeof(*m->kpos));
+	m->n--;
+}
+
 /* Drop `include:` from root, reading each file it names and merging them,
  * then root, into one tree; returns it (root when nothing was included),
- * or NULL after an error (root is freed). */
+ * or NULL after an error (root is freed): an include that failed would
+ * only make more errors of what it lacks. */
 static struct node *resolve_includes(struct includer *I, const char *path, struct node *root)
 {
 	size_t at = root->n;
@@ -115,28 +153,12 @@ static struct node *resolve_includes(struct includer *I, const char *path, struc
 			at = i;
 	if (at == root->n)
 		return root;
-	struct node *inc = root->items[at];
 	const struct node **names;
 	size_t n;
 	struct node *merged = NULL;
-	bool ok = include_names(I, inc, &names, &n) == 0;
+	bool ok = include_names(I, root->items[at], &names, &n) == 0;
 	for (size_t i = 0; ok && i < n; i++) {
-		char *child_path = include_path(path, names[i]->text);
-		const char *child_file = diag_intern_included(child_path, &names[i]->pos);
-		bool again = false;
-		struct node *child = load_resolved(I, child_path, child_file, &names[i]->pos, &again);
-		int depth;
-		if (child && again && !spec_budget_take(&I->budget, spec_node_cost(child, &depth))) {
-			diag_error(I->d, &names[i]->pos,
-			           "include '%s' goes over the limit of what aliases, merge keys and "
-			           "includes may copy: %zu bytes in all (%d times the size of the files "
-			           "read, at least %d MiB); is it an include bomb?",
-			           names[i]->text, I->budget.allowed, SPEC_ALIAS_FACTOR,
-			           SPEC_ALIAS_MIN >> 20);
-			node_free(child);
-			child = NULL;
-		}
-		free(child_path);
+		struct node *child = load_include(I, path, names[i]);
 		ok = child != NULL;
 		if (child && merged)
 			ok = spec_merge(merged, child, I->d) == 0;
@@ -144,25 +166,42 @@ static struct node *resolve_includes(struct includer *I, const char *path, struc
 			merged = child;
 	}
 	free(names);
-	/* The tree without its `include:`, merged over what it includes. */
-	node_free(inc);
-	free(root->keys[at]);
-	memmove(&root->items[at], &root->items[at + 1], (root->n - at - 1) * sizeof(*root->items));
-	memmove(&root->keys[at], &root->keys[at + 1], (root->n - at - 1) * sizeof(*root->keys));
-	memmove(&root->kpos[at], &root->kpos[at + 1], (root->n - at - 1) * sizeof(*root->kpos));
-	root->n--;
-	/* An include that failed would make more errors of what it lacks. */
-	if (ok && merged && spec_merge(merged, root, I->d) < 0)
-		ok = false;
-	else if (ok && !merged)
-		return root;
-	else if (!ok)
-		node_free(root);
+	map_drop(root, at);
 	if (!ok) {
+		node_free(root);
+		node_free(merged);
+		return NULL;
+	}
+	if (!merged)
+		return root;
+	if (spec_merge(merged, root, I->d) < 0) {
 		node_free(merged);
 		return NULL;
 	}
 	return merged;
+}
+
+/* What the scenario names may be read as a scenario: a regular file (not
+ * /dev/zero, not a FIFO), and one its lines may be quoted from in errors:
+ * readable by everyone, or the user's own when the user is not root (a
+ * scenario run as root must not show /etc/shadow's first line). */
+static bool may_include(struct includer *I, const char *path, const struct stat *st, const struct src_pos *at)
+{
+	if (S_ISDIR(st->st_mode))
+		return true; /* spec_read_text says so */
+	if (!S_ISREG(st->st_mode)) {
+		diag_error(I->d, at, "included file %s is not a regular file", path);
+		return false;
+	}
+	uid_t uid = getuid();
+	if (!(st->st_mode & S_IROTH) && (uid == 0 || st->st_uid != uid)) {
+		diag_error(I->d, at,
+		           "included file %s is not readable by everyone%s; an included file must be, so "
+		           "that a scenario cannot show a private file's lines in its errors",
+		           path, uid == 0 ? " (run as root)" : " and not yours");
+		return false;
+	}
+	return true;
 }
 
 /* Read one file (the scenario when at has no line, else an included one)
@@ -178,7 +217,9 @@ static struct node *load_resolved(struct includer *I, const char *path, const ch
 		id = (struct file_id){st.st_dev, st.st_ino};
 	if (known && is_cycle(I, id, path, at))
 		return NULL;
-	if (I->depth >= SPEC_MAX_INCLUDE_DEPTH) {
+	if (known && included && !may_include(I, path, &st, at))
+		return NULL;
+	if (I->depth > SPEC_MAX_INCLUDE_DEPTH) { /* the scenario is level 0 */
 		diag_error(I->d, at, "include: files are included more than %d levels deep",
 		           SPEC_MAX_INCLUDE_DEPTH);
 		return NULL;

@@ -240,16 +240,16 @@ static void merge_value(struct loader *L, struct merges *m, const struct src_pos
 		return;
 	}
 	m->at = *kp;
-	bool maps = val->kind == NODE_MAP;
-	for (size_t i = 0; val->kind == NODE_SEQ && i < val->n; i++)
-		maps = val->items[i]->kind == NODE_MAP;
-	if (val->kind == NODE_SEQ && val->n == 0)
-		maps = false;
-	if (!maps) {
+	/* Every item must be a map: [*a, x, *b] is refused as a whole. */
+	const struct node *bad = val->kind == NODE_MAP || (val->kind == NODE_SEQ && val->n > 0) ? NULL : val;
+	for (size_t i = 0; val->kind == NODE_SEQ && i < val->n && !bad; i++)
+		if (val->items[i]->kind != NODE_MAP)
+			bad = val->items[i];
+	if (bad) {
 		diag_error(L->d, kp,
 		           "merge key '<<' expects a map or a list of maps (such as *base or [*a, *b]), "
-		           "found %s",
-		           node_kind_name(val->kind));
+		           "found %s%s",
+		           bad == val ? "" : "a list holding ", node_kind_name(bad->kind));
 		L->errors++;
 		node_free(val);
 		return;

@@ -43,6 +43,8 @@ declare -A file=([scenario]=docs/scenario.md [target]=docs/sections/target.md
 	[postgres]=docs/sections/postgres.md [io]=docs/steps/io.md [pgbench]=docs/steps/pgbench.md
 	[exec]=docs/steps/exec.md [monitor]=docs/sections/monitor.md [lua]=docs/sections/lua.md
 	[results]=docs/results.md)
+file[statistics]=docs/statistics.md
+file[reports]=docs/reports.md # report.html, numbers, charts
 for topic in "${topics[@]}"; do
 	[[ $topic == commands ]] && continue
 	[[ -n ${file[$topic]:-} ]] || {

@@ -39,7 +39,7 @@ plant() { # NAME [dir]: a link NAME -> victim in a new output directory
 	ln -s "${2:-$t/victim}" "$t/o/$1"
 }
 for name in results.json.tmp plan.tsv.tmp results.csv.tmp report.md.tmp timeseries.csv.tmp \
-	scenario.yaml.tmp results.json plan.tsv results.csv; do
+	scenario.yaml.tmp results.json plan.tsv results.csv report.html report.html.tmp; do
 	plant "$name"
 	"$bg" run "${W[@]}" -q -o "$t/o" "$t/s.yaml" >"$t/out" 2>&1
 	rc=$?

@@ -5,7 +5,7 @@
  *                                      DIR/results.json, every metric times
  *                                      SCALE (default 1), without cell DROP
  *   report_driver report DIR           rebuild every report from DIR/results.json
- *   report_driver compare A B          Markdown comparison on stdout
+ *   report_driver compare A B          Markdown comparison (--all) on stdout
  *   report_driver expect DIR           exit 1 when a strict expectation fails
  * Exit 0 on success, 1 on failure (diagnostics on stderr), 2 on usage. */
 #include <errno.h>
@@ -71,8 +71,12 @@ int main(int argc, char **argv)
 		run_free(&r);
 		return finish(&d, rc);
 	}
-	if (argc == 4 && strcmp(argv[1], "compare") == 0)
-		return finish(&d, rep_compare(argv[2], argv[3], stdout, &d));
+	if (argc == 4 && strcmp(argv[1], "compare") == 0) {
+		struct compare_opts o;
+		compare_opts_init(&o);
+		o.all = true; /* every metric, as `benchgrid compare --all` */
+		return finish(&d, rep_compare_runs(argv[2], argv[3], &o, stdout, &d, NULL));
+	}
 	fprintf(stderr, "usage: report_driver fixture DIR [SCALE] | report DIR | compare A B | expect DIR\n");
 	diag_free(&d);
 	return 2;

@@ -157,6 +157,14 @@ if t is not None:
     check(f"report.md: no control characters but LF and TAB ({bad[:5]})", not bad)
     check("report.md: the failed cell's error past the NUL", "E\ufffdF" in t)
 
+# ---- report.html ----
+t = text_of("report.html")
+if t is not None:
+    bad = [ch for ch in t if (ord(ch) < 0x20 and ch not in "\t\n") or ch == "\x7f"]
+    check(f"report.html: no control characters but LF and TAB ({bad[:5]})", not bad)
+    check("report.html: the failed cell's error past the NUL", "E\ufffdF" in t)
+    check("report.html: one <script>, the page's own", t.count("<script") == 1)
+
 sys.exit(1 if fail else 0)
 PY
 if ! python3 "$t/check.py" "$t/out"; then

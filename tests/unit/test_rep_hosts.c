@@ -250,8 +250,9 @@ static void test_compare_hosts(void **state)
 	free(same);
 
 	char *two = compare(a4, b4);
-	const char *line = "- Cells: 4 shared, 0 only in A, 0 only in B\n- Hosts: every cell of A ran on a, "
-	                   "every cell of B on b: this compares two machines as well as the runs\n\n";
+	const char *line =
+	    "- Cells: 4 shared, 0 only in A, 0 only in B\n- Hosts: every cell of A ran on a, "
+	    "every cell of B on b: this compares two machines as well as the runs\n- Statistics: ";
 	assert_non_null(strstr(two, line));
 	assert_null(strstr(two, "(A on"));
 	assert_null(strstr(two, "Warning"));
@@ -260,12 +261,18 @@ static void test_compare_hosts(void **state)
 	char *m = compare(a4, one_b);
 	assert_non_null(strstr(m, "- Hosts of B: a (3 cells), b (1 cell); comparisons between cells of B may "
 	                          "be the hardware's\n"));
-	assert_non_null(strstr(m, "- **Warning:** 1 of 4 shared cells ran on a different host in B than in A "
-	                          "(marked in the table); their ratios may be the hardware's\n\n"));
+	assert_non_null(strstr(m,
+	                       "- **Warning:** 1 of 4 shared cells ran on a different host in B than in A "
+	                       "(marked in the table); their ratios may be the hardware's\n- Statistics: "));
 	assert_null(strstr(m, "Hosts of A"));
 	assert_non_null(strstr(m, "| 3 | a1b2c3d4e5f3 | fs=xfs, fs_block=4KiB"));
 	assert_non_null(strstr(m, "(A on a, B on b) | seqwrite.mb_s"));
-	assert_int_equal(count(m, "(A on"), count(m, "| 3 | a1b2c3d4e5f3 |"));
+	/* flagged in each table row of cell 3 and in its verdict line */
+	assert_int_equal(count(m, "(A on"), count(m, "| 3 | a1b2c3d4e5f3 |") + 1);
+	const char *v3 = strstr(m, "- 3 `a1b2c3d4e5f3` fs=xfs, fs_block=4KiB");
+	assert_non_null(v3);
+	const char *f3 = strstr(v3, "(A on a, B on b): ");
+	assert_true(f3 && f3 < strchr(v3, '\n'));
 	const char *row0 = strstr(m, "| 0 | a1b2c3d4e5f0 |"); /* same host: not flagged */
 	assert_non_null(row0);
 	assert_true(strstr(row0, "(A on") > strchr(row0, '\n'));

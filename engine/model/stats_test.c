@@ -1,0 +1,140 @@
+/* stats_test: Mann-Whitney U and Welch's t (see stats_test.h). */
+#include "stats_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats.h"
+#include "stats_ci.h"
+
+struct pooled {
+	double v;
+	int side; /* 0: a, 1: b */
+};
+
+static int cmp_pooled(const void *x, const void *y)
+{
+	double a = ((const struct pooled *)x)->v, b = ((const struct pooled *)y)->v;
+	return (a > b) - (a < b);
+}
+
+/* Rank sum of side a, the ties term sum(t^3 - t), and the finite counts. */
+static bool rank_sums(const double *a, size_t na, const double *b, size_t nb, double *ra, double *ties,
+                      size_t *ma, size_t *mb)
+{
+	struct pooled *p = malloc((na + nb + 1) * sizeof(*p));
+	size_t n = 0;
+	if (!p)
+		return false;
+	*ma = *mb = 0;
+	for (size_t i = 0; i < na; i++)
+		if (isfinite(a[i])) {
+			p[n++] = (struct pooled){a[i], 0};
+			(*ma)++;
+		}
+	for (size_t i = 0; i < nb; i++)
+		if (isfinite(b[i])) {
+			p[n++] = (struct pooled){b[i], 1};
+			(*mb)++;
+		}
+	qsort(p, n, sizeof(*p), cmp_pooled);
+	*ra = 0;
+	*ties = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && p[j].v == p[i].v)
+			j++;
+		double t = (double)(j - i), rank = (double)(i + 1 + j) / 2; /* mean of ranks i+1..j */
+		for (size_t k = i; k < j; k++)
+			if (p[k].side == 0)
+				*ra += rank;
+		*ties += t * t * t - t;
+		i = j;
+	}
+	free(p);
+	return true;
+}
+
+/* P(U >= u) under the null for sizes m, n: the coefficients of the
+ * Gaussian binomial [m+n choose m]_q count the arrangements with U = k. */
+static double exact_upper(size_t m, size_t n, double u)
+{
+	size_t deg = m * n;
+	/* room for the product's degree before each division */
+	double *c = calloc(deg + m + n + 2, sizeof(*c)), total = 0, upper = 0;
+	if (!c)
+		return NAN;
+	c[0] = 1;
+	/* [n+i choose i] = [n+i-1 choose i-1] (1 - q^(n+i)) / (1 - q^i) */
+	for (size_t i = 1; i <= m; i++) {
+		size_t top = n + i, end = (i - 1) * n + top; /* degree of the product */
+		for (size_t k = end; k >= top; k--)
+			c[k] -= c[k - top];
+		for (size_t k = i; k <= end; k++) /* times 1 / (1 - q^i) = 1 + q^i + q^2i ... */
+			c[k] += c[k - i];
+	}
+	for (size_t k = 0; k <= deg; k++) {
+		total += c[k];
+		if ((double)k >= u - 1e-9)
+			upper += c[k];
+	}
+	free(c);
+	return upper / total;
+}
+
+bool stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, enum stats_mw_method method,
+                        struct stats_test *out)
+{
+	double ra, ties;
+	size_t m, n;
+	out->stat = out->df = out->p = NAN;
+	out->exact = false;
+	if (!rank_sums(a, na, b, nb, &ra, &ties, &m, &n) || m == 0 || n == 0)
+		return false;
+	double ua = ra - (double)m * (double)(m + 1) / 2, ub = (double)m * (double)n - ua;
+	double big = ua > ub ? ua : ub;
+	out->stat = ua;
+	bool exact = method == STATS_MW_EXACT ||
+	             (method == STATS_MW_AUTO && m <= STATS_MW_EXACT_MAX && n <= STATS_MW_EXACT_MAX);
+	if (exact && ties > 0) {
+		if (method == STATS_MW_EXACT)
+			return false;
+		exact = false;
+	}
+	if (exact) {
+		out->exact = true;
+		out->p = fmin(1.0, 2 * exact_upper(m, n, big));
+		return isfinite(out->p);
+	}
+	double N = (double)(m + n), mu = (double)m * (double)n / 2;
+	double var = (double)m * (double)n / 12 * ((N + 1) - (N > 1 ? ties / (N * (N - 1)) : 0));
+	if (!(var > 0)) {
+		out->p = 1; /* every value equal */
+		return true;
+	}
+	double z = (big - mu - 0.5) / sqrt(var);
+	out->p = fmin(1.0, 2 * (1 - stats_normal_cdf(z)));
+	return true;
+}
+
+bool stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *out)
+{
+	struct stats sa, sb;
+	out->stat = out->df = out->p = NAN;
+	out->exact = false;
+	stats_compute(a, na, &sa);
+	stats_compute(b, nb, &sb);
+	if (sa.n < 2 || sb.n < 2)
+		return false;
+	double qa = sa.stddev * sa.stddev / (double)sa.n, qb = sb.stddev * sb.stddev / (double)sb.n;
+	double se2 = qa + qb;
+	if (!(se2 > 0)) {
+		out->stat = sb.mean == sa.mean ? 0 : copysign(INFINITY, sb.mean - sa.mean);
+		out->p = sb.mean == sa.mean ? 1 : 0;
+		return true;
+	}
+	out->stat = (sb.mean - sa.mean) / sqrt(se2);
+	out->df = se2 * se2 / (qa * qa / (double)(sa.n - 1) + qb * qb / (double)(sb.n - 1));
+	out->p = fmin(1.0, 2 * (1 - stats_t_cdf(fabs(out->stat), out->df)));
+	return true;
+}

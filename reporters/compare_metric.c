@@ -1,0 +1,117 @@
+/* compare_metric: one metric, A against B (see compare_metric.h). */
+#include "compare_metric.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "stats_ci.h"
+#include "stats_test.h"
+
+static size_t finite_count(const double *v, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += isfinite(v[i]) != 0;
+	return m;
+}
+
+/* The verdict of a significant difference: which way the medians moved
+ * (the means when the medians are equal). */
+static enum cmp_verdict moved(const struct cmp_metric *m, const double *a, size_t na, const double *b,
+                              size_t nb)
+{
+	double up = m->med_b - m->med_a;
+	if (up == 0) {
+		struct stats sa, sb;
+		stats_compute(a, na, &sa);
+		stats_compute(b, nb, &sb);
+		up = sb.mean - sa.mean;
+	}
+	if (up == 0)
+		return CMP_SAME;
+	if (m->dir == 0)
+		return up > 0 ? CMP_HIGHER : CMP_LOWER;
+	return (up > 0) == (m->dir > 0) ? CMP_FASTER : CMP_SLOWER;
+}
+
+void cmp_metric_compute(const double *a, size_t na, const double *b, size_t nb, const char *unit,
+                        double alpha, struct cmp_metric *out)
+{
+	struct stats_test t;
+	memset(out, 0, sizeof(*out));
+	out->na = finite_count(a, na);
+	out->nb = finite_count(b, nb);
+	out->med_a = stats_median(a, na);
+	out->med_b = stats_median(b, nb);
+	out->dir = stats_unit_direction(unit ? unit : "");
+	out->p = NAN;
+	stats_median_ratio_ci(a, na, b, nb, STATS_CI_LEVEL, STATS_BOOT_SEED, STATS_BOOT_RESAMPLES,
+	                      &out->ratio, &out->lo, &out->hi);
+	if (out->na >= CMP_MW_MIN_N && out->nb >= CMP_MW_MIN_N &&
+	    stats_mann_whitney(a, na, b, nb, STATS_MW_AUTO, &t)) {
+		out->test = CMP_TEST_MW;
+		out->p = t.p;
+	} else if (stats_welch(a, na, b, nb, &t)) {
+		out->test = CMP_TEST_WELCH;
+		out->p = t.p;
+	}
+	if (out->test == CMP_TEST_NONE)
+		out->verdict = CMP_UNTESTED;
+	else if (out->p < alpha)
+		out->verdict = moved(out, a, na, b, nb);
+	else
+		out->verdict = CMP_SAME;
+	if (out->verdict == CMP_SLOWER && isfinite(out->ratio))
+		out->worse = out->dir > 0 ? 1 - out->ratio : out->ratio - 1;
+	if (out->worse < 0)
+		out->worse = 0;
+}
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	switch (v) {
+	case CMP_FASTER: return "faster";
+	case CMP_SLOWER: return "slower";
+	case CMP_HIGHER: return "higher";
+	case CMP_LOWER: return "lower";
+	case CMP_UNTESTED: return "too few repetitions";
+	case CMP_SAME: break;
+	}
+	return "no significant difference";
+}
+
+const char *cmp_test_name(enum cmp_test t)
+{
+	return t == CMP_TEST_MW ? "U" : t == CMP_TEST_WELCH ? "Welch" : "-";
+}
+
+bool cmp_metric_fails(const struct cmp_metric *m, double threshold)
+{
+	return m->verdict == CMP_SLOWER && m->worse > threshold;
+}
+
+bool cmp_parse_percent(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	double v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v < 0)
+		return false;
+	if (*end == '%')
+		end++;
+	if (*end)
+		return false;
+	*out = v / 100;
+	return true;
+}
+
+void compare_opts_init(struct compare_opts *o)
+{
+	o->alpha = 0.05;
+	o->all = false;
+	o->fail_above = NAN;
+	o->by = NULL;
+}

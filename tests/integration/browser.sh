@@ -1,0 +1,131 @@
+#!/bin/bash
+# browser: report.html of a small real run (a dir target, an io step at two
+# block sizes and two job counts, repeat 3) opened in headless Chromium:
+# through the DevTools protocol on a pipe (browser_cdp.py, Python's standard
+# library only):
+#   - no console message, exception, log error or warning, or failed request
+#     (the page logs nothing; a script error, a missing resource or a fetch
+#     refused by the page's Content-Security-Policy would each show), checked
+#     on a broken page first so that the check can fail;
+#   - after the scripts ran (the DOM): every chart figure holds an <svg>
+#     the script measured as drawn, error bars where repeats give a CI, the
+#     step table sorted by the #sort= fragment in the order results.json
+#     gives, the long step table folded, pivot values linked to the cells'
+#     rows, the scenario's text escaped (one <script>, ours); a click on a
+#     header sorts the Summary table;
+#   - a screenshot in the build folder (browser/report.png);
+# and, from the files alone, a chart of 7 series drawn as small multiples.
+# Skipped (77) without /usr/bin/chromium.
+set -euo pipefail
+: "${BENCHGRID:?}" "${BENCHGRID_BUILD:?}" "${BENCHGRID_SRC:?}"
+CHROME=/usr/bin/chromium
+PY=/usr/bin/python3
+if [ ! -x "$CHROME" ]; then
+	echo "SKIP: $CHROME is not installed (scripts/setup installs it)"
+	exit 77
+fi
+t=$(mktemp -d /tmp/bg-browser-XXXXXX)
+trap 'rm -rf "$t"' EXIT
+export BENCHGRID_STATE=$t/state BENCHGRID_STORE=$t/results.db
+mkdir -p "$t/w" "$BENCHGRID_BUILD/browser"
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# The detector's own check: a page with a script error and a missing image.
+cat >"$t/broken.html" <<'H'
+<!DOCTYPE html><html><body><img src="missing.png"><script>undefinedFunction();</script></body></html>
+H
+
+cat >"$t/s.yaml" <<'Y'
+benchgrid: 1
+name: browser <b>check</b> & "quotes"
+description: "A <script>document.title='pwned'</script> description & <img src=x onerror=alert(1)>"
+matrix:
+  bs: [4KiB, 64KiB]
+  jobs: [1, 2]
+repeat: 3
+target: {kind: dir}
+steps:
+  - name: w
+    io: {rw: randwrite, bs: "${bs}", size: 4MiB, runtime: 0.2s, time_based: true, jobs: "${jobs}"}
+report:
+  pivot:
+    - {rows: bs, cols: jobs, value: w.iops}
+  charts:
+    - {x: bs, y: w.iops, series: jobs}
+    - {x: jobs, y: w.iops, series: bs}
+Y
+"$BENCHGRID" run -q --work-dir "$t/w" -o "$t/out" "$t/s.yaml" || fail "the run failed"
+page="$t/out/report.html"
+[ -s "$page" ] || fail "no report.html"
+
+# The column of w.mb_s (a headline metric) in the step table, and the
+# order of the cells by their mean mb_s, highest first, from results.json.
+read -r col expected < <("$PY" - "$page" "$t/out/results.json" <<'PY'
+import html.parser, json, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.in_t = False; self.in_th = False; self.heads = []; self.done = False
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == 'table' and a.get('id') == 't-step-w-io' and not self.done: self.in_t = True
+        if self.in_t and tag == 'th': self.in_th = True; self.heads.append('')
+    def handle_endtag(self, tag):
+        if tag == 'th': self.in_th = False
+        if tag == 'table' and self.in_t: self.in_t = False; self.done = True
+    def handle_data(self, d):
+        if self.in_th: self.heads[-1] += d
+p = P(); p.feed(open(sys.argv[1]).read())
+col = next(i for i, h in enumerate(p.heads) if h.startswith('mb_s'))
+r = json.load(open(sys.argv[2]))
+mean = {}
+for c in r['cells']:
+    for s in c['summary']:
+        if s['step'] == 'w': mean[c['index']] = s['metrics']['mb_s']['mean']
+order = sorted(mean, key=lambda i: -mean[i])
+print(col, ','.join(str(i) for i in order))
+PY
+)
+[ -n "${col:-}" ] && [ -n "${expected:-}" ] || fail "cannot read the step table's columns"
+
+# Chromium as root needs --no-sandbox; a profile of its own, removed with $t.
+shot="$BENCHGRID_BUILD/browser/report.png"
+rm -f "$shot"
+timeout 60 "$PY" "$BENCHGRID_SRC/tests/integration/browser_cdp.py" "$CHROME" "$t/profile" \
+	"file://$t/broken.html" "file://$page#sort=t-step-w-io:$col:desc" "$expected" "$shot"
+[ -s "$shot" ] || fail "no screenshot"
+# Small multiples: a chart of 7 series (more than 6) becomes one small chart
+# per series on one scale, in report.md (consecutive chart files) and in
+# report.html (one figure of 7 charts); a numeric x axis keeps lines.
+cat >"$t/m.yaml" <<'Y'
+benchgrid: 1
+name: multiples
+matrix:
+  n: [1, 2]
+  tag: [a, b, c, d, e, f, g]
+steps:
+  - name: e
+    exec: {command: "true"}
+report:
+  charts:
+    - {x: n, y: e.elapsed_s, series: tag}
+Y
+"$BENCHGRID" run -q --work-dir "$t/w" -o "$t/m" "$t/m.yaml" || fail "the multiples run failed"
+grep -q '^\*e.elapsed_s by n and tag, one chart per value of tag:\*$' "$t/m/report.md" || fail "report.md: no small multiples line"
+[ -e "$t/m/chart-7.svg" ] && [ ! -e "$t/m/chart-8.svg" ] || fail "report.md: not 7 chart files: $(ls "$t/m")"
+"$PY" - "$t/m/report.html" <<'PY' || fail "report.html: small multiples"
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.depth = 0; self.inside = []; self.lines = 0
+    def handle_starttag(self, tag, a):
+        cls = (dict(a).get('class') or '').split()
+        if tag == 'figure' and 'multiples' in cls: self.depth = 1
+        elif tag == 'figure' and 'chart' in cls and self.depth: self.inside.append(0)
+        if tag == 'polyline' and self.inside: self.inside[-1] += 1
+p = P(); p.feed(open(sys.argv[1]).read())
+assert len(p.inside) == 7 and all(k == 1 for k in p.inside), p.inside
+PY
+echo "browser: ok"

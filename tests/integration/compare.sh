@@ -1,0 +1,152 @@
+#!/bin/bash
+# compare: real runs of a tiny dir-target exec scenario (repeat 5), compared.
+#  - A step that sleeps 0.05 s against the same step sleeping 0.3 s: the
+#    slower run is certainly slower (Mann-Whitney U on 5 against 5 reaches
+#    p = 2/252 = 0.0079 when the samples do not overlap): verdict lines,
+#    the headline metric only by default and every metric with --all,
+#    --fail-above exit statuses both ways.
+#  - The same command twice, run at the same time (so a drift of the
+#    machine hits both), 8 repetitions, alpha 0.001: no significant
+#    difference (a false alarm has probability ~0.001 by construction); a
+#    run against itself: p = 1.
+#  - --by within one run, its baseline and exit status; kernels flagged;
+#    results.json and report.md carry the intervals.
+set -euo pipefail
+: "${BENCHGRID:?}"
+t=$(mktemp -d /tmp/bg-compare-XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
+export BENCHGRID_STATE=$t/state
+mkdir -p "$t/w"
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+bg() { "$BENCHGRID" "$@"; }
+# status CMD...: the exit status of CMD, output to $t/out
+status() {
+	set +e
+	"$@" >"$t/out" 2>"$t/err"
+	local rc=$?
+	set -e
+	echo $rc
+}
+
+# NAP (environment) is the sleep: the cells' ids do not depend on it, so
+# runs with different NAPs share their cells.
+cat >"$t/nap.yaml" <<'Y'
+name: nap
+repeat: 5
+matrix:
+  k: [x, y]
+steps:
+  - name: nap
+    exec: {command: "sleep $NAP"}
+Y
+NAP=0.05 bg run --work-dir "$t/w" -q -o "$t/fast" "$t/nap.yaml"
+NAP=0.3 bg run --work-dir "$t/w" -q -o "$t/slow" "$t/nap.yaml"
+
+# The intervals are in results.json (n = 5: the mean's and the median's).
+python3 - "$t/fast/results.json" <<'PY' || fail "results.json intervals"
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = r["cells"][0]["summary"][0]["metrics"]["elapsed_s"]
+assert m["n"] == 5 and m["ci_half"] > 0, m
+assert m["median_lo"] <= m["median"] <= m["median_hi"], m
+PY
+grep -q "^## Confidence intervals" "$t/fast/report.md" || fail "report.md: no intervals section"
+grep -q "^| 0 | x | nap.elapsed_s (s) | 5 | [0-9.]* ± [0-9.e-]* | [0-9.]* | [0-9.]* to [0-9.]* |$" "$t/fast/report.md" ||
+	fail "report.md: interval row"
+
+# fast -> slow: slower, for each cell; the default shows the headline only.
+[ "$(status bg compare "$t/fast" "$t/slow")" = 0 ] || fail "compare without a threshold exits 0"
+[ "$(grep -c '^- [01] `[0-9a-f]*` k=[xy]: \*\*slower\*\*: nap.elapsed_s +[0-9.]*% (p = 0.0079)$' "$t/out")" = 2 ] ||
+	fail "two slower verdicts: $(cat "$t/out")"
+[ "$(grep -c '^| [01] | .* | nap\.' "$t/out")" = 2 ] || fail "default: one headline row per cell"
+grep -q '| 0 | [0-9a-f]* | k=x | nap.elapsed_s (s) | .* | 5/5 | [0-9.]* | [0-9.]*-[0-9.]* | 0.0079 | U | slower |$' "$t/out" ||
+	fail "slower row"
+grep -q "^| nap.elapsed_s | 2 | [0-9.]* |$" "$t/out" || fail "geometric mean"
+[ "$(status bg compare --all "$t/fast" "$t/slow")" = 0 ] || fail "compare --all"
+grep -q '| nap.exit_status | ' "$t/out" || fail "--all: exit_status"
+grep -q '| nap.sys_busy_pct (%) | ' "$t/out" || fail "--all: the monitor's metrics"
+[ "$(grep -c '^- [01] `' "$t/out")" = 2 ] || fail "--all: still one verdict line per cell"
+
+# --fail-above: worse by more than 5% with significance exits 1; the other
+# way round it is faster and exits 0; a threshold above the change passes.
+[ "$(status bg compare --fail-above 5% "$t/fast" "$t/slow")" = 1 ] || fail "--fail-above 5% should exit 1"
+grep -q '^- \*\*Fail:\*\* 2 metrics got worse by more than 5% with p < 0.05:$' "$t/out" || fail "Fail line"
+[ "$(status bg compare --fail-above=5 "$t/slow" "$t/fast")" = 0 ] || fail "faster: exit 0"
+[ "$(grep -c '\*\*faster\*\*: nap.elapsed_s -' "$t/out")" = 2 ] || fail "two faster verdicts"
+grep -q '^- Pass: no metric got worse by more than 5% with p < 0.05$' "$t/out" || fail "Pass line"
+[ "$(status bg compare --fail-above 100000% "$t/fast" "$t/slow")" = 0 ] || fail "huge threshold: exit 0"
+
+# The same command twice at the same time: no significant difference.
+sed -e 's/repeat: 5/repeat: 8/' -e 's/k: \[x, y\]/k: [x]/' "$t/nap.yaml" >"$t/same.yaml"
+mkdir -p "$t/w1" "$t/w2"
+NAP=0.1 bg run --work-dir "$t/w1" -q -o "$t/s1" "$t/same.yaml" &
+p1=$!
+NAP=0.1 BENCHGRID_STATE=$t/state2 bg run --work-dir "$t/w2" -q -o "$t/s2" "$t/same.yaml"
+wait $p1
+[ "$(status bg compare --alpha 0.001 --fail-above 5% "$t/s1" "$t/s2")" = 0 ] || fail "same command: exit 0: $(cat "$t/out")"
+grep -q '^- 0 `[0-9a-f]*` k=x: no significant difference$' "$t/out" || fail "same command: verdict: $(cat "$t/out")"
+grep -q "significant when p < 0.001" "$t/out" || fail "--alpha not shown"
+[ "$(status bg compare "$t/s1" "$t/s1")" = 0 ] || fail "a run against itself"
+grep -q '| 8/8 | 1.000 | [0-9.]*-[0-9.]* | 1 | U | no significant difference |$' "$t/out" || fail "itself: p = 1"
+
+# Fewer than 5 repetitions: Welch's t, with its note.
+sed -e 's/repeat: 5/repeat: 3/' "$t/nap.yaml" >"$t/three.yaml"
+NAP=0.02 bg run --work-dir "$t/w" -q -o "$t/t1" "$t/three.yaml"
+[ "$(status bg compare "$t/t1" "$t/slow")" = 0 ] || fail "compare 3 against 5"
+grep -q '| 3/5 | [0-9.]* | - | [0-9.e<-]* | Welch\* | slower |$' "$t/out" || fail "Welch row: $(cat "$t/out")"
+grep -q "^\\\\\\* Welch's t: fewer than 5 repetitions on a side" "$t/out" || fail "Welch note"
+
+# --by within one run: the baseline is the first value; 0.02 -> 0.3 is slower.
+cat >"$t/by.yaml" <<'Y'
+name: by
+repeat: 5
+matrix:
+  nap: ["0.02", "0.3"]
+  k: [x, y]
+steps:
+  - name: nap
+    exec: {command: "sleep ${nap}"}
+Y
+bg run --work-dir "$t/w" -q -o "$t/by" "$t/by.yaml"
+[ "$(status bg compare --by nap "$t/by")" = 0 ] || fail "--by"
+grep -q "^- Baseline: nap=0.02 (the value of the run's first cell)$" "$t/out" || fail "--by baseline"
+[ "$(grep -c '^- nap=0.02 -> nap=0.3 (k=[xy]) (`[0-9a-f]*` -> `[0-9a-f]*`): \*\*slower\*\*' "$t/out")" = 2 ] ||
+	fail "--by verdicts: $(cat "$t/out")"
+[ "$(status bg compare --by nap --fail-above 10% "$t/by")" = 1 ] || fail "--by --fail-above exit 1"
+[ "$(status bg compare --by k --alpha 0.001 "$t/by")" = 0 ] || fail "--by k"
+[ "$(grep -c '^- k=x -> k=y (nap=0\.[0-9]*)' "$t/out")" = 2 ] || fail "--by k pairs"
+[ "$(status bg compare --by nosuch "$t/by")" = 2 ] || fail "--by unknown parameter: exit 2"
+grep -q "no cell of .* has the parameter nosuch" "$t/err" || fail "--by unknown parameter message"
+
+# Bad arguments exit 2.
+[ "$(status bg compare --alpha 2 "$t/fast" "$t/slow")" = 2 ] || fail "--alpha 2"
+[ "$(status bg compare --fail-above x "$t/fast" "$t/slow")" = 2 ] || fail "--fail-above x"
+[ "$(status bg compare "$t/fast")" = 2 ] || fail "one directory"
+[ "$(status bg compare "$t/fast" "$t/nonexistent")" = 2 ] || fail "missing run"
+
+# Kernels: B's cells recorded another kernel.
+python3 - "$t/slow/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["environment"]["info"]["machine.kernel"] = "9.9.9-test #1 SMP"
+json.dump(r, open(sys.argv[1], "w"))
+PY
+bg compare "$t/fast" "$t/slow" >"$t/k.md"
+grep -q "^- Kernels: A ran on Linux [^ ]*, B on 9.9.9-test: differences may be the kernel's$" "$t/k.md" ||
+	fail "kernel line: $(grep -i kernel "$t/k.md")"
+# one cell of B on yet another kernel (its own fact): a warning, that cell marked
+python3 - "$t/slow/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["environment"]["info"].pop("machine.kernel")
+r["cells"][1]["facts"]["info"]["machine.kernel"] = "9.9.9-test #1 SMP"
+json.dump(r, open(sys.argv[1], "w"))
+PY
+bg compare "$t/fast" "$t/slow" >"$t/k.md"
+grep -q "^- \*\*Warning:\*\* 1 of 2 shared cells ran on a different kernel in B than in A" "$t/k.md" || fail "kernel warning"
+grep -q '^- 1 `[0-9a-f]*` k=y (kernel A [^ ]*, B 9.9.9-test): \*\*slower\*\*' "$t/k.md" || fail "kernel flag"
+grep -q '^- 0 `[0-9a-f]*` k=x: \*\*slower\*\*' "$t/k.md" || fail "same kernel flagged"
+echo "compare: ok"

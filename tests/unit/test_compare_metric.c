@@ -1,0 +1,123 @@
+/* test_compare_metric: one metric of a cell compared between two runs:
+ * which test, which verdict, which direction, the --fail-above rule. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "compare_metric.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void test_rate_slower(void **state)
+{
+	/* tps fell from ~1000 to ~900, no overlap: U = 25 for A, exact p = 2/252 */
+	const double a[] = {1000, 1004, 998, 1002, 1001}, b[] = {900, 903, 899, 902, 901};
+	struct cmp_metric m;
+	cmp_metric_compute(a, N(a), b, N(b), "tps", 0.05, &m);
+	assert_int_equal(m.test, CMP_TEST_MW);
+	assert_true(fabs(m.p - 2.0 / 252) < 1e-12);
+	assert_int_equal(m.dir, 1);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(fabs(m.ratio - 901.0 / 1001) < 1e-12);
+	assert_true(m.lo <= m.ratio && m.ratio <= m.hi && m.hi < 1);
+	assert_true(fabs(m.worse - (1 - 901.0 / 1001)) < 1e-12); /* ~10% worse */
+	assert_true(cmp_metric_fails(&m, 0.05));
+	assert_false(cmp_metric_fails(&m, 0.15));
+	/* the other way round: faster, never a failure */
+	cmp_metric_compute(b, N(b), a, N(a), "tps", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_FASTER);
+	assert_false(cmp_metric_fails(&m, 0));
+	/* alpha below the smallest possible p: no significant difference */
+	cmp_metric_compute(a, N(a), b, N(b), "tps", 0.005, &m);
+	assert_int_equal(m.verdict, CMP_SAME);
+	assert_false(cmp_metric_fails(&m, 0));
+	(void)state;
+}
+
+static void test_latency_direction(void **state)
+{
+	/* a latency that grew is slower; a duration that shrank is faster */
+	const double a[] = {10, 11, 10.5, 10.2, 10.8}, b[] = {20, 21, 20.5, 20.2, 20.8};
+	struct cmp_metric m;
+	cmp_metric_compute(a, N(a), b, N(b), "us", 0.05, &m);
+	assert_int_equal(m.dir, -1);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(fabs(m.worse - (20.5 / 10.5 - 1)) < 1e-12);
+	cmp_metric_compute(b, N(b), a, N(a), "s", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_FASTER);
+	/* no direction (%, counts): higher / lower, never a failure */
+	cmp_metric_compute(a, N(a), b, N(b), "%", 0.05, &m);
+	assert_int_equal(m.dir, 0);
+	assert_int_equal(m.verdict, CMP_HIGHER);
+	assert_false(cmp_metric_fails(&m, 0));
+	cmp_metric_compute(b, N(b), a, N(a), "", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_LOWER);
+	(void)state;
+}
+
+static void test_small_samples(void **state)
+{
+	struct cmp_metric m;
+	/* 3 against 3: Welch's t, no ratio interval */
+	const double a[] = {100, 101, 99}, b[] = {80, 81, 79};
+	cmp_metric_compute(a, N(a), b, N(b), "MB/s", 0.05, &m);
+	assert_int_equal(m.test, CMP_TEST_WELCH);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(isfinite(m.ratio) && isnan(m.lo) && isnan(m.hi));
+	assert_true(cmp_metric_fails(&m, 0.1) && !cmp_metric_fails(&m, 0.25));
+	/* NaN samples (a repetition without the metric) do not count: 5 vs 4 */
+	const double c[] = {100, NAN, 101, 99, 100.5, 99.5}, d[] = {100, 101, 99, 100.2};
+	cmp_metric_compute(c, N(c), d, N(d), "tps", 0.05, &m);
+	assert_int_equal(m.na, 5);
+	assert_int_equal(m.nb, 4);
+	assert_int_equal(m.test, CMP_TEST_WELCH);
+	assert_int_equal(m.verdict, CMP_SAME);
+	/* one sample on a side: no test */
+	cmp_metric_compute(a, 1, b, N(b), "tps", 0.05, &m);
+	assert_int_equal(m.test, CMP_TEST_NONE);
+	assert_int_equal(m.verdict, CMP_UNTESTED);
+	assert_true(isnan(m.p));
+	assert_string_equal(cmp_verdict_name(m.verdict), "too few repetitions");
+	(void)state;
+}
+
+static void test_identical(void **state)
+{
+	/* the same samples: p = 1, ratio 1 */
+	const double a[] = {5, 6, 7, 8, 9, 10};
+	struct cmp_metric m;
+	cmp_metric_compute(a, N(a), a, N(a), "tps", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_SAME);
+	assert_true(fabs(m.p - 1) < 1e-12);
+	assert_true(m.ratio == 1);
+	assert_string_equal(cmp_verdict_name(m.verdict), "no significant difference");
+	(void)state;
+}
+
+static void test_parse_percent(void **state)
+{
+	double f;
+	assert_true(cmp_parse_percent("5%", &f) && fabs(f - 0.05) < 1e-15);
+	assert_true(cmp_parse_percent("12.5", &f) && fabs(f - 0.125) < 1e-15);
+	assert_true(cmp_parse_percent("0%", &f) && f == 0);
+	assert_false(cmp_parse_percent("", &f));
+	assert_false(cmp_parse_percent("x", &f));
+	assert_false(cmp_parse_percent("5%%", &f));
+	assert_false(cmp_parse_percent("-3%", &f));
+	assert_false(cmp_parse_percent("nan", &f));
+	(void)state;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rate_slower),   cmocka_unit_test(test_latency_direction),
+	    cmocka_unit_test(test_small_samples), cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_parse_percent),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
