@@ -19,6 +19,8 @@ set(BG_HELP_TOPICS
 # compare and the intervals of repeats (`benchgrid help statistics`).
 list(APPEND BG_HELP_TOPICS statistics=${PROJECT_SOURCE_DIR}/docs/statistics.md)
 list(APPEND BG_HELP_TOPICS reports=${PROJECT_SOURCE_DIR}/docs/reports.md) # report.html, numbers, charts
+# The option reference generated from the option tables, and editor help.
+list(APPEND BG_HELP_TOPICS options=${PROJECT_SOURCE_DIR}/docs/options.md editors=${PROJECT_SOURCE_DIR}/docs/editors.md)
 set(BG_HELP_FILES "")
 foreach(t ${BG_HELP_TOPICS})
   string(REGEX REPLACE "^[^=]*=" "" f "${t}")

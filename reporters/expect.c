@@ -10,9 +10,20 @@
 
 #include "expect_rel.h"
 #include "rep_group.h"
+#include "report_opts_table.h"
 #include "units.h"
 
-static const char *const entry_keys[] = {"where", "xfail", "strict", "note", "ratio", "order", NULL};
+/* The keys of an absolute entry, then the keys that make it a ratio or an order
+ * (for "did you mean"). */
+static const char *suggest_key(const char *k)
+{
+	const char *names[16];
+	size_t n = opt_key_names(&expect_table, names, 14);
+	names[n++] = expect_ratio_table.rows[0].name;
+	names[n++] = expect_order_table.rows[0].name;
+	names[n] = NULL;
+	return node_suggest(k, names);
+}
 
 /* Parse `[value, lower, upper]` or `[value, tol]`. */
 static int parse_ref(const struct node *n, const char *ref, double *value, double *lo, double *hi,
@@ -73,7 +84,7 @@ static int check_entry(const struct node *e, const struct expect_names *names, b
 			if (expect_entry_common(e, k, xfail, reason, strict, d) < 0)
 				rc = -EINVAL;
 		} else {
-			const char *s = node_suggest(k, entry_keys);
+			const char *s = suggest_key(k);
 			if (s)
 				diag_error(d, &e->kpos[i], "expect: unknown key '%s' (did you mean '%s'?)", k,
 				           s);

@@ -9,11 +9,8 @@
 #include <string.h>
 
 #include "rep_group.h"
+#include "report_opts_table.h"
 #include "stats.h"
-
-static const char *const ratio_keys[] = {"ratio", "published", "tolerance", "note", "xfail", "strict", NULL};
-static const char *const order_keys[] = {"order", "metric", "where", "note", "xfail", "strict", NULL};
-static const char *const ratio_inner[] = {"of", "where", "to", NULL};
 
 enum expect_kind expect_rel_kind(const struct node *e)
 {
@@ -119,17 +116,19 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 		return -EINVAL;
 	}
 	bool missing = false, steps = is_metric_side(node_get(ra, "to"));
-	if (node_check_keys(ra, "expect.ratio", ratio_inner, d) < 0)
+	if (opt_check_keys(ra, "expect.ratio", &expect_ratio_of_table, d) < 0)
 		rc = -EINVAL;
-	for (int i = 0; ratio_inner[i]; i++)
-		if (!node_get(ra, ratio_inner[i]) && !(steps && strcmp(ratio_inner[i], "where") == 0)) {
+	for (size_t i = 0; i < expect_ratio_of_table.n; i++) {
+		const char *inner = expect_ratio_of_table.rows[i].name;
+		if (!node_get(ra, inner) && !(steps && strcmp(inner, "where") == 0)) {
 			diag_error(
 			    d, &ra->pos,
 			    "expect: ratio has no '%s' (write {of: step.metric, where: {...}, to: {...}}, "
 			    "or {of: step.metric, to: step.metric} for two metrics of each cell)",
-			    ratio_inner[i]);
+			    inner);
 			missing = true;
 		}
+	}
 	if (missing)
 		return -EINVAL;
 	rc |= check_metric(node_get(ra, "of"), "ratio.of", names, d);
@@ -228,7 +227,7 @@ int expect_rel_check(const struct node *e, const struct expect_names *names, boo
 		return -EINVAL;
 	}
 	const char *what = kind == EXPECT_RATIO ? "expect (ratio)" : "expect (order)";
-	if (node_check_keys(e, what, kind == EXPECT_RATIO ? ratio_keys : order_keys, d) < 0)
+	if (opt_check_keys(e, what, kind == EXPECT_RATIO ? &expect_ratio_table : &expect_order_table, d) < 0)
 		rc = -EINVAL;
 	for (size_t i = 0; i < e->n; i++)
 		if ((strcmp(e->keys[i], "xfail") == 0 || strcmp(e->keys[i], "strict") == 0 ||

@@ -7,13 +7,8 @@
 #include <string.h>
 
 #include "rep_metric_axis.h"
+#include "report_opts_table.h"
 #include "results.h"
-
-static const char *const report_keys[] = {"pivot", "charts", NULL};
-static const char *const pivot_keys[] = {"rows", "cols", "value", "stat", "where", "title", NULL};
-static const char *const chart_keys[] = {"x", "y", "series", "where", "title", "kind", NULL};
-static const char *const stat_names[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
-static const char *const kind_names[] = {"line", "bar", NULL};
 
 static int opt_str(const struct node *map, const char *key, const char *what, bool required, const char **out,
                    struct diag *d)
@@ -84,15 +79,15 @@ int rep_config_pivot(const struct node *n, struct pivot_cfg *p, struct diag *d)
 {
 	int rc = 0, st = 0;
 	memset(p, 0, sizeof(*p));
-	if (node_check_keys(n, "report.pivot", pivot_keys, d) < 0)
+	if (opt_check_keys(n, "report.pivot", &report_pivot_table, d) < 0)
 		return -EINVAL;
 	rc |= opt_str(n, "rows", "report.pivot", true, &p->rows, d);
 	rc |= opt_str(n, "cols", "report.pivot", false, &p->cols, d);
 	rc |= opt_str(n, "value", "report.pivot", true, &p->value, d);
 	rc |= opt_str(n, "title", "report.pivot", false, &p->title, d);
 	if (node_get(n, "stat")) {
-		rc |= node_as_enum(node_get(n, "stat"), "report.pivot.stat", stat_names, &st, d);
-		p->stat = stat_names[st];
+		rc |= node_as_enum(node_get(n, "stat"), "report.pivot.stat", report_stat_values, &st, d);
+		p->stat = report_stat_values[st];
 	}
 	p->where = node_get(n, "where");
 	rc |= check_where(p->where, d);
@@ -108,14 +103,15 @@ int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 	int rc = 0;
 	memset(c, 0, sizeof(*c));
 	c->kind = -1;
-	if (node_check_keys(n, "report.charts", chart_keys, d) < 0)
+	if (opt_check_keys(n, "report.charts", &report_chart_table, d) < 0)
 		return -EINVAL;
 	rc |= opt_str(n, "x", "report.charts", true, &c->x, d);
 	rc |= opt_str(n, "y", "report.charts", true, &c->y, d);
 	rc |= opt_str(n, "series", "report.charts", false, &c->series, d);
 	rc |= opt_str(n, "title", "report.charts", false, &c->title, d);
 	if (node_get(n, "kind"))
-		rc |= node_as_enum(node_get(n, "kind"), "report.charts.kind", kind_names, &c->kind, d);
+		rc |=
+		    node_as_enum(node_get(n, "kind"), "report.charts.kind", report_kind_values, &c->kind, d);
 	c->where = node_get(n, "where");
 	rc |= check_where(c->where, d);
 	if (rc == 0)
@@ -140,7 +136,7 @@ int rep_check_config(const struct node *report, struct diag *d)
 	int rc = 0;
 	if (!report || report->kind == NODE_NULL)
 		return 0;
-	if (node_check_keys(report, "report", report_keys, d) < 0)
+	if (opt_check_keys(report, "report", &report_table, d) < 0)
 		return -EINVAL;
 	const struct node *pv = node_get(report, "pivot"), *ch = node_get(report, "charts");
 	for (size_t i = 0; i < rep_config_count(pv); i++) {

@@ -9,14 +9,18 @@
 #include "cli_history.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli_store.h"
+#include "stats.h"
 #include "stats_ci.h"
 #include "store.h"
 #include "store_query.h"
@@ -138,7 +142,10 @@ out:
 static void print_table(const struct store_point *p, size_t n, size_t from, const struct judged *j,
                         const char *metric)
 {
-	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", metric, "flag");
+	char head[600];
+	snprintf(head, sizeof(head), "%s%s%s%s", metric, *p[from].unit ? " (" : "", p[from].unit,
+	         *p[from].unit ? ")" : "");
+	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", head, "flag");
 	for (size_t i = from; i < n; i++) {
 		char date[32], val[32], flag[128] = "";
 		date_text(p[i].started, date, sizeof(date));
@@ -151,79 +158,118 @@ static void print_table(const struct store_point *p, size_t n, size_t from, cons
 	}
 }
 
+/* The chart's layout: the runs shown (categories, in time order) and one
+ * series per cell and host, each point's run and series. */
+struct chart {
+	size_t nrun, ns, np;
+	char (*dates)[32];
+	const char **cats;
+	size_t *run_of, *series_of; /* per point shown */
+	size_t *first;              /* per series: its first point */
+	char (*labels)[160];
+	double *xs, *ys; /* ys: ns rows of nrun values */
+	struct svg_series *s;
+};
+
+static void chart_free(struct chart *c)
+{
+	free(c->dates);
+	free(c->cats);
+	free(c->run_of);
+	free(c->series_of);
+	free(c->first);
+	free(c->labels);
+	free(c->xs);
+	free(c->ys);
+	free(c->s);
+}
+
+static int chart_layout(struct chart *c, const struct store_point *p, size_t n, size_t from)
+{
+	size_t np = c->np = n - from, m = np ? np : 1;
+	c->dates = calloc(m, sizeof(*c->dates));
+	c->cats = calloc(m, sizeof(*c->cats));
+	c->run_of = calloc(m, sizeof(size_t));
+	c->series_of = calloc(m, sizeof(size_t));
+	c->first = calloc(m, sizeof(size_t));
+	c->labels = calloc(m, sizeof(*c->labels));
+	c->xs = calloc(m, sizeof(double));
+	if (!c->dates || !c->cats || !c->run_of || !c->series_of || !c->first || !c->labels || !c->xs)
+		return -1;
+	for (size_t i = from; i < n; i++) {
+		if (i == from || strcmp(p[i].run_id, p[i - 1].run_id)) {
+			date_text(p[i].started, c->dates[c->nrun], sizeof(c->dates[c->nrun]));
+			c->cats[c->nrun] = c->dates[c->nrun];
+			c->xs[c->nrun] = (double)c->nrun;
+			c->nrun++;
+		}
+		c->run_of[i - from] = c->nrun - 1;
+		size_t k = 0;
+		while (k < c->ns && !same_series(&p[c->first[k]], &p[i]))
+			k++;
+		if (k == c->ns) {
+			bool other_host = strcmp(p[i].host, p[from].host) != 0;
+			c->first[k] = i;
+			snprintf(c->labels[k], sizeof(c->labels[k]), "%s%s%s",
+			         *p[i].label ? p[i].label : "all", other_host ? " @" : "",
+			         other_host ? p[i].host : "");
+			c->ns++;
+		}
+		c->series_of[i - from] = k;
+	}
+	size_t ny = c->ns * c->nrun;
+	c->ys = malloc(sizeof(double) * (ny > 0 ? ny : 1));
+	c->s = calloc(c->ns ? c->ns : 1, sizeof(*c->s));
+	if (!c->ys || !c->s)
+		return -1;
+	for (size_t k = 0; k < ny; k++)
+		c->ys[k] = NAN;
+	for (size_t i = from; i < n; i++)
+		c->ys[c->series_of[i - from] * c->nrun + c->run_of[i - from]] = p[i].value;
+	for (size_t k = 0; k < c->ns; k++)
+		c->s[k] = (struct svg_series){
+		    .label = c->labels[k], .n = c->nrun, .x = c->xs, .y = c->ys + k * c->nrun};
+	return 0;
+}
+
 /* One line per cell (and host) over the runs shown, the runs evenly
- * spaced in time order. */
+ * spaced in time order. The file is replaced, never written through a
+ * symbolic link. */
 static int write_svg(const char *path, const struct store_point *p, size_t n, size_t from,
                      const char *scenario, const char *metric)
 {
-	size_t nrun = 0, ns = 0, np = n - from;
-	char(*dates)[32] = calloc(np ? np : 1, sizeof(*dates));
-	const char **cats = calloc(np ? np : 1, sizeof(*cats));
-	size_t *run_of = calloc(np ? np : 1, sizeof(*run_of)),
-	       *series_of = calloc(np ? np : 1, sizeof(size_t));
-	struct svg_series *s = calloc(np ? np : 1, sizeof(*s));
-	double *xs = calloc(np ? np : 1, sizeof(double)), *ys = calloc(np ? np * np : 1, sizeof(double));
-	char(*labels)[160] = calloc(np ? np : 1, sizeof(*labels));
+	struct chart c = {0};
 	int rc = -1;
-	if (!dates || !cats || !run_of || !series_of || !s || !xs || !ys || !labels)
-		goto out;
-	for (size_t i = from; i < n; i++) {
-		if (i == from || strcmp(p[i].run_id, p[i - 1].run_id)) {
-			date_text(p[i].started, dates[nrun], sizeof(dates[nrun]));
-			cats[nrun] = dates[nrun];
-			xs[nrun] = (double)nrun;
-			nrun++;
+	if (chart_layout(&c, p, n, from) == 0) {
+		char title[1024], ylabel[1024];
+		const char *unit = n > from ? p[from].unit : "";
+		snprintf(title, sizeof(title), "%s: %s across runs", scenario, metric);
+		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", metric, *unit ? " (" : "", unit,
+		         *unit ? ")" : "");
+		struct svg_chart ch = {.kind = SVG_LINE,
+		                       .title = title,
+		                       .xlabel = "run",
+		                       .ylabel = ylabel,
+		                       .categories = c.cats,
+		                       .ncat = c.nrun,
+		                       .s = c.s,
+		                       .ns = c.ns};
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (f) {
+			rc = svg_write(f, &ch) < 0 ? -EIO : 0;
+			if (fclose(f) != 0)
+				rc = -errno;
+		} else {
+			rc = -errno;
+			if (fd >= 0)
+				close(fd);
 		}
-		run_of[i - from] = nrun - 1;
-		size_t k = 0;
-		while (k < ns && !same_series(&p[series_of[k]], &p[i]))
-			k++;
-		if (k == ns) {
-			series_of[ns] = i;
-			snprintf(labels[ns], sizeof(labels[ns]), "%s%s%s", *p[i].label ? p[i].label : "all",
-			         strcmp(p[i].host, p[from].host) ? " @" : "",
-			         strcmp(p[i].host, p[from].host) ? p[i].host : "");
-			ns++;
-		}
+	} else {
+		rc = -ENOMEM;
 	}
-	for (size_t k = 0; k < ns; k++) {
-		double *y = ys + k * np;
-		for (size_t r = 0; r < nrun; r++)
-			y[r] = NAN;
-		s[k] = (struct svg_series){.label = labels[k], .n = nrun, .x = xs, .y = y};
-	}
-	for (size_t i = from; i < n; i++)
-		for (size_t k = 0; k < ns; k++)
-			if (same_series(&p[series_of[k]], &p[i]))
-				ys[k * np + run_of[i - from]] = p[i].value;
-	char title[1024], ylabel[1024];
-	snprintf(title, sizeof(title), "%s: %s across runs", scenario, metric);
-	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", metric, np && *p[from].unit ? " (" : "",
-	         np ? p[from].unit : "", np && *p[from].unit ? ")" : "");
-	struct svg_chart c = {.kind = SVG_LINE,
-	                      .title = title,
-	                      .xlabel = "run",
-	                      .ylabel = ylabel,
-	                      .categories = cats,
-	                      .ncat = nrun,
-	                      .s = s,
-	                      .ns = ns};
-	FILE *f = fopen(path, "w");
-	if (f) {
-		rc = svg_write(f, &c);
-		if (fclose(f) != 0)
-			rc = -1;
-	}
-out:
-	free(dates);
-	free(cats);
-	free(run_of);
-	free(series_of);
-	free(s);
-	free(xs);
-	free(ys);
-	free(labels);
-	return rc < 0 ? -1 : 0;
+	chart_free(&c);
+	return rc;
 }
 
 static void history_usage(FILE *out)
@@ -239,7 +285,8 @@ static void history_usage(FILE *out)
 	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's tps, iops or mb_s)\n"
 	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
 	             "  --last N              show the last N runs (the flags use all of them)\n"
-	             "  --window N            judge each run against the N runs before it (default 5)\n"
+	             "  --window N            judge each run against the N runs before it (default 5,\n"
+	             "                        at least 3)\n"
 	             "  --svg FILE            also write the series as an SVG line chart\n"
 	             "  --store PATH|URL      the store (default $BENCHGRID_STORE, else\n"
 	             "                        ~/.local/share/benchgrid/results.db); opened read-only\n\n"
@@ -293,6 +340,12 @@ static int parse_args(int argc, char **argv, struct hist_opts *o)
 		case 'W':
 			if (parse_count("--window", optarg, &o->window) < 0)
 				return -1;
+			if (o->window < HISTORY_MIN_BEFORE) {
+				fprintf(stderr,
+				        "benchgrid history: --window needs at least %d runs, got %ld\n",
+				        HISTORY_MIN_BEFORE, o->window);
+				return -1;
+			}
 			break;
 		case 'g': o->svg = optarg; break;
 		case 's': o->store = optarg; break;
@@ -324,10 +377,15 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
 			continue;
 		char date[32];
 		date_text(p[i].started, date, sizeof(date));
-		printf("%s%s run of %s, cell %s on %s: %s %.6g %s, outside the %.0f%% prediction interval "
+		/* A rate (tps, MB/s) that fell or a duration that grew is slower. */
+		int dir = stats_unit_direction(p[i].unit) * j[i].flag;
+		printf("%s%s%s run of %s, cell %s on %s: %s %.6g %s, outside the %.0f%% prediction interval "
 		       "[%.6g, %.6g] of the %zu runs before\n",
-		       nflag ? "" : "\n", j[i].flag < 0 ? "LOW:" : "HIGH:", date,
-		       *p[i].label ? p[i].label : "-", p[i].host, metric, p[i].value, p[i].unit,
+		       nflag ? "" : "\n", j[i].flag < 0 ? "LOW" : "HIGH",
+		       dir < 0   ? " (slower):"
+		       : dir > 0 ? " (faster):"
+		                 : ":",
+		       date, *p[i].label ? p[i].label : "-", p[i].host, metric, p[i].value, p[i].unit,
 		       100 * HISTORY_LEVEL, j[i].lo, j[i].hi, j[i].nbefore);
 		if (j[i].prev >= 0)
 			print_changed(s, &p[i], &p[j[i].prev]);
@@ -393,8 +451,9 @@ static int history_main(int argc, char **argv)
 	size_t from = first_shown(p, n, o.last);
 	print_table(p, n, from, j, ref);
 	print_flagged(s, p, n, from, j, ref);
-	if (o.svg && write_svg(o.svg, p, n, from, o.scenario, ref) < 0) {
-		fprintf(stderr, "benchgrid history: cannot write %s\n", o.svg);
+	int w = o.svg ? write_svg(o.svg, p, n, from, o.scenario, ref) : 0;
+	if (w < 0) {
+		fprintf(stderr, "benchgrid history: cannot write %s: %s\n", o.svg, strerror(-w));
 		rc = CLI_EXIT_FAIL;
 	}
 	free(j);

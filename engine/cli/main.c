@@ -17,13 +17,14 @@
 #include "cli_plan.h"
 #include "cli_report.h"
 #include "cli_run.h"
+#include "cli_schema.h"
 #include "cli_slurm.h"
 #include "cli_store.h"
 #include "validators.h"
 
 static const struct cli_command *const commands[] = {
     &cli_check,   &cli_plan,    &cli_run,   &cli_merge,      &cli_report,
-    &cli_compare, &cli_cleanup, &cli_slurm, &cli_import_fio, /* the results history: */
+    &cli_compare, &cli_cleanup, &cli_slurm, &cli_import_fio, &cli_schema, /* the results history: */
     &cli_store,   &cli_history, NULL,
 };
 

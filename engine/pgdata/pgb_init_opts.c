@@ -6,10 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const pgbio_keys[] = {"scale",       "fillfactor",   "unlogged",
-                                         "tablespace",  "partitions",   "partition_method",
-                                         "server_side", "foreign_keys", NULL};
-static const char *const pgbio_methods[] = {"range", "hash", NULL};
+#include "pgb_init_opts_table.h"
 
 /* One integer option: what.key within [min, max]. */
 static int pgbio_int(const struct node *map, const char *what, const char *key, int64_t min, int64_t max,
@@ -51,7 +48,7 @@ static int pgbio_method(const struct node *map, const char *what, struct pgb_ini
 	if (!x)
 		return 0;
 	snprintf(name, sizeof(name), "%s.partition_method", what);
-	if (node_as_enum(x, name, pgbio_methods, &e, d))
+	if (node_as_enum(x, name, pgb_init_method_values, &e, d))
 		return -EINVAL;
 	o->partition_hash = e == 1;
 	if (o->partitions > 0 || !parts_ok)
@@ -85,7 +82,7 @@ int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_ini
 	o->scale = 1;
 	if (!map || map->kind == NODE_NULL)
 		return 0;
-	if (node_check_keys(map, what, pgbio_keys, d))
+	if (opt_check_keys(map, what, &pgb_init_opt_table, d))
 		return -EINVAL;
 	rc |= pgbio_int(map, what, "scale", 1, INT32_MAX, &o->scale, d);
 	rc |= pgbio_int(map, what, "fillfactor", 10, 100, &o->fillfactor, d);
@@ -96,5 +93,6 @@ int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_ini
 	rc |= pgbio_bool(map, what, "server_side", &o->server_side, d);
 	rc |= pgbio_bool(map, what, "foreign_keys", &o->foreign_keys, d);
 	rc |= pgbio_tablespace(map, what, o, d);
+	rc |= opt_check_values(map, what, &pgb_init_opt_table, d);
 	return rc ? -EINVAL : 0;
 }

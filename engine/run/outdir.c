@@ -40,7 +40,7 @@ static int mkdir_parents(const char *path)
 	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	char *last = strrchr(tmp, '/');
-	for (char *p = tmp + 1; last && p < last; p++) {
+	for (char *p = tmp + 1; last && p <= last; p++) {
 		if (*p != '/')
 			continue;
 		*p = 0;

@@ -10,16 +10,9 @@
 #include "interp.h"
 #include "run_order.h"
 #include "spec_check.h"
+#include "spec_opts_table.h"
 #include "spec_hooks.h"
 #include "spec_include.h"
-
-static const char *const top_keys[] = {
-    "benchgrid", "name",           "description", "vars",     "profiles", "matrix",     "repeat",
-    "warmup",    "target",         "targets",     "postgres", "sysctl",   "queue",      "steps",
-    "hooks",     "hooks_file",     "expect",      "report",   "timeout",  "lua_budget", "notes",
-    "run_order", "run_order_seed", "include", /* read by spec_include.c, listed for the key table */
-    NULL,
-};
 
 /* `repeat:` (a count or {min, max, until, metrics}) and `run_order:`. */
 static void check_repeat_and_order(const struct node *root, struct diag *d)
@@ -198,7 +191,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 		s->vars = node_new(NODE_MAP, NULL);
 		return s;
 	}
-	node_check_keys(root, "scenario", top_keys, d);
+	opt_check_keys(root, "scenario", &spec_top_table, d);
 	const struct node *v;
 	int64_t iv;
 	if ((v = node_get(root, "benchgrid")) &&
@@ -224,6 +217,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 	s->vars = merge_vars(root, D, d);
 	interp_name(s, d);
 	spec_hooks_load_lua(s, d);
+	opt_check_values(root, "", &spec_top_table, d);
 	return s;
 }
 

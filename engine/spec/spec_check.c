@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "spec_opts_table.h"
+
 #define SPEC_CHECK_MAX 12
 
 struct step_kind {
@@ -129,8 +131,12 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 		return -EINVAL;
 	}
 	int bad = 0;
-	const char *known[SPEC_CHECK_MAX + 6] = {"name", "record", "timeout", "server_stats", "when", NULL};
-	size_t nk = 5;
+	/* The common keys from the step table, then the registered workloads. */
+	const char *known[SPEC_CHECK_MAX + 16];
+	size_t nk = 0;
+	for (size_t i = 0; i < spec_step_table.n && nk < 16; i++)
+		if (!spec_step_table.rows[i].ref && opt_known(&spec_step_table, spec_step_table.rows[i].name))
+			known[nk++] = spec_step_table.rows[i].name;
 	for (size_t w = 0; w < nstep_kinds; w++)
 		known[nk++] = step_kinds[w].name;
 	known[nk] = NULL;
@@ -151,6 +157,8 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
 		bad = -EINVAL;
 	if (check_when(st, orig_st, d) < 0)
+		bad = -EINVAL;
+	if (opt_check_values(st, "step", &spec_step_table, d) < 0)
 		bad = -EINVAL;
 	return bad;
 }

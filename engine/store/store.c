@@ -166,18 +166,31 @@ static int put(struct store *s, const char *sql, int n, const char *const *p)
 	return sdb_exec(s, sql, n, p, NULL, NULL) < 0 ? -1 : 0;
 }
 
-/* Facts of a cell (cell_id) or of the run (cell_id NULL: environment):
- * info keys, then metrics as text. */
+/* One fact of a cell, or of the run (cell_id NULL: environment). A key
+ * seen twice keeps its first value. */
+static int put_fact(struct store *s, const char *run_id, const char *cell_id, const char *key,
+                    const char *value)
+{
+	if (!cell_id) {
+		const char *p[] = {run_id, key, value};
+		return put(s,
+		           "INSERT INTO environment (run_id, key, value) VALUES ($1, $2, $3)"
+		           " ON CONFLICT DO NOTHING",
+		           3, p);
+	}
+	const char *p[] = {run_id, cell_id, key, value};
+	return put(s,
+	           "INSERT INTO facts (run_id, cell_id, key, value) VALUES ($1, $2, $3, $4)"
+	           " ON CONFLICT DO NOTHING",
+	           4, p);
+}
+
+/* Facts of a cell or of the run: info keys ("warning" may repeat: the
+ * second is "warning.2"), then metrics as text. */
 static int put_facts(struct store *s, const char *run_id, const char *cell_id, const struct step_result *f)
 {
-	/* Every parameter must appear in the statement: PostgreSQL cannot type
-	 * one it does not see. */
-	const char *sql = cell_id ? "INSERT INTO facts (run_id, cell_id, key, value) VALUES ($1, $2, $3, $4)"
-	                          : "INSERT INTO environment (run_id, key, value) VALUES ($1, $2, $3)";
-	int np = cell_id ? 4 : 3;
-	/* "warning" may repeat; the key is unique in the table. */
 	for (size_t i = 0; i < f->ni; i++) {
-		char key[256];
+		char key[512];
 		size_t dup = 0;
 		for (size_t j = 0; j < i; j++)
 			dup += !strcmp(f->info[j].key, f->info[i].key);
@@ -185,20 +198,13 @@ static int put_facts(struct store *s, const char *run_id, const char *cell_id, c
 			snprintf(key, sizeof(key), "%s.%zu", f->info[i].key, dup + 1);
 		else
 			snprintf(key, sizeof(key), "%s", f->info[i].key);
-		const char *p[] = {run_id, cell_id ? cell_id : key, cell_id ? key : f->info[i].value,
-		                   f->info[i].value};
-		if (put(s, sql, np, p) < 0)
+		if (put_fact(s, run_id, cell_id, key, f->info[i].value) < 0)
 			return -1;
 	}
 	struct numbuf nb;
-	for (size_t i = 0; i < f->nm; i++) {
-		if (result_info_get(f, f->m[i].name))
-			continue;
-		const char *v = num(&nb, 0, f->m[i].value);
-		const char *p[] = {run_id, cell_id ? cell_id : f->m[i].name, cell_id ? f->m[i].name : v, v};
-		if (put(s, sql, np, p) < 0)
+	for (size_t i = 0; i < f->nm; i++)
+		if (put_fact(s, run_id, cell_id, f->m[i].name, num(&nb, 0, f->m[i].value)) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -355,6 +361,12 @@ static int put_rows(struct store *s, const char *run_id, const struct run *r, co
 			return -1;
 	if (put_facts(s, run_id, NULL, &r->env) < 0)
 		return -1;
+	/* The build (results.json "build"), which the model does not keep: a
+	 * regression between two commits of benchgrid itself shows there. */
+	const json_t *build = root ? json_object_get(root, "build") : NULL;
+	const char *commit = json_string_value(json_object_get(build, "commit"));
+	if (commit && put_fact(s, run_id, NULL, "benchgrid.commit", commit) < 0)
+		return -1;
 	const char *p[] = {run_id, "benchgrid.version", r->tool_version};
 	return r->tool_version
 	           ? put(s, "INSERT INTO environment (run_id, key, value) VALUES ($1, $2, $3)", 3, p)
@@ -417,7 +429,10 @@ int store_put_dir(struct store *s, const char *dir, char *err, size_t errlen)
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
 	if (!root) {
-		snprintf(err, errlen, "%s: %s", path, je.text);
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		else /* "unable to open PATH: WHY" */
+			snprintf(err, errlen, "%s", je.text);
 		return -ENOENT;
 	}
 	struct run r;
@@ -425,7 +440,10 @@ int store_put_dir(struct store *s, const char *dir, char *err, size_t errlen)
 	diag_init(&d);
 	int rc = results_from_json(&r, root, path, &d);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s: not a benchgrid results file", path);
+		if (d.n)
+			diag_format_one(&d.v[0], err, errlen);
+		else
+			snprintf(err, errlen, "%s: not a benchgrid results file", path);
 		rc = -EINVAL;
 	} else if (r.finished <= 0) {
 		snprintf(err, errlen, "%s: the run did not finish (complete it with run --resume)", path);

@@ -72,10 +72,11 @@ int sdb_open_sqlite(struct store *s, const char *path, bool readonly)
 	s->lite = db;
 	s->readonly = readonly;
 	sqlite3_busy_timeout(db, SDB_BUSY_MS);
+	/* The rollback journal, not WAL: a read-only open (history, plan)
+	 * then creates no file at all (in WAL mode even a reader makes the
+	 * -wal and -shm files). Writers queue on the lock (busy timeout). */
 	if (!readonly) {
-		/* WAL: readers never wait for a writer; writers queue on the lock. */
-		if (sdb_exec(s, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL) < 0 ||
-		    sdb_exec(s, "PRAGMA foreign_keys=ON", 0, NULL, NULL, NULL) < 0) {
+		if (sdb_exec(s, "PRAGMA foreign_keys=ON", 0, NULL, NULL, NULL) < 0) {
 			char why[sizeof(s->err)];
 			snprintf(why, sizeof(why), "%s", s->err);
 			set_err(s, path, why);

@@ -69,11 +69,9 @@ int store_last_setup_seconds(const char *store_spec, const char *scenario_name, 
 		goto out;
 	const char *q[] = {a.run_id};
 	rc = -EIO;
-	if (sdb_exec(s,
-	             "SELECT avg(CASE WHEN setup_fs_s > 0 THEN setup_fs_s END),"
-	             " avg(CASE WHEN setup_pg_s > 0 THEN setup_pg_s END),"
-	             " avg(CASE WHEN setup_data_s > 0 THEN setup_data_s END) FROM cells WHERE run_id = $1",
-	             1, q, setup_row, &a) < 0)
+	if (sdb_exec(
+	        s, "SELECT avg(setup_fs_s), avg(setup_pg_s), avg(setup_data_s) FROM cells WHERE run_id = $1",
+	        1, q, setup_row, &a) < 0)
 		goto out;
 	*fs_s = a.v[0];
 	*pg_s = a.v[1];

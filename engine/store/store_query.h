@@ -10,8 +10,9 @@
 
 /* Seconds one setup took (fs: mkfs and mount, pg: a cluster's initdb and
  * start, data: a data load) for `plan`'s estimate: per component, the mean
- * of the cells' "setup_seconds" above 0 (a cell that reused a fixture
- * records 0) in the latest stored run of the scenario that recorded any.
+ * of the cells' "setup_seconds" (a cell that reused a fixture records no
+ * value for it, NULL in the store) in the latest stored run of the
+ * scenario that recorded any.
  * Opens the store read-only: no file is created and nothing is written.
  * 0 when found, -ENOENT when the store or such a run does not exist,
  * another negative errno on error. A component never recorded is NaN.

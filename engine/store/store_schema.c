@@ -45,12 +45,18 @@ static const char *const v1[] = {
 
 /* migrations[i] brings version i to version i + 1. Version 2 is one more
  * entry here; never edit an entry once released. */
-static const char *const *const migrations[] = {v1};
+static const store_migration migrations[] = {v1};
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
 int store_schema_latest(void)
 {
 	return (int)NMIGRATIONS;
+}
+
+const store_migration *store_schema_migrations(size_t *n)
+{
+	*n = NMIGRATIONS;
+	return migrations;
 }
 
 static int max_row(void *arg, int ncol, const char *const *vals)
@@ -71,10 +77,10 @@ int store_schema_version(struct store *s)
 }
 
 /* Apply the migrations above `from` up to `target` and record each. */
-static int apply(struct store *s, int from, int target)
+static int apply(struct store *s, const store_migration *list, int from, int target)
 {
 	for (int v = from; v < target; v++) {
-		for (const char *const *q = migrations[v]; *q; q++)
+		for (const char *const *q = list[v]; *q; q++)
 			if (sdb_exec(s, *q, 0, NULL, NULL, NULL) < 0)
 				return -1;
 		char ver[16], at[32];
@@ -90,6 +96,15 @@ static int apply(struct store *s, int from, int target)
 
 int store_schema_migrate(struct store *s, int target)
 {
+	return store_schema_migrate_list(s, migrations, NMIGRATIONS, target);
+}
+
+int store_schema_migrate_list(struct store *s, const store_migration *list, size_t n, int target)
+{
+	if (target > (int)n) {
+		snprintf(s->err, sizeof(s->err), "no migration to schema version %d", target);
+		return -1;
+	}
 	if (sdb_begin(s) < 0)
 		return -1;
 	/* PostgreSQL: two first runs would both create the tables; the lock
@@ -106,14 +121,14 @@ int store_schema_migrate(struct store *s, int target)
 	int have = store_schema_version(s);
 	if (have < 0)
 		goto fail;
-	if (have > store_schema_latest()) {
+	if (have > (int)n) {
 		snprintf(
 		    s->err, sizeof(s->err),
 		    "the store's schema is version %d, newer than this benchgrid's %d: use a newer benchgrid",
-		    have, store_schema_latest());
+		    have, (int)n);
 		goto fail;
 	}
-	if (have < target && apply(s, have, target) < 0)
+	if (have < target && apply(s, list, have, target) < 0)
 		goto fail;
 	return sdb_commit(s);
 fail:

@@ -20,4 +20,11 @@ int store_schema_version(struct store *s);
  * 0, or -1 with why in s->err. */
 int store_schema_migrate(struct store *s, int target);
 
+/* The list of migrations: entry i (a NULL-terminated list of statements)
+ * brings version i to i + 1. */
+typedef const char *const *store_migration;
+const store_migration *store_schema_migrations(size_t *n);
+/* store_schema_migrate over another list (tests: a version 2 to come). */
+int store_schema_migrate_list(struct store *s, const store_migration *list, size_t n, int target);
+
 #endif

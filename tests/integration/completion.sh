@@ -104,7 +104,7 @@ expect() {
 }
 cd "$t" || exit 1
 s=sweep.yaml
-expect commands "--help --version check cleanup compare help history import-fio merge plan report run slurm store" "$bg" ""
+expect commands "--help --version check cleanup compare help history import-fio merge plan report run schema slurm store" "$bg" ""
 expect command-prefix "report run" "$bg" r
 expect run-long-o "--only --output" "$bg" run "$s" --o
 expect plan-list "--list-params" "$bg" plan "$s" --li

@@ -45,6 +45,7 @@ declare -A file=([scenario]=docs/scenario.md [target]=docs/sections/target.md
 	[results]=docs/results.md)
 file[statistics]=docs/statistics.md
 file[reports]=docs/reports.md # report.html, numbers, charts
+file+=([options]=docs/options.md [editors]=docs/editors.md)
 for topic in "${topics[@]}"; do
 	[[ $topic == commands ]] && continue
 	[[ -n ${file[$topic]:-} ]] || {

@@ -23,7 +23,7 @@ same run-rows "$(q "$t/default.db" 'SELECT count(*) FROM runs; SELECT count(*) F
 	SELECT count(*) FROM samples WHERE metric = '"'exit_status'"'; SELECT output_dir FROM runs;' | tr '\n' ' ')" \
 	"1 2 4 $t/run1 "
 same run-version "$(q "$t/default.db" 'SELECT version FROM schema_version')" 1
-same run-env "$(q "$t/default.db" "SELECT count(*) FROM environment WHERE key IN ('machine.kernel', 'benchgrid.version')")" 2
+same run-env "$(q "$t/default.db" "SELECT count(*) FROM environment WHERE key IN ('machine.kernel', 'benchgrid.version', 'benchgrid.commit')")" 3
 check store-again 0 'run1: already recorded' -- "$bg" store "$t/run1"
 check run-again 0 'already recorded' -- "$bg" store --store "$t/default.db" "$t/run1"
 same store-no-duplicate "$(q "$t/default.db" 'SELECT count(*) FROM runs; SELECT count(*) FROM metrics' | tr '\n' ' ')" \
@@ -56,6 +56,15 @@ check unreachable-not-sqlite 0 'results not stored: .*(not a database|file is no
 check failed-run-recorded 1 'recorded' -- "$bg" run -o "$t/run10" "$t/fails.yaml"
 same failed-run-status "$(q "$t/default.db" "SELECT c.status FROM cells c JOIN runs r USING (run_id) WHERE r.scenario = 'store-fails'")" failed
 
+# A sweep in shares is recorded by the merge that completes it, once.
+check shard-not-recorded 0 '^' -- "$bg" run -q --shard 0/2 -o "$t/sweep" "$t/tiny.yaml"
+same shard-rows "$(q "$t/default.db" "SELECT count(*) FROM runs WHERE output_dir = '$t/sweep'")" 0
+check merge-partial 1 'results not stored: 1 of 2 planned cells are missing' -- "$bg" merge -q "$t/sweep"
+"$bg" run -q --shard 1/2 -o "$t/sweep" "$t/tiny.yaml"
+check merge-records 0 'recorded in the results history' -- "$bg" merge "$t/sweep"
+check merge-again 0 'already recorded' -- "$bg" merge "$t/sweep"
+same merge-rows "$(q "$t/default.db" "SELECT count(*) FROM cells JOIN runs USING (run_id) WHERE output_dir = '$t/sweep'")" 2
+
 # The default file: under HOME, made with private parents.
 mkdir "$t/home"
 check default-file 0 'recorded' -- env -u BENCHGRID_STORE -u XDG_DATA_HOME HOME="$t/home" \
@@ -64,6 +73,14 @@ same default-file-modes "$(stat -c %a "$t/home/.local" "$t/home/.local/share" "$
 	"$t/home/.local/share/benchgrid/results.db" | tr '\n' ' ')" "700 700 700 600 "
 
 history_checks "$t/hist.db"
+ln -s "$t/planted" "$t/link.svg"
+check history-svg-link 1 'cannot write .*link.svg: Too many levels of symbolic links' -- \
+	"$bg" history store-tiny --store "$t/hist.db" --svg "$t/link.svg"
+same history-svg-link-target "$(ls "$t/planted" 2>&1 >/dev/null | grep -c 'No such file')" 1
+check history-window 2 'window needs at least 3' -- "$bg" history store-tiny --store "$t/hist.db" --window 2
+check history-unit 0 's\.tps \(tps\)' -- "$bg" history store-tiny --store "$t/hist.db" --metric s.tps
+# history opened the store read-only: no journal, -wal or -shm file.
+same history-wrote-nothing "$(cd "$t" && ls hist.db*)" hist.db
 
 # Concurrent writers into one new file: eight imports (the schema made
 # once) and two runs at once; the same run imported twice at once is one.

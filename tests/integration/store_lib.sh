@@ -87,7 +87,8 @@ history_checks() {
 	check history-facts 0 'machine.kernel: .* -> 9\.9\.9-synthetic' -- \
 		"$bg" history store-tiny --store "$store" --metric s.tps
 	# The runs before the regression are not flagged: only the last run's 2 cells.
-	same history-flag-count "$(grep -c 'LOW:' <<<"$out")" 4
+	same history-flag-count "$(grep -c 'LOW' <<<"$out")" 4
+	same history-slower "$(grep -c '^LOW (slower): run of .* s\.tps 60 tps' <<<"$out")" 2
 	check history-default-metric 0 's\.tps' -- "$bg" history store-tiny --store "$store"
 	check history-where 0 'a=1' -- "$bg" history store-tiny --store "$store" --metric s.tps --where a=1
 	same history-where-only "$(grep -c 'a=2' <<<"$out")" 0

@@ -128,7 +128,7 @@ static const char results_json[] =
     "{\"index\": 0, \"id\": \"c0\", \"params\": {\"fs\": \"xfs\"}, \"status\": \"ok\", \"error\": null,"
     " \"started\": 1700000001, \"elapsed\": 10, \"facts\": {\"metrics\": {}, \"info\": {\"fs.type\": "
     "\"xfs\"}},"
-    " \"setup_seconds\": {\"fs\": 2.5, \"pg\": 4, \"data\": 0},"
+    " \"setup_seconds\": {\"fs\": 2.5, \"pg\": 4},"
     " \"reps\": [[{\"name\": \"ro\", \"workload\": \"exec\", \"failed\": false, \"error\": null,"
     " \"started\": 1700000002, \"elapsed\": 1, \"metrics\": {\"tps\": {\"value\": 100, \"unit\": \"tps\"}}}],"
     " [{\"name\": \"ro\", \"workload\": \"exec\", \"failed\": false, \"error\": null,"
@@ -136,7 +136,7 @@ static const char results_json[] =
     "\"tps\"}}}]]},"
     "{\"index\": 1, \"id\": \"c1\", \"params\": {\"fs\": \"ext4\"}, \"status\": \"ok\", \"error\": null,"
     " \"started\": 1700000011, \"elapsed\": 10, \"facts\": {\"metrics\": {}, \"info\": {}},"
-    " \"setup_seconds\": {\"fs\": 3.5, \"pg\": 0, \"data\": 0}, \"reps\": []}]}";
+    " \"setup_seconds\": {\"fs\": 3.5}, \"reps\": []}]}";
 
 static void write_run(const char *sub)
 {
@@ -173,9 +173,16 @@ static void test_setup_seconds(void **state)
 	store_close(s);
 	assert_int_equal(store_last_setup_seconds(path, "unit", &fs, &pg, &data), 0);
 	assert_true(fabs(fs - 3.0) < 1e-9); /* the mean of 2.5 and 3.5 */
-	assert_true(fabs(pg - 4.0) < 1e-9); /* 0 is a reused server, not counted */
+	assert_true(fabs(pg - 4.0) < 1e-9); /* cell c1 reused the server: no value */
 	assert_true(isnan(data));
 	assert_int_equal(store_last_setup_seconds(path, "other", &fs, &pg, &data), -ENOENT);
+	/* Read-only opens leave no file beside the store. */
+	char side[600];
+	static const char *const sides[] = {"-wal", "-shm", "-journal"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, sides[i]);
+		assert_int_equal(access(side, F_OK), -1);
+	}
 }
 
 /* The history of a metric, filtered by a parameter. */
@@ -207,6 +214,55 @@ static void test_history(void **state)
 	store_close(s);
 }
 
+/* Version 2 as it will come: one more entry in the list. A version 1
+ * store with a run in it gets the new column, keeps its rows, and records
+ * version 2; a list that knows only version 1 then refuses the store. */
+static void test_migrate_to_v2(void **state)
+{
+	(void)state;
+	char path[512], run[512], err[512];
+	path_of(path, sizeof(path), "v2.db");
+	write_run("runv2");
+	path_of(run, sizeof(run), "runv2");
+	struct store *s;
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_put_dir(s, run, err, sizeof(err)), 0);
+	size_t n;
+	const store_migration *real = store_schema_migrations(&n);
+	assert_int_equal(n, 1);
+	static const char *const v2[] = {"ALTER TABLE runs ADD COLUMN note TEXT",
+	                                 "UPDATE runs SET note = 'migrated'", NULL};
+	const store_migration list[] = {real[0], v2};
+	assert_int_equal(store_schema_migrate_list(s, list, 2, 2), 0);
+	assert_int_equal(store_schema_version(s), 2);
+	assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE note = 'migrated'"), 1);
+	assert_int_equal(count(s, "SELECT count(*) FROM samples"), 2);
+	assert_int_equal(store_schema_migrate_list(s, list, 2, 2), 0); /* nothing left to do */
+	assert_int_equal(count(s, "SELECT count(*) FROM schema_version"), 2);
+	assert_int_equal(store_schema_migrate_list(s, real, 1, 1), -1);
+	assert_non_null(strstr(s->err, "version 2, newer than this benchgrid's 1"));
+	store_close(s);
+}
+
+/* A failed migration leaves the store as it was: the version and the
+ * tables of the statements before the failing one are rolled back. */
+static void test_migration_rolls_back(void **state)
+{
+	(void)state;
+	char path[512], err[512];
+	path_of(path, sizeof(path), "rollback.db");
+	struct store *s;
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	size_t n;
+	const store_migration *real = store_schema_migrations(&n);
+	static const char *const bad[] = {"CREATE TABLE added (x TEXT)", "THIS IS NOT SQL", NULL};
+	const store_migration list[] = {real[0], bad};
+	assert_int_equal(store_schema_migrate_list(s, list, 2, 2), -1);
+	assert_int_equal(store_schema_version(s), 1);
+	assert_int_equal(sdb_has_table(s, "added"), 0);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +271,8 @@ int main(void)
 	    cmocka_unit_test(test_newer_store_refused),
 	    cmocka_unit_test(test_setup_seconds),
 	    cmocka_unit_test(test_history),
+	    cmocka_unit_test(test_migrate_to_v2),
+	    cmocka_unit_test(test_migration_rolls_back),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "clock.h"
+#include "exec_opts_table.h"
 #include "lb.h"
 #include "results_write.h"
 #include "spawn.h"
@@ -32,8 +33,6 @@ void wl_exec_set_lua(struct lb *L)
 }
 
 /* --- options --- */
-
-static const char *const wl_exec_keys[] = {"command", "timeout", "env", "parse", "tail", NULL};
 
 struct wl_exec_opts {
 	const struct node *command;
@@ -68,7 +67,7 @@ static int wl_exec_read_opts(const struct node *opts, struct wl_exec_opts *o, st
 		diag_error(d, opts ? &opts->pos : NULL, "exec: expected a command or a map with `command:`");
 		return -EINVAL;
 	}
-	if (node_check_keys(opts, "exec", wl_exec_keys, d) < 0)
+	if (opt_check_keys(opts, "exec", &exec_opt_table, d) < 0)
 		rc = -EINVAL;
 	o->command = node_get(opts, "command");
 	if (!o->command) {
@@ -136,6 +135,8 @@ static int wl_exec_read_opts(const struct node *opts, struct wl_exec_opts *o, st
 				    o->parse, sug);
 		}
 	}
+	if (opt_check_values(opts, "exec", &exec_opt_table, d) < 0)
+		rc = -EINVAL;
 	return rc;
 }
 

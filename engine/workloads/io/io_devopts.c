@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const precond_keys[] = {"passes", NULL};
+#include "io_opts_table.h"
 
 static void precond_parse(const struct node *n, struct io_dev_opts *o, struct diag *d)
 {
 	o->precond_pos = n->pos;
-	if (node_check_keys(n, "io.precondition", precond_keys, d))
+	if (opt_check_keys(n, "io.precondition", &io_precondition_table, d))
 		return;
 	int64_t passes = 1;
 	const struct node *p = node_get(n, "passes");
@@ -19,9 +19,6 @@ static void precond_parse(const struct node *n, struct io_dev_opts *o, struct di
 	o->precondition = true;
 	o->precond_passes = (unsigned)passes;
 }
-
-static const char *const ss_keys[] = {"metric", "slope", "range", "duration", "ramp", NULL};
-static const char *const ss_metrics[] = {"iops", "bw", NULL};
 
 /* A percentage "0.3%", above 0 and at most 100. */
 static int ss_percent(const struct node *n, const char *what, double *out, struct diag *d)
@@ -64,11 +61,12 @@ static void ss_parse(const struct node *n, struct io_dev_opts *o, const struct i
                      struct diag *d)
 {
 	o->ss_pos = n->pos;
-	if (node_check_keys(n, "io.steady_state", ss_keys, d))
+	if (opt_check_keys(n, "io.steady_state", &io_steady_state_table, d))
 		return;
 	const struct node *v, *slope = node_get(n, "slope"), *range = node_get(n, "range");
 	int e;
-	if ((v = node_get(n, "metric")) && !node_as_enum(v, "io.steady_state.metric", ss_metrics, &e, d))
+	if ((v = node_get(n, "metric")) &&
+	    !node_as_enum(v, "io.steady_state.metric", io_ss_metric_values, &e, d))
 		o->ss.bw = e == 1;
 	if (slope && range)
 		diag_error(d, node_key_pos(n, "range"), "io.steady_state: give slope: or range:, not both");

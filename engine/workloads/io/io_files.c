@@ -12,6 +12,7 @@
 
 #include "io_job.h"
 #include "io_opts.h"
+#include "io_opts_table.h"
 #include "units.h"
 
 #define IO_FILES_MAX 1000000u
@@ -35,9 +36,6 @@ struct io_files {
 	char prefix[PATH_MAX - 16]; /* "DIR/FILE.JOB." */
 	struct io_file f[];
 };
-
-static const char *const fservice_names[] = {"roundrobin", "random", "sequential", NULL};
-static const char *const op_names[] = {"none", "create", "stat", "unlink", "open-close", "mkdir", NULL};
 
 /* filesize: SIZE or MIN-MAX */
 static bool parse_filesize(const struct node *n, struct io_opts *o, struct diag *d)
@@ -103,13 +101,13 @@ static void check_meta(const struct node *opts, struct io_opts *o, struct diag *
 	for (const char *const *k = data_keys; *k; k++)
 		if ((n = node_get(opts, *k)))
 			diag_error(d, &n->pos, "io.%s: does not apply to op: %s (no data I/O)", *k,
-			           op_names[o->op]);
+			           io_op_values[o->op]);
 	if (o->time_based && o->op != IO_OP_STAT && o->op != IO_OP_OPEN_CLOSE &&
 	    (n = node_get(opts, "time_based")))
 		diag_error(d, &n->pos,
 		           "io.time_based: op: %s makes one pass over the tree; only stat and "
 		           "open-close can loop",
-		           op_names[o->op]);
+		           io_op_values[o->op]);
 }
 
 static void io_files_parse(const struct node *opts, struct io_opts *o, struct diag *d)
@@ -124,7 +122,7 @@ static void io_files_parse(const struct node *opts, struct io_opts *o, struct di
 		o->nrfiles = (unsigned)v;
 	bool fs_ok = (n = node_get(opts, "filesize")) && parse_filesize(n, o, d);
 	if ((n = node_get(opts, "file_service")) &&
-	    !node_as_enum(n, "io.file_service", fservice_names, &e, d))
+	    !node_as_enum(n, "io.file_service", io_file_service_values, &e, d))
 		o->file_service = (enum io_fservice)e;
 	o->openfiles = o->nrfiles;
 	if ((n = node_get(opts, "openfiles")) && !node_as_int(n, "io.openfiles", 1, IO_FILES_MAX, &v, d)) {
@@ -135,7 +133,7 @@ static void io_files_parse(const struct node *opts, struct io_opts *o, struct di
 			o->openfiles = (unsigned)v;
 	}
 	if ((n = node_get(opts, "op"))) {
-		if (node_as_enum(n, "io.op", op_names, &e, d))
+		if (node_as_enum(n, "io.op", io_op_values, &e, d))
 			return; /* no follow-up errors about what applies to which op */
 		o->op = (enum io_meta_op)e;
 	}

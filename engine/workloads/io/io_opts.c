@@ -16,72 +16,13 @@
 #include "io_devopts.h"
 #include "io_engine.h"
 #include "io_lat_rec.h"
+#include "io_opts_table.h"
 #include "io_pattern.h"
 #include "units.h"
 
-/* clang-format off */
-static const char *const io_keys[] = {
-    "rw",
-    "mix",
-    "bs",
-    "size",
-    "io_size",
-    "runtime",
-    "time_based",
-    "ramp",
-    "direct",
-    "sync",
-    "cache",
-    "engine",
-    "iodepth",
-    "jobs",
-    "file",
-    "keep",
-    "prepare",
-    "data",
-    "interval",
-    "verify",
-    "seed",
-    /* many files and metadata (io_files.c) */
-    "nrfiles",
-    "filesize",
-    "file_service",
-    "openfiles",
-    "op",
-    "dirs",
-    "files_per_dir",
-    /* latency logs (io_lat.c) */
-    "lat_log",
-    "hist_log",
-    /* rate, thinktime, cpus, priority (io_rate.c, io_sched.c) */
-    "rate",
-    "rate_iops",
-    "rate_process",
-    "thinktime",
-    "thinktime_blocks",
-    "cpus_allowed",
-    "nice",
-    "ioprio",
-    /* random_distribution, bssplit (io_dist_opts.c) */
-    "random_distribution",
-    "bssplit",
-    /* raw devices, trim, precondition, steady state (io_devopts.c) */
-    "fsync_on_close",
-    "precondition",
-    "steady_state",
-    NULL,
-};
-/* clang-format on */
-
-static const char *const rw_names[] = {"read",   "write", "randread", "randwrite",
-                                       "randrw", "trim",  "randtrim", NULL};
-static const char *const cache_names[] = {"keep", "drop", "invalidate", NULL};
-static const char *const prepare_names[] = {"auto", "layout", "none", NULL};
-static const char *const data_names[] = {"random", "zero", NULL};
-
 const char *io_rw_name(enum io_rw rw)
 {
-	return rw_names[rw];
+	return io_rw_values[rw];
 }
 
 static void io_opts_defaults(struct io_opts *o)
@@ -188,7 +129,7 @@ static void parse_shape(const struct node *opts, struct io_opts *o, struct io_pa
 	const struct node *n;
 	int e;
 	int64_t i64;
-	if ((n = node_get(opts, "rw")) && !node_as_enum(n, "io.rw", rw_names, &e, d))
+	if ((n = node_get(opts, "rw")) && !node_as_enum(n, "io.rw", io_rw_values, &e, d))
 		o->rw = (enum io_rw)e;
 	if ((n = node_get(opts, "mix")) && !node_as_int(n, "io.mix", 0, 100, &i64, d))
 		o->mix = (unsigned)i64;
@@ -219,7 +160,7 @@ static void parse_how(const struct node *opts, struct io_opts *o, struct diag *d
 	if ((n = node_get(opts, "sync")))
 		parse_sync(n, o, d);
 	if ((n = node_get(opts, "cache"))) {
-		if (!node_as_enum(n, "io.cache", cache_names, &e, d))
+		if (!node_as_enum(n, "io.cache", io_cache_values, &e, d))
 			o->cache = (enum io_cache)e;
 		o->cache_pos = n->pos;
 	}
@@ -233,9 +174,9 @@ static void parse_how(const struct node *opts, struct io_opts *o, struct diag *d
 		parse_file(n, o, d);
 	if ((n = node_get(opts, "keep")))
 		node_as_bool(n, "io.keep", &o->keep, d);
-	if ((n = node_get(opts, "prepare")) && !node_as_enum(n, "io.prepare", prepare_names, &e, d))
+	if ((n = node_get(opts, "prepare")) && !node_as_enum(n, "io.prepare", io_prepare_values, &e, d))
 		o->prepare = (enum io_prepare)e;
-	if ((n = node_get(opts, "data")) && !node_as_enum(n, "io.data", data_names, &e, d))
+	if ((n = node_get(opts, "data")) && !node_as_enum(n, "io.data", io_data_values, &e, d))
 		o->data = (enum io_data)e;
 	if ((n = node_get(opts, "interval")) && !node_as_duration(n, "io.interval", false, &o->interval, d) &&
 	    o->interval < 0.01) {
@@ -298,7 +239,7 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 		return 0;
 	if (opts->pos.line)
 		o->pos = opts->pos;
-	if (node_check_keys(opts, "io", io_keys, d))
+	if (opt_check_keys(opts, "io", &io_opt_table, d))
 		return -EINVAL; /* also catches a non-map */
 
 	size_t before = d->nerrors;
@@ -319,5 +260,6 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	                 &(struct io_devopts_in){o->file, io_rw_name(o->rw), io_rw_trims(o->rw), o->verify,
 	                                         o->sync != IO_SYNC_NONE, o->runtime, o->interval},
 	                 d);
+	opt_check_values(opts, "io", &io_opt_table, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_opts_table.h"
+
 #define IO_NCPU 1024
 
 int io_sched_parse_cpus(const char *s, uint64_t mask[16], char *err, size_t errlen)
@@ -204,7 +206,6 @@ static void check_dirs(const struct node *n, const char *what, const struct io_r
 static void parse_rates(const struct node *opts, const struct io_rw_facts *f, struct io_rate_opts *o,
                         struct diag *d)
 {
-	static const char *const procs[] = {"linear", "poisson", NULL};
 	const struct node *nr = node_get(opts, "rate"), *ni = node_get(opts, "rate_iops"), *n;
 	size_t before = d->nerrors;
 	if (nr) {
@@ -221,7 +222,7 @@ static void parse_rates(const struct node *opts, const struct io_rw_facts *f, st
 			           dir_keys[k]);
 	int e;
 	if ((n = node_get(opts, "rate_process"))) {
-		if (!node_as_enum(n, "io.rate_process", procs, &e, d))
+		if (!node_as_enum(n, "io.rate_process", io_rate_process_values, &e, d))
 			o->poisson = e == 1;
 		if (!nr && !ni)
 			diag_error(d, &n->pos, "io.rate_process: needs rate or rate_iops");

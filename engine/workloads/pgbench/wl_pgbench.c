@@ -19,18 +19,8 @@
 #include "pgb_vacuum.h"
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
+#include "pgb_opts_table.h"
 #include "tail.h"
-
-static const char *const pgbw_keys[] = {"builtin", "script", "scripts", "protocol", "clients", "threads",
-                                        "duration", "transactions", "rate", "connect", "progress", "scale",
-                                        "init", "report_statements", "seed", "vacuum", "define",
-                                        /* failures, retries, latency limit, logs (pgb_fail_opts.c) */
-                                        "latency_limit", "max_tries", "failures_detailed", "verbose_errors",
-                                        "log", "aggregate_interval", "sampling_rate", NULL};
-static const char *const pgbw_script_keys[] = {"file", "text", "builtin", "weight", NULL};
-static const char *const pgbw_builtins[] = {"tpcb-like", "simple-update", "select-only", NULL};
-static const char *const pgbw_protocols[] = {"simple", "extended", "prepared", NULL};
-static const char *const pgbw_connects[] = {"per_session", "per_transaction", NULL};
 
 struct pgbw_opts {
 	bool is_init;
@@ -146,7 +136,7 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 	char name[64], fbuf[4096];
 
 	if (n->kind == NODE_MAP) {
-		if (node_check_keys(n, "pgbench.script", pgbw_script_keys, d))
+		if (opt_check_keys(n, "pgbench.script", &pgb_script_table, d))
 			return -EINVAL;
 		int k = 0;
 
@@ -157,9 +147,9 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 		if ((x = node_get(n, "builtin"))) {
 			int b;
 
-			if (node_as_enum(x, "pgbench.script.builtin", pgbw_builtins, &b, d))
+			if (node_as_enum(x, "pgbench.script.builtin", pgb_builtin_values, &b, d))
 				return -EINVAL;
-			builtin = pgbw_builtins[b];
+			builtin = pgb_builtin_values[b];
 			k++, tn = x;
 		}
 		if (k != 1) {
@@ -192,9 +182,9 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 			}
 			file = fbuf;
 			/* "select-only@2", as pgbench -b takes it */
-			for (int b = 0; pgbw_builtins[b]; b++)
-				if (!strcmp(fbuf, pgbw_builtins[b]))
-					builtin = pgbw_builtins[b];
+			for (int b = 0; pgb_builtin_values[b]; b++)
+				if (!strcmp(fbuf, pgb_builtin_values[b]))
+					builtin = pgb_builtin_values[b];
 		}
 	}
 	if (builtin) {
@@ -291,7 +281,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 			return -EINVAL;
 		return 0;
 	}
-	if (node_check_keys(opts, "pgbench", pgbw_keys, d))
+	if (opt_check_keys(opts, "pgbench", &pgb_opt_table, d))
 		return -EINVAL;
 	if ((x = node_get(opts, "init"))) {
 		o->is_init = true;
@@ -312,10 +302,10 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		diag_error(d, &opts->pos, "pgbench: give only one of builtin, script, scripts");
 		rc = -EINVAL;
 	} else if (b) {
-		if (!node_as_enum(b, "pgbench.builtin", pgbw_builtins, &e, d)) {
+		if (!node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d)) {
 			o->uses_builtin = true;
-			pgb_prog_add(&o->prog, pgbw_builtins[e], pgb_builtin(pgbw_builtins[e]), 1, &b->pos,
-			             false, d);
+			pgb_prog_add(&o->prog, pgb_builtin_values[e], pgb_builtin(pgb_builtin_values[e]), 1,
+			             &b->pos, false, d);
 		}
 	} else if (s) {
 		pgbw_add_script(o, s, scenario_dir, files, d);
@@ -331,7 +321,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		o->uses_builtin = true;
 		pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false, d);
 	}
-	if ((x = node_get(opts, "protocol")) && !node_as_enum(x, "pgbench.protocol", pgbw_protocols, &e, d))
+	if ((x = node_get(opts, "protocol")) &&
+	    !node_as_enum(x, "pgbench.protocol", pgb_protocol_values, &e, d))
 		o->protocol = e;
 	if ((x = node_get(opts, "clients")))
 		node_as_int(x, "pgbench.clients", 1, 100000, &o->clients, d);
@@ -352,7 +343,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		diag_error(d, &x->pos, "pgbench.rate: must be a positive number of transactions per second");
 		rc = -EINVAL;
 	}
-	if ((x = node_get(opts, "connect")) && !node_as_enum(x, "pgbench.connect", pgbw_connects, &e, d))
+	if ((x = node_get(opts, "connect")) && !node_as_enum(x, "pgbench.connect", pgb_connect_values, &e, d))
 		o->per_txn = e == 1;
 	if ((x = node_get(opts, "progress")))
 		node_as_duration(x, "pgbench.progress", false, &o->progress, d);
@@ -374,6 +365,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		           o->threads, o->clients);
 		rc = -EINVAL;
 	}
+	if (opt_check_values(opts, "pgbench", &pgb_opt_table, d) < 0)
+		rc = -EINVAL;
 	if (d->nerrors == nerr0 && pgb_prog_finish(&o->prog, d))
 		rc = -EINVAL;
 	if (d->nerrors == nerr0 && pgb_prog_check_protocol(&o->prog, o->protocol == PGB_PROTO_SIMPLE, d))
@@ -590,7 +583,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	}
 	result_info(res, "pgbench.seed", "%" PRIu64, o->seed);
 	result_info(res, "pgbench.scale", "%" PRId64, o->scale);
-	result_info(res, "pgbench.protocol", "%s", pgbw_protocols[o->protocol]);
+	result_info(res, "pgbench.protocol", "%s", pgb_protocol_values[o->protocol]);
 	if (o->vacuum) /* before the statistics and the clock, as pgbench */
 		pgb_vacuum(mon, res);
 	else

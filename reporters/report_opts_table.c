@@ -1,0 +1,101 @@
+/* report_opts_table: `report:` and `expect:` (docs/results.md). */
+#include "report_opts_table.h"
+
+#define ROWS(a) (a), sizeof(a) / sizeof((a)[0])
+
+const char *const report_stat_values[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
+const char *const report_kind_values[] = {"line", "bar", NULL};
+
+#define WHERE                                                                                                \
+	"{\"type\":\"object\",\"additionalProperties\":{\"type\":[\"string\",\"number\",\"boolean\","        \
+	"\"array\"]}}"
+#define XFAIL "{\"type\":[\"boolean\",\"string\"]}"
+#define NOTE_ROW                                                                                             \
+	{                                                                                                    \
+		"note", OPT_STRING, NULL, NULL, NULL,                                                        \
+		    "free text: the source of the figure or the published claim", 0, NULL, NULL, NULL        \
+	}
+#define STRICT_ROW                                                                                           \
+	{                                                                                                    \
+		"strict", OPT_BOOL, NULL, "false", NULL,                                                     \
+		    "a FAIL (or XPASS) of this entry makes benchgrid run exit non-zero", 0, NULL, NULL, NULL \
+	}
+#define XFAIL_ROW                                                                                            \
+	{                                                                                                    \
+		"xfail", OPT_ANY, NULL, "false", NULL,                                                       \
+		    "the measurement is expected not to match: true, or the reason", 0, NULL, XFAIL, NULL    \
+	}
+
+/* clang-format off */
+static const struct opt_desc report_rows[] = {
+    {"pivot", OPT_LIST, NULL, NULL, NULL, "pivot tables of report.md: one, or a list", OPT_OR_LIST, "report.pivot", NULL, NULL},
+    {"charts", OPT_LIST, NULL, NULL, NULL, "SVG charts of report.md: one, or a list", OPT_OR_LIST, "report.charts", NULL, NULL},
+};
+
+static const struct opt_desc pivot_rows[] = {
+    {"rows", OPT_STRING, NULL, NULL, NULL, "parameter name: one row per value", OPT_REQUIRED, NULL, NULL, NULL},
+    {"cols", OPT_STRING, NULL, "one column", NULL, "parameter name: one column per value", 0, NULL, NULL, NULL},
+    {"value", OPT_STRING, NULL, NULL, NULL, "step.metric: the metric in the cells", OPT_REQUIRED, NULL, NULL, NULL},
+    {"stat", OPT_ENUM, NULL, "mean", report_stat_values, "which statistic over the repeats", 0, NULL, NULL, NULL},
+    {"where", OPT_MAP, NULL, "all cells", NULL, "restrict to matching cells: parameter: value or [values]", 0, NULL, WHERE, NULL},
+    {"title", OPT_STRING, NULL, "the value", NULL, "table heading", 0, NULL, NULL, NULL},
+};
+
+static const struct opt_desc chart_rows[] = {
+    {"x", OPT_STRING, NULL, NULL, NULL, "time, a parameter name, or the {NAME} of y", OPT_REQUIRED, NULL, NULL, NULL},
+    {"y", OPT_STRING, NULL, NULL, NULL, "step.metric (for x: time, a series of the step)", OPT_REQUIRED, NULL, NULL, NULL},
+    {"series", OPT_STRING, NULL, NULL, NULL, "parameter name: one line (or bar colour) per value", 0, NULL, NULL, NULL},
+    {"where", OPT_MAP, NULL, "all cells", NULL, "restrict to matching cells", 0, NULL, WHERE, NULL},
+    {"title", OPT_STRING, NULL, "generated", NULL, "chart title", 0, NULL, NULL, NULL},
+    {"kind", OPT_ENUM, NULL, "line", report_kind_values, "drawing (bar when the x values are not numbers or sizes)", 0, NULL, NULL, NULL},
+};
+
+static const struct opt_desc expect_rows[] = {
+    {"where", OPT_MAP, NULL, "all cells", NULL, "the cells this entry applies to: parameter: value or [values]", 0, NULL, WHERE, NULL},
+    XFAIL_ROW,
+    STRICT_ROW,
+    NOTE_ROW,
+};
+
+static const struct opt_desc ratio_rows[] = {
+    {"ratio", OPT_MAP, NULL, NULL, NULL, "{of: step.metric, where: {param: value}, to: {param: value} or step.metric}", OPT_REQUIRED, "expect.ratio.of", NULL, NULL},
+    {"published", OPT_NUMBER, NULL, NULL, NULL, "the published ratio (where / to)", OPT_REQUIRED, NULL, NULL, NULL},
+    {"tolerance", OPT_ANY, NULL, NULL, NULL, "N% of published, a plain number (absolute), or [lower, upper]", OPT_REQUIRED, NULL,
+     "{\"type\":[\"string\",\"number\",\"array\"]}", NULL},
+    NOTE_ROW,
+    XFAIL_ROW,
+    STRICT_ROW,
+};
+
+static const struct opt_desc order_rows[] = {
+    {"order", OPT_LIST, NULL, NULL, NULL, "[{param: value}, \"<\" or \">\", {param: value}], or [step.metric, \"<\", step.metric]", OPT_REQUIRED, NULL,
+     "{\"type\":\"array\",\"minItems\":3,\"maxItems\":3}", NULL},
+    {"metric", OPT_STRING, NULL, NULL, NULL, "step.metric compared between the two cells", 0, NULL, NULL, NULL},
+    {"where", OPT_MAP, NULL, "all cells", NULL, "the cells to compare (two metrics of each cell)", 0, NULL, WHERE, NULL},
+    NOTE_ROW,
+    XFAIL_ROW,
+    STRICT_ROW,
+};
+
+static const struct opt_desc ratio_of_rows[] = {
+    {"of", OPT_STRING, NULL, NULL, NULL, "step.metric", OPT_REQUIRED, NULL, NULL, NULL},
+    {"where", OPT_MAP, NULL, NULL, NULL, "the cells of the numerator: parameter: value", 0, NULL, WHERE, NULL},
+    {"to", OPT_ANY, NULL, NULL, NULL, "the denominator: {param: value} (other cells) or step.metric (same cell)", OPT_REQUIRED, NULL,
+     "{\"type\":[\"object\",\"string\"]}", NULL},
+};
+/* clang-format on */
+
+const struct opt_table report_table = {"report", "report:", "Pivot tables and charts of report.md.",
+                                       ROWS(report_rows), false};
+const struct opt_table report_pivot_table = {"report.pivot", "report: pivot:", "", ROWS(pivot_rows), false};
+const struct opt_table report_chart_table = {"report.charts", "report: charts:", "", ROWS(chart_rows), false};
+const struct opt_table expect_table = {"expect", "expect: (a published value)",
+                                       "Any other key is step.metric: [value, lower, upper] or [value, tol]. "
+                                       "An entry with ratio: or order: is one of the two below.",
+                                       ROWS(expect_rows), true};
+const struct opt_table expect_ratio_table = {"expect.ratio", "expect: (a ratio)", "", ROWS(ratio_rows),
+                                             false};
+const struct opt_table expect_order_table = {"expect.order", "expect: (an order)", "", ROWS(order_rows),
+                                             false};
+const struct opt_table expect_ratio_of_table = {"expect.ratio.of", "expect: ratio:", "", ROWS(ratio_of_rows),
+                                                false};

@@ -1,0 +1,19 @@
+/* report_opts_table: the options of `report:` and `expect:` (see
+ * base/opt_table.h). */
+#ifndef BENCHGRID_REPORT_OPTS_TABLE_H
+#define BENCHGRID_REPORT_OPTS_TABLE_H
+
+#include "opt_table.h"
+
+extern const struct opt_table report_table;          /* "report" */
+extern const struct opt_table report_pivot_table;    /* "report.pivot" */
+extern const struct opt_table report_chart_table;    /* "report.charts" */
+extern const struct opt_table expect_table;          /* "expect": an absolute entry */
+extern const struct opt_table expect_ratio_table;    /* "expect.ratio": a ratio entry */
+extern const struct opt_table expect_order_table;    /* "expect.order": an order entry */
+extern const struct opt_table expect_ratio_of_table; /* "expect.ratio.of": its ratio: map */
+
+extern const char *const report_stat_values[];
+extern const char *const report_kind_values[];
+
+#endif
