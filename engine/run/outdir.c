@@ -198,11 +198,10 @@ static bool is_temporary(const char *name)
 	return true;
 }
 
-/* The temporary files of a killed run. Only old ones: the shares of a
- * sweep write into one directory at once, and a temporary file of a live
+/* The temporary files of a killed run. In a directory the shares of a
+ * sweep write into at once, only old ones: a temporary file of a live
  * writer is renamed within seconds. */
-#define LEFTOVER_AGE 600 /* seconds */
-void outdir_remove_leftovers(int dirfd)
+void outdir_remove_leftovers(int dirfd, int min_age)
 {
 	int fd = dup(dirfd);
 	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
@@ -217,7 +216,7 @@ void outdir_remove_leftovers(int dirfd)
 		if (!is_temporary(e->d_name))
 			continue;
 		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_mtime + LEFTOVER_AGE < time(NULL))
+		    st.st_mtime + min_age <= time(NULL))
 			unlinkat(dirfd, e->d_name, 0);
 	}
 	closedir(dir);
@@ -259,7 +258,11 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 		close(fd);
 		return -EINVAL;
 	}
-	outdir_remove_leftovers(fd);
+	/* --resume of a run that is not a sweep's shares: its own leftovers,
+	 * whatever their age (a resume of a share directory is refused later). */
+	struct stat sh;
+	bool shares = fstatat(fd, SHARES_DIR, &sh, AT_SYMLINK_NOFOLLOW) == 0;
+	outdir_remove_leftovers(fd, resume && !shares ? 0 : OUTDIR_LEFTOVER_AGE);
 	return fd;
 }
 

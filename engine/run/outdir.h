@@ -40,8 +40,12 @@ bool outdir_owned_by_us(const struct stat *st);
  * a negative errno with the reason in err (shown as path). */
 int outdir_subdir(int dirfd, const char *name, const char *path, char *err, size_t errlen);
 /* Remove the temporary files (results_file's) a killed writer left in
- * dirfd, once they are old enough not to be a live writer's. */
-void outdir_remove_leftovers(int dirfd);
+ * dirfd that are at least min_age seconds old (OUTDIR_LEFTOVER_AGE: old
+ * enough not to be a live writer's in a directory shares write into). */
+#define OUTDIR_LEFTOVER_AGE 600
+/* The folder of a sweep's shares' journals (share.h). */
+#define SHARES_DIR "shards"
+void outdir_remove_leftovers(int dirfd, int min_age);
 /* A copy of the scenario file as scenario.yaml in dirfd: 0 or a negative
  * errno. */
 int outdir_copy_scenario(int dirfd, const char *scenario_file);

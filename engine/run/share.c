@@ -31,7 +31,7 @@ int share_open(struct share *sh, int outfd, const char *outdir, size_t i, size_t
 		diag_error(d, NULL, "output directory: %s", err);
 		return -EINVAL;
 	}
-	outdir_remove_leftovers(sh->dirfd);
+	outdir_remove_leftovers(sh->dirfd, OUTDIR_LEFTOVER_AGE);
 	return 0;
 }
 

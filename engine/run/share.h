@@ -19,9 +19,8 @@
 
 #include "cell.h"
 #include "diag.h"
+#include "outdir.h" /* SHARES_DIR */
 #include "results.h"
-
-#define SHARES_DIR "shards"
 
 struct share {
 	size_t i, n;

@@ -92,6 +92,9 @@ for l in open('$out/journal.jsonl'):
     try: ids.add(json.loads(l)['id'])
     except Exception: pass
 print(len(ids))")
+# A writer killed a moment ago leaves a fresh temporary file: a resume of a
+# run that is not a sweep's shares removes it whatever its age.
+touch "$out/.results.json.Ab12Cd.tmp"
 msg=$("$bg" run "${W[@]}" --resume "$out" "$t/long.yaml" 2>&1 >/dev/null)
 rc=$?
 want=$((16 - before))
