@@ -39,7 +39,7 @@ install(FILES completions/_benchgrid DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/ve
 install(FILES README.md ${BG_GZ_DIR}/changelog.Debian.gz packaging/debian/copyright
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.md")
-install(DIRECTORY examples DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.yaml")
+install(DIRECTORY examples DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.yaml" PATTERN "README.md")
 
 # The Debian package. Depends come from what the binary links
 # (dpkg-shlibdeps: libyaml, liblua5.4, libpq5, liburing2, libjansson4, libc);
