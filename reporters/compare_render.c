@@ -39,7 +39,9 @@ static struct cmp_row *rows_add(struct rows *r)
  * ones of A's steps). */
 static int pair_rows(const struct cmp_pair *p, size_t pi, const struct compare_opts *o, struct rows *rows)
 {
-	struct cell_summary *sa = run_cell_summarize(p->a), *sb = run_cell_summarize(p->b);
+	/* The ratio's interval is computed here; the medians' own are not needed. */
+	struct cell_summary *sa = run_cell_summarize_opt(p->a, false),
+	                    *sb = run_cell_summarize_opt(p->b, false);
 	int rc = sa && sb ? 0 : -ENOMEM;
 	for (size_t s = 0; rc == 0 && s < sa->nsteps; s++) {
 		const struct step_summary *ss = &sa->steps[s];
