@@ -85,6 +85,11 @@ static void change_text(FILE *out, const struct cmp_row *r)
 	rep_md_cell(out, r->ref);
 	if (isfinite(r->m.ratio))
 		fprintf(out, " %+.1f%%", (r->m.ratio - 1) * 100);
+	else if (r->m.med_a == 0 && r->m.med_b != 0) {
+		char vb[64];
+		rep_fmt_human(r->m.med_b, vb, sizeof(vb));
+		fprintf(out, " from 0 to %s", vb);
+	}
 	fprintf(out, " (p %s%s)", *p == '<' ? "" : "= ", p);
 }
 
@@ -236,7 +241,10 @@ static bool threshold(FILE *out, const struct cmp_pair *p, const struct rows *ro
 		if (cmp_metric_fails(&rows->v[k].m, o->fail_above)) {
 			fprintf(out, "  - %s: ", p[rows->v[k].pair].label);
 			change_text(out, &rows->v[k]);
-			fprintf(out, ", %.1f%% worse\n", rows->v[k].m.worse * 100);
+			if (isfinite(rows->v[k].m.worse))
+				fprintf(out, ", %.1f%% worse\n", rows->v[k].m.worse * 100);
+			else
+				fputs(", worse from 0\n", out);
 		}
 	fputc('\n', out);
 	return true;

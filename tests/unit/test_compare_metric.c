@@ -59,6 +59,26 @@ static void test_latency_direction(void **state)
 	(void)state;
 }
 
+static void test_slower_from_zero(void **state)
+{
+	/* A latency of 0 that grew: no ratio, but significantly slower, and
+	 * worse than any threshold. */
+	const double a[] = {0, 0, 0, 0, 0}, b[] = {5, 5, 5, 6, 7};
+	struct cmp_metric m;
+	cmp_metric_compute(a, N(a), b, N(b), "ms", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(m.p < 0.05);
+	assert_false(isfinite(m.ratio));
+	assert_true(isinf(m.worse) && m.worse > 0);
+	assert_true(cmp_metric_fails(&m, 0.05));
+	assert_true(cmp_metric_fails(&m, 1000));
+	/* the other way round: faster, not a failure */
+	cmp_metric_compute(b, N(b), a, N(a), "ms", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_FASTER);
+	assert_false(cmp_metric_fails(&m, 0));
+	(void)state;
+}
+
 static void test_small_samples(void **state)
 {
 	struct cmp_metric m;
@@ -117,7 +137,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rate_slower),   cmocka_unit_test(test_latency_direction),
 	    cmocka_unit_test(test_small_samples), cmocka_unit_test(test_identical),
-	    cmocka_unit_test(test_parse_percent),
+	    cmocka_unit_test(test_parse_percent), cmocka_unit_test(test_slower_from_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
