@@ -113,6 +113,18 @@ static void test_bootstrap_ratio(void **state)
 	assert_true(lo > 1.17 && hi < 1.23); /* well separated: a tight interval around 1.2 */
 	assert_true(stats_median_ratio_ci(a, N(a), b, N(b), 0.95, 7, 2000, &r2, &lo2, &hi2));
 	assert_true(r == r2 && lo == lo2 && hi == hi2);
+	/* A resample whose median of A is 0 (about a third of them here) has
+	 * no finite ratio: the interval is unbounded above, not narrowed to
+	 * the finite ones (which were all 1: "1.000-1.000") */
+	const double za[] = {0, 0, 1, 1, 1}, ones[] = {1, 1, 1, 1, 1};
+	assert_true(stats_median_ratio_ci(za, N(za), ones, N(ones), 0.95, 7, 2000, &r, &lo, &hi));
+	assert_near(r, 1, 0);
+	assert_near(lo, 1, 0);
+	assert_true(isinf(hi) && hi > 0);
+	/* 0/0 in a resample: no interval */
+	assert_false(stats_median_ratio_ci(za, N(za), za, N(za), 0.95, 7, 2000, &r, &lo, &hi));
+	assert_near(r, 1, 0);
+	assert_true(isnan(lo) && isnan(hi));
 	/* too few samples: the ratio, no interval */
 	assert_false(stats_median_ratio_ci(a, 3, b, N(b), 0.95, 7, 2000, &r, &lo, &hi));
 	assert_near(r, 120.15 / 100, 1e-12);
