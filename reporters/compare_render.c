@@ -128,7 +128,8 @@ static void verdict_lines(FILE *out, const struct cmp_pair *p, size_t n, const s
 				if (r->pair != i || !r->headline || r->m.verdict != order[o])
 					continue;
 				fputs(sep, out);
-				if (!one_way)
+				/* a higher/lower row is named even beside faster/slower ones */
+				if (!one_way || order[o] == CMP_HIGHER || order[o] == CMP_LOWER)
 					fprintf(out, "%s ", cmp_verdict_name(order[o]));
 				change_text(out, r);
 				sep = "; ";
