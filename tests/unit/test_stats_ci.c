@@ -283,6 +283,30 @@ static void test_mann_whitney(void **state)
 	assert_true(stats_mann_whitney(x, 30, y, 30, STATS_MW_NORMAL, &t));
 	assert_near(e.p, t.p, 0.002);
 	assert_true(e.p < 0.05);
+	/* 40 to 50 per side: the exact p stays a probability (a product of
+	 * Gaussian binomials with subtractions went negative there) */
+	double x45[45], y45[45];
+	for (int i = 0; i < 45; i++) {
+		x45[i] = i;
+		y45[i] = 100 + i;
+	}
+	assert_true(stats_mann_whitney(x45, 45, y45, 45, STATS_MW_EXACT, &e));
+	double c9045 = 1; /* C(90, 45) */
+	for (int i = 1; i <= 45; i++)
+		c9045 = c9045 * (45 + i) / i;
+	assert_true(e.p > 0);
+	assert_near(e.p / (2 / c9045), 1, 1e-9);
+	for (int shift = 0; shift <= 50; shift += 5) {
+		double x50[50], y40[40];
+		for (int i = 0; i < 50; i++)
+			x50[i] = i;
+		for (int i = 0; i < 40; i++)
+			y40[i] = i + shift + 0.5;
+		assert_true(stats_mann_whitney(x50, 50, y40, 40, STATS_MW_EXACT, &e));
+		assert_true(stats_mann_whitney(x50, 50, y40, 40, STATS_MW_NORMAL, &t));
+		assert_true(e.p >= 0 && e.p <= 1);
+		assert_near(e.p, t.p, 0.003);
+	}
 	(void)state;
 }
 
