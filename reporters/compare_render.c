@@ -293,3 +293,28 @@ void cmp_pairs_free(struct cmp_pair *p, size_t n)
 	}
 	free(p);
 }
+
+void cmp_md_id(FILE *f, const char *id, bool code)
+{
+	size_t n = strlen(id);
+	bool plain = n > 0;
+	for (size_t i = 0; i < n; i++)
+		plain &= (id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'z') ||
+		         (id[i] >= 'A' && id[i] <= 'Z') || id[i] == '_' || id[i] == '-';
+	if (plain) {
+		fprintf(f, code ? "`%s`" : "%s", id);
+		return;
+	}
+	char *esc = malloc(2 * n + 1);
+	if (!esc)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (id[i] == '`' || id[i] == '\\')
+			esc[k++] = '\\';
+		esc[k++] = id[i];
+	}
+	esc[k] = '\0';
+	rep_md_cell(f, esc); /* | and line breaks */
+	free(esc);
+}
