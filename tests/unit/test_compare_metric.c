@@ -145,6 +145,15 @@ static void test_verdict_line_names(void **state)
 	if (!tps || tps > eol)
 		fail_msg("verdict line: %.*s", (int)(eol - line), line);
 	free(t);
+	/* a latency from 0: no percentage, "from 0 to" B's median */
+	const double z[] = {0, 0, 0, 0, 0}, l5[] = {5, 5, 5, 6, 7};
+	fake_cell(a, "c1", ta, z);
+	fake_cell(b, "c1", ta, l5);
+	t = NULL;
+	render(&a->c, &b->c, "0 `c1` k=x", "0 | c1 | k=x", &t);
+	if (!strstr(t, "- 0 `c1` k=x: **slower**: nap.lat_p99_ms from 0 to 5 (p = 0.0"))
+		fail_msg("from 0: %s", t);
+	free(t);
 	free(a);
 	free(b);
 	(void)state;
