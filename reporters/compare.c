@@ -228,8 +228,23 @@ static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *
 	}
 	rep_md_cell(f, label);
 	fclose(f);
-	int r1 = asprintf(&p->label, "%zu `%s` %s%s", p->a->index, p->a->id, cell, flag ? flag : "");
-	int r2 = asprintf(&p->row_head, "%zu | %s | %s%s", p->a->index, p->a->id, cell, flag ? flag : "");
+	char *idc = NULL, *idt = NULL; /* the id in the verdict line, in the table */
+	size_t ilen = 0;
+	if ((f = open_memstream(&idc, &ilen))) {
+		cmp_md_id(f, p->a->id, true);
+		fclose(f);
+	}
+	if ((f = open_memstream(&idt, &ilen))) {
+		cmp_md_id(f, p->a->id, false);
+		fclose(f);
+	}
+	int r1 = -1, r2 = -1;
+	if (idc && idt) {
+		r1 = asprintf(&p->label, "%zu %s %s%s", p->a->index, idc, cell, flag ? flag : "");
+		r2 = asprintf(&p->row_head, "%zu | %s | %s%s", p->a->index, idt, cell, flag ? flag : "");
+	}
+	free(idc);
+	free(idt);
 	free(cell);
 	free(flag);
 	if (r1 < 0)

@@ -50,7 +50,7 @@ static void label_without(const struct run_cell *c, const char *p, FILE *f)
 
 static int pair_text(struct cmp_pair *pr, const char *p)
 {
-	char *rest = NULL, *va = NULL, *vb = NULL;
+	char *rest = NULL, *va = NULL, *vb = NULL, *ids = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&rest, &len);
 	if (!f)
@@ -67,11 +67,18 @@ static int pair_text(struct cmp_pair *pr, const char *p)
 		rep_md_cell(f, run_cell_param(pr->b, p));
 		fclose(f);
 	}
+	f = open_memstream(&ids, &len);
+	if (f) {
+		cmp_md_id(f, pr->a->id, true);
+		fputs(" -> ", f);
+		cmp_md_id(f, pr->b->id, true);
+		fclose(f);
+	}
 	int r1 = -1, r2 = -1;
-	if (rest && va && vb) {
+	if (rest && va && vb && ids) {
 		const char *pm = p; /* parameter names are identifiers (no Markdown) */
-		r1 = asprintf(&pr->label, "%s=%s -> %s=%s%s%s%s (`%s` -> `%s`)", pm, va, pm, vb,
-		              *rest ? " (" : "", rest, *rest ? ")" : "", pr->a->id, pr->b->id);
+		r1 = asprintf(&pr->label, "%s=%s -> %s=%s%s%s%s (%s)", pm, va, pm, vb, *rest ? " (" : "",
+		              rest, *rest ? ")" : "", ids);
 		r2 = asprintf(&pr->row_head, "%s -> %s | %zu -> %zu | %s", va, vb, pr->a->index, pr->b->index,
 		              *rest ? rest : "-");
 	}
@@ -82,6 +89,7 @@ static int pair_text(struct cmp_pair *pr, const char *p)
 	free(rest);
 	free(va);
 	free(vb);
+	free(ids);
 	return r1 < 0 || r2 < 0 ? -ENOMEM : 0;
 }
 
@@ -107,7 +115,9 @@ static void list_left_out(FILE *out, const struct run *r, const char *p, const c
 			fputs("## Not compared\n\n", out);
 		any = true;
 		run_cell_label(&r->cells[i], label, sizeof(label));
-		fprintf(out, "- %zu `%s` ", r->cells[i].index, r->cells[i].id);
+		fprintf(out, "- %zu ", r->cells[i].index);
+		cmp_md_id(out, r->cells[i].id, true);
+		fputc(' ', out);
 		rep_md_cell(out, label);
 		fputs(v ? ": no cell with the baseline value and the same other parameters\n"
 		        : ": no such parameter\n",
@@ -121,7 +131,12 @@ static int by_body(FILE *out, const struct run *r, const struct compare_opts *o,
                    bool *failed)
 {
 	const char *p = o->by;
-	struct cmp_pair *pairs = calloc(r->ncells * r->ncells + 1, sizeof(*pairs));
+	size_t nbase = 0; /* each baseline cell pairs with at most every cell */
+	for (size_t i = 0; i < r->ncells; i++) {
+		const char *v = run_cell_param(&r->cells[i], p);
+		nbase += v && strcmp(v, base) == 0;
+	}
+	struct cmp_pair *pairs = calloc(r->ncells * nbase + 1, sizeof(*pairs));
 	bool *paired = calloc(r->ncells + 1, sizeof(*paired));
 	size_t n = 0;
 	int rc = pairs && paired ? 0 : -ENOMEM;

@@ -63,8 +63,12 @@ void cmp_metric_compute(const double *a, size_t na, const double *b, size_t nb, 
 		out->verdict = moved(out, a, na, b, nb);
 	else
 		out->verdict = CMP_SAME;
-	if (out->verdict == CMP_SLOWER && isfinite(out->ratio))
-		out->worse = out->dir > 0 ? 1 - out->ratio : out->ratio - 1;
+	/* A's median 0 (a latency of 0 that grew): no ratio, yet a significant
+	 * regression; worse without bound, so any threshold fails it. */
+	if (out->verdict == CMP_SLOWER)
+		out->worse = !isfinite(out->ratio) ? INFINITY
+		             : out->dir > 0        ? 1 - out->ratio
+		                                   : out->ratio - 1;
 	if (out->worse < 0)
 		out->worse = 0;
 }

@@ -27,8 +27,10 @@ struct cmp_metric {
 	double p; /* two-sided p-value; NaN without a test */
 	int dir;  /* +1 higher is better, -1 lower is better, 0 neither */
 	enum cmp_verdict verdict;
-	double
-	    worse; /* how much worse B is, as a fraction (0.12 = 12% worse), 0 when not worse or no direction */
+	/* how much worse B is, as a fraction (0.12 = 12% worse), 0 when not
+	 * worse or no direction, INFINITY when slower without a ratio (A's
+	 * median 0) */
+	double worse;
 };
 
 /* Compare the samples a[0..na), b[0..nb) of a metric with unit `unit`. */

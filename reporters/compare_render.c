@@ -39,7 +39,9 @@ static struct cmp_row *rows_add(struct rows *r)
  * ones of A's steps). */
 static int pair_rows(const struct cmp_pair *p, size_t pi, const struct compare_opts *o, struct rows *rows)
 {
-	struct cell_summary *sa = run_cell_summarize(p->a), *sb = run_cell_summarize(p->b);
+	/* The ratio's interval is computed here; the medians' own are not needed. */
+	struct cell_summary *sa = run_cell_summarize_opt(p->a, false),
+	                    *sb = run_cell_summarize_opt(p->b, false);
 	int rc = sa && sb ? 0 : -ENOMEM;
 	for (size_t s = 0; rc == 0 && s < sa->nsteps; s++) {
 		const struct step_summary *ss = &sa->steps[s];
@@ -83,6 +85,11 @@ static void change_text(FILE *out, const struct cmp_row *r)
 	rep_md_cell(out, r->ref);
 	if (isfinite(r->m.ratio))
 		fprintf(out, " %+.1f%%", (r->m.ratio - 1) * 100);
+	else if (r->m.med_a == 0 && r->m.med_b != 0) {
+		char vb[64];
+		rep_fmt_human(r->m.med_b, vb, sizeof(vb));
+		fprintf(out, " from 0 to %s", vb);
+	}
 	fprintf(out, " (p %s%s)", *p == '<' ? "" : "= ", p);
 }
 
@@ -121,7 +128,8 @@ static void verdict_lines(FILE *out, const struct cmp_pair *p, size_t n, const s
 				if (r->pair != i || !r->headline || r->m.verdict != order[o])
 					continue;
 				fputs(sep, out);
-				if (!one_way)
+				/* a higher/lower row is named even beside faster/slower ones */
+				if (!one_way || order[o] == CMP_HIGHER || order[o] == CMP_LOWER)
 					fprintf(out, "%s ", cmp_verdict_name(order[o]));
 				change_text(out, r);
 				sep = "; ";
@@ -234,7 +242,10 @@ static bool threshold(FILE *out, const struct cmp_pair *p, const struct rows *ro
 		if (cmp_metric_fails(&rows->v[k].m, o->fail_above)) {
 			fprintf(out, "  - %s: ", p[rows->v[k].pair].label);
 			change_text(out, &rows->v[k]);
-			fprintf(out, ", %.1f%% worse\n", rows->v[k].m.worse * 100);
+			if (isfinite(rows->v[k].m.worse))
+				fprintf(out, ", %.1f%% worse\n", rows->v[k].m.worse * 100);
+			else
+				fputs(", worse from 0\n", out);
 		}
 	fputc('\n', out);
 	return true;
@@ -281,4 +292,29 @@ void cmp_pairs_free(struct cmp_pair *p, size_t n)
 		free(p[i].row_head);
 	}
 	free(p);
+}
+
+void cmp_md_id(FILE *f, const char *id, bool code)
+{
+	size_t n = strlen(id);
+	bool plain = n > 0;
+	for (size_t i = 0; i < n; i++)
+		plain &= (id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'z') ||
+		         (id[i] >= 'A' && id[i] <= 'Z') || id[i] == '_' || id[i] == '-';
+	if (plain) {
+		fprintf(f, code ? "`%s`" : "%s", id);
+		return;
+	}
+	char *esc = malloc(2 * n + 1);
+	if (!esc)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (id[i] == '`' || id[i] == '\\')
+			esc[k++] = '\\';
+		esc[k++] = id[i];
+	}
+	esc[k] = '\0';
+	rep_md_cell(f, esc); /* | and line breaks */
+	free(esc);
 }

@@ -37,6 +37,11 @@ void cell_summary_free(struct cell_summary *s)
 
 struct cell_summary *run_cell_summarize(const struct run_cell *c)
 {
+	return run_cell_summarize_opt(c, true);
+}
+
+struct cell_summary *run_cell_summarize_opt(const struct run_cell *c, bool median_ci)
+{
 	struct cell_summary *s = calloc(1, sizeof(*s));
 	size_t maxsteps = 0;
 	struct occ *occ = NULL;
@@ -119,8 +124,10 @@ struct cell_summary *run_cell_summarize(const struct run_cell *c)
 			struct metric_summary *ms = &ss->m[j];
 			stats_compute(ms->v, ms->n, &ms->st);
 			stats_mean_ci(ms->v, ms->n, STATS_CI_LEVEL, &ms->ci_half);
-			stats_median_ci_bootstrap(ms->v, ms->n, STATS_CI_LEVEL, STATS_BOOT_SEED,
-			                          STATS_BOOT_RESAMPLES, &ms->med_lo, &ms->med_hi);
+			ms->med_lo = ms->med_hi = NAN;
+			if (median_ci)
+				stats_median_ci_bootstrap(ms->v, ms->n, STATS_CI_LEVEL, STATS_BOOT_SEED,
+				                          STATS_BOOT_RESAMPLES, &ms->med_lo, &ms->med_hi);
 			ms->warned = stats_check(ms->v, ms->n, ms->unit, &ms->warn);
 		}
 	}

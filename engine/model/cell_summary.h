@@ -44,6 +44,11 @@ struct cell_summary {
 };
 
 struct cell_summary *run_cell_summarize(const struct run_cell *c);
+/* The same; with median_ci false med_lo/med_hi stay NaN: the bootstrap
+ * (STATS_BOOT_RESAMPLES resamples per metric) is the costly part, and the
+ * runner's warnings and results.json rewrites while a run is going do
+ * not need it. */
+struct cell_summary *run_cell_summarize_opt(const struct run_cell *c, bool median_ci);
 void cell_summary_free(struct cell_summary *s);
 const struct step_summary *cell_summary_step(const struct cell_summary *s, const char *step);
 const struct metric_summary *cell_summary_metric(const struct cell_summary *s, const char *step,

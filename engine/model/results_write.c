@@ -152,9 +152,9 @@ static json_t *metric_summary_json(const struct step_summary *ss, const struct m
 	return o;
 }
 
-static json_t *summary_json(const struct run_cell *c)
+static json_t *summary_json(const struct run_cell *c, bool median_ci)
 {
-	struct cell_summary *s = run_cell_summarize(c);
+	struct cell_summary *s = run_cell_summarize_opt(c, median_ci);
 	json_t *a = json_array();
 	for (size_t i = 0; s && i < s->nsteps; i++) {
 		const struct step_summary *ss = &s->steps[i];
@@ -194,7 +194,14 @@ static void setup_seconds_json(json_t *o, const struct run_cell *c)
 		json_decref(s);
 }
 
+static json_t *cell_json(const struct run_cell *c, bool median_ci);
+
 json_t *results_cell_json(const struct run_cell *c)
+{
+	return cell_json(c, true);
+}
+
+static json_t *cell_json(const struct run_cell *c, bool median_ci)
 {
 	json_t *o = json_object(), *facts = json_object(), *reps = json_array();
 	jsonio_set(o, "index", json_integer((json_int_t)c->index));
@@ -207,7 +214,7 @@ json_t *results_cell_json(const struct run_cell *c)
 	setup_seconds_json(o, c);
 	add_metrics_info(facts, &c->facts);
 	jsonio_set(o, "facts", facts);
-	jsonio_set(o, "summary", summary_json(c));
+	jsonio_set(o, "summary", summary_json(c, median_ci));
 	for (size_t r = 0; r < c->nreps; r++) {
 		json_t *rep = json_array();
 		for (size_t k = 0; k < c->reps[r].nsteps; k++)
@@ -249,7 +256,7 @@ json_t *results_run_json(const struct run *r)
 	if (r->notes_cfg)
 		jsonio_set(o, "notes", results_node_json(r->notes_cfg));
 	for (size_t i = 0; i < r->ncells; i++)
-		jsonio_push(cells, results_cell_json(&r->cells[i]));
+		jsonio_push(cells, cell_json(&r->cells[i], !r->in_progress));
 	jsonio_set(o, "cells", cells);
 	return o;
 }

@@ -61,6 +61,11 @@ struct run {
 	struct step_result env;  /* machine facts: kernel, cpu, pg version (info + metrics) */
 	struct run_cell *cells;
 	size_t ncells, cap;
+	/* Set by the runner while it rewrites results.json after every cell:
+	 * those rewrites leave out the bootstrap intervals of the median (a
+	 * cost per cell that made a run quadratic in its cells); the final
+	 * file has them. */
+	bool in_progress;
 };
 
 /* ---- building a run ---- */

@@ -201,13 +201,13 @@ static double resample_median(const double *x, size_t m, size_t *cnt, uint64_t *
 	return (lo + kth(x, cnt, m / 2, &pos, &cum)) / 2;
 }
 
-/* The (1-level)/2 and 1-(1-level)/2 quantiles of v[0..n) (finite values
- * only; sorted in place once), linear interpolation as stats_quantile. */
+/* The (1-level)/2 and 1-(1-level)/2 quantiles of v[0..n) (NaNs left out,
+ * infinities kept; sorted in place once), linear interpolation as stats_quantile. */
 static bool percentile_bounds(double *v, size_t n, double level, double *lo, double *hi)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
+		if (!isnan(v[i]))
 			v[m++] = v[i];
 	if (m == 0)
 		return false;
@@ -216,7 +216,8 @@ static bool percentile_bounds(double *v, size_t n, double level, double *lo, dou
 	for (int k = 0; k < 2; k++) {
 		double p = q[k] * (double)(m - 1);
 		size_t i = (size_t)floor(p), j = i + 1 < m ? i + 1 : i;
-		out[k] = v[i] + (v[j] - v[i]) * (p - (double)i);
+		/* an infinite bound stays infinite (and inf - inf is no NaN) */
+		out[k] = v[i] == v[j] || p == (double)i ? v[i] : v[i] + (v[j] - v[i]) * (p - (double)i);
 	}
 	*lo = out[0];
 	*hi = out[1];
@@ -263,7 +264,7 @@ bool stats_median_ratio_ci(const double *a, size_t na, const double *b, size_t n
 	double *xa = finite_copy(a, na, &ma), *xb = finite_copy(b, nb, &mb);
 	size_t *cnt = malloc((na + nb + 1) * sizeof(*cnt));
 	double *rs = resamples > 0 ? malloc((size_t)resamples * sizeof(*rs)) : NULL;
-	bool ok = false;
+	bool ok = false, undefined = false;
 	*ratio = *lo = *hi = NAN;
 	if (xa && xb && cnt && ma && mb) {
 		qsort(xa, ma, sizeof(*xa), cmp_double);
@@ -278,9 +279,14 @@ bool stats_median_ratio_ci(const double *a, size_t na, const double *b, size_t n
 		for (int r = 0; r < resamples; r++) {
 			double ra = resample_median(xa, ma, cnt, &rng);
 			double rb = resample_median(xb, mb, cnt, &rng);
-			rs[r] = ra != 0 ? rb / ra : NAN; /* non-finite: skipped below */
+			/* A resampled median of A of 0: the ratio is without bound
+			 * (dropping it would narrow the interval); 0/0 has no value. */
+			rs[r] = ra != 0 ? rb / ra : rb > 0 ? INFINITY : rb < 0 ? -INFINITY : NAN;
+			undefined |= isnan(rs[r]);
 		}
-		ok = percentile_bounds(rs, (size_t)resamples, level, lo, hi);
+		ok = !undefined && percentile_bounds(rs, (size_t)resamples, level, lo, hi);
+		if (!ok)
+			*lo = *hi = NAN;
 	}
 	free(xa);
 	free(xb);

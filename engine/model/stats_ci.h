@@ -45,7 +45,9 @@ bool stats_median_ci_bootstrap(const double *v, size_t n, double level, uint64_t
                                double *lo, double *hi);
 /* median(b) / median(a) and its percentile bootstrap interval. The ratio is
  * set whenever both medians exist and a's is not 0; the interval needs
- * STATS_BOOT_MIN_N samples on each side. */
+ * STATS_BOOT_MIN_N samples on each side. A resample whose median of a is
+ * 0 counts as an infinite ratio (a bound may be +-INFINITY); when one is
+ * 0/0 there is no interval (false, NaN bounds). */
 bool stats_median_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level,
                            uint64_t seed, int resamples, double *ratio, double *lo, double *hi);
 

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 #include "stats_ci.h"
@@ -55,30 +56,41 @@ static bool rank_sums(const double *a, size_t na, const double *b, size_t nb, do
 	return true;
 }
 
-/* P(U >= u) under the null for sizes m, n: the coefficients of the
- * Gaussian binomial [m+n choose m]_q count the arrangements with U = k. */
+/* P(U >= u) under the null for sizes m, n, from the counts f(i, j, k) of
+ * arrangements of i and j samples with U = k: the largest value is A's
+ * (beating all j of B) or B's, so f(i, j, k) = f(i-1, j, k-j) + f(i, j-1, k).
+ * Only additions: the counts stay exact to double precision at 50 per side
+ * (the product of Gaussian binomials subtracted, and lost p to
+ * cancellation there). Rows of the previous i and the current one. */
 static double exact_upper(size_t m, size_t n, double u)
 {
-	size_t deg = m * n;
-	/* room for the product's degree before each division */
-	double *c = calloc(deg + m + n + 2, sizeof(*c)), total = 0, upper = 0;
-	if (!c)
+	size_t deg = m * n, w = deg + 1;
+	double *prev = calloc((n + 1) * w, sizeof(*prev)), *cur = calloc((n + 1) * w, sizeof(*cur));
+	double total = 0, upper = 0;
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
 		return NAN;
-	c[0] = 1;
-	/* [n+i choose i] = [n+i-1 choose i-1] (1 - q^(n+i)) / (1 - q^i) */
+	}
+	for (size_t j = 0; j <= n; j++)
+		prev[j * w] = 1; /* i = 0: one arrangement, U = 0 */
 	for (size_t i = 1; i <= m; i++) {
-		size_t top = n + i, end = (i - 1) * n + top; /* degree of the product */
-		for (size_t k = end; k >= top; k--)
-			c[k] -= c[k - top];
-		for (size_t k = i; k <= end; k++) /* times 1 / (1 - q^i) = 1 + q^i + q^2i ... */
-			c[k] += c[k - i];
+		memset(cur, 0, (n + 1) * w * sizeof(*cur));
+		cur[0] = 1; /* j = 0 */
+		for (size_t j = 1; j <= n; j++)
+			for (size_t k = 0; k <= i * j; k++)
+				cur[j * w + k] = (k >= j ? prev[j * w + k - j] : 0) + cur[(j - 1) * w + k];
+		double *t = prev;
+		prev = cur;
+		cur = t;
 	}
 	for (size_t k = 0; k <= deg; k++) {
-		total += c[k];
+		total += prev[n * w + k];
 		if ((double)k >= u - 1e-9)
-			upper += c[k];
+			upper += prev[n * w + k];
 	}
-	free(c);
+	free(prev);
+	free(cur);
 	return upper / total;
 }
 
@@ -103,7 +115,7 @@ bool stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 	}
 	if (exact) {
 		out->exact = true;
-		out->p = fmin(1.0, 2 * exact_upper(m, n, big));
+		out->p = fmax(0.0, fmin(1.0, 2 * exact_upper(m, n, big)));
 		return isfinite(out->p);
 	}
 	double N = (double)(m + n), mu = (double)m * (double)n / 2;

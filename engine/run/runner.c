@@ -180,6 +180,7 @@ static void describe_run(struct runner *R, const struct spec *s, size_t n)
 	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)node_hash(s->root));
 	run_set(&R->run.scenario_hash, hash);
 	R->run.started = clock_wall();
+	R->run.in_progress = true;
 	R->run.nplanned = n;
 	R->run.repeat = (size_t)R->E.repeat;
 	result_info(&R->run.env, "run.order", "%s", run_order_names[R->E.order]);
@@ -285,7 +286,7 @@ static void report_repeat_warnings(struct runner *R, const struct run_cell *rc)
 {
 	if (R->E.repeat < 2 || R->o->quiet)
 		return;
-	struct cell_summary *sum = run_cell_summarize(rc);
+	struct cell_summary *sum = run_cell_summarize_opt(rc, false); /* no interval needed */
 	if (!sum)
 		return;
 	run_cell_warnings(sum, print_warning, &R->E.prog);
@@ -647,6 +648,7 @@ static int finish(struct runner *R, const struct cell *cells, size_t n, bool int
 	state_close();
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
+	R->run.in_progress = false; /* the final file has every interval */
 	write_results(R, d);
 	if (R->sharded)
 		return finish_share(R, cells, n, interrupted, d);

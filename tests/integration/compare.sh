@@ -70,6 +70,21 @@ grep -q '| nap.exit_status | ' "$t/out" || fail "--all: exit_status"
 grep -q '| nap.sys_busy_pct (%) | ' "$t/out" || fail "--all: the monitor's metrics"
 [ "$(grep -c '^- [01] `' "$t/out")" = 2 ] || fail "--all: still one verdict line per cell"
 
+# A cell id with | and ` (a results.json edited by hand) is escaped in the
+# verdict line and the table, as report.md escapes its cells.
+mkdir -p "$t/oddA" "$t/oddB"
+for x in A:fast B:slow; do
+	python3 - "$t/${x#*:}/results.json" "$t/odd${x%%:*}/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["cells"][0]["id"] = "x|y`z"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+done
+[ "$(status bg compare "$t/oddA" "$t/oddB")" = 0 ] || fail "compare odd ids: $(cat "$t/err")"
+grep -qF -e '- 0 x\|y\`z k=x: **slower**' "$t/out" || fail "odd id: verdict line: $(cat "$t/out")"
+grep -qF '| 0 | x\|y\`z | k=x | nap.elapsed_s (s) |' "$t/out" || fail "odd id: table row: $(cat "$t/out")"
+
 # --fail-above: worse by more than 5% with significance exits 1; the other
 # way round it is faster and exits 0; a threshold above the change passes.
 [ "$(status bg compare --fail-above 5% "$t/fast" "$t/slow")" = 1 ] || fail "--fail-above 5% should exit 1"

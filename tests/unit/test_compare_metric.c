@@ -7,8 +7,12 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "compare_metric.h"
+#include "compare_render.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -56,6 +60,102 @@ static void test_latency_direction(void **state)
 	assert_false(cmp_metric_fails(&m, 0));
 	cmp_metric_compute(b, N(b), a, N(a), "", 0.05, &m);
 	assert_int_equal(m.verdict, CMP_LOWER);
+	(void)state;
+}
+
+static void test_slower_from_zero(void **state)
+{
+	/* A latency of 0 that grew: no ratio, but significantly slower, and
+	 * worse than any threshold. */
+	const double a[] = {0, 0, 0, 0, 0}, b[] = {5, 5, 5, 6, 7};
+	struct cmp_metric m;
+	cmp_metric_compute(a, N(a), b, N(b), "ms", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(m.p < 0.05);
+	assert_false(isfinite(m.ratio));
+	assert_true(isinf(m.worse) && m.worse > 0);
+	assert_true(cmp_metric_fails(&m, 0.05));
+	assert_true(cmp_metric_fails(&m, 1000));
+	/* the other way round: faster, not a failure */
+	cmp_metric_compute(b, N(b), a, N(a), "ms", 0.05, &m);
+	assert_int_equal(m.verdict, CMP_FASTER);
+	assert_false(cmp_metric_fails(&m, 0));
+	(void)state;
+}
+
+/* A cell of 5 repetitions of the step "nap" with the metrics tps (unit
+ * "", no direction) and lat_p99_ms (ms). */
+struct fake_cell {
+	struct metric m[5][2];
+	struct step_result sr[5];
+	struct run_rep reps[5];
+	struct run_cell c;
+};
+
+static void fake_cell(struct fake_cell *f, const char *id, const double *tps, const double *lat)
+{
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 5; i++) {
+		f->m[i][0] = (struct metric){.name = (char *)"tps", .unit = (char *)"", .value = tps[i]};
+		f->m[i][1] =
+		    (struct metric){.name = (char *)"lat_p99_ms", .unit = (char *)"ms", .value = lat[i]};
+		f->sr[i].step = (char *)"nap";
+		f->sr[i].m = f->m[i];
+		f->sr[i].nm = 2;
+		f->reps[i].steps = &f->sr[i];
+		f->reps[i].nsteps = 1;
+	}
+	snprintf(f->c.id, sizeof(f->c.id), "%s", id);
+	f->c.reps = f->reps;
+	f->c.nreps = 5;
+}
+
+/* cmp_render's output for one pair into *text (malloc'd). */
+static void render(const struct run_cell *a, const struct run_cell *b, const char *label, const char *head,
+                   char **text)
+{
+	struct cmp_pair p = {.a = a, .b = b, .label = (char *)label, .row_head = (char *)head};
+	struct compare_opts o;
+	compare_opts_init(&o);
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+	assert_non_null(f);
+	assert_int_equal(cmp_render(f, &p, 1, &o, "# | id | cell", 3, NULL), 0);
+	fclose(f);
+}
+
+static void test_verdict_line_names(void **state)
+{
+	/* slower latency and a higher tps (no direction): the verdict line
+	 * says slower, and names the tps change "higher" as the table does */
+	const double ta[] = {100, 101, 102, 103, 104}, la[] = {10, 10, 10, 10, 10};
+	const double tb[] = {200, 201, 202, 203, 204}, lb[] = {20, 21, 22, 23, 24};
+	struct fake_cell *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	assert_true(a && b);
+	fake_cell(a, "c1", ta, la);
+	fake_cell(b, "c1", tb, lb);
+	char *t = NULL;
+	render(&a->c, &b->c, "0 `c1` k=x", "0 | c1 | k=x", &t);
+	const char *line = strstr(t, "- 0 `c1` k=x: **slower**: ");
+	assert_non_null(line);
+	const char *eol = strchr(line, '\n');
+	const char *lat = strstr(line, "nap.lat_p99_ms +120.0%"),
+	           *tps = strstr(line, "; higher nap.tps +98.0%");
+	assert_true(lat && lat < eol);
+	if (!tps || tps > eol)
+		fail_msg("verdict line: %.*s", (int)(eol - line), line);
+	free(t);
+	/* a latency from 0: no percentage, "from 0 to" B's median */
+	const double z[] = {0, 0, 0, 0, 0}, l5[] = {5, 5, 5, 6, 7};
+	fake_cell(a, "c1", ta, z);
+	fake_cell(b, "c1", ta, l5);
+	t = NULL;
+	render(&a->c, &b->c, "0 `c1` k=x", "0 | c1 | k=x", &t);
+	if (!strstr(t, "- 0 `c1` k=x: **slower**: nap.lat_p99_ms from 0 to 5 (p = 0.0"))
+		fail_msg("from 0: %s", t);
+	free(t);
+	free(a);
+	free(b);
 	(void)state;
 }
 
@@ -115,9 +215,10 @@ static void test_parse_percent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rate_slower),   cmocka_unit_test(test_latency_direction),
-	    cmocka_unit_test(test_small_samples), cmocka_unit_test(test_identical),
-	    cmocka_unit_test(test_parse_percent),
+	    cmocka_unit_test(test_rate_slower),        cmocka_unit_test(test_latency_direction),
+	    cmocka_unit_test(test_small_samples),      cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_parse_percent),      cmocka_unit_test(test_slower_from_zero),
+	    cmocka_unit_test(test_verdict_line_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cell_summary.h"
+#include "results_write.h"
 #include "stats_ci.h"
 #include "stats_test.h"
 
@@ -112,6 +113,18 @@ static void test_bootstrap_ratio(void **state)
 	assert_true(lo > 1.17 && hi < 1.23); /* well separated: a tight interval around 1.2 */
 	assert_true(stats_median_ratio_ci(a, N(a), b, N(b), 0.95, 7, 2000, &r2, &lo2, &hi2));
 	assert_true(r == r2 && lo == lo2 && hi == hi2);
+	/* A resample whose median of A is 0 (about a third of them here) has
+	 * no finite ratio: the interval is unbounded above, not narrowed to
+	 * the finite ones (which were all 1: "1.000-1.000") */
+	const double za[] = {0, 0, 1, 1, 1}, ones[] = {1, 1, 1, 1, 1};
+	assert_true(stats_median_ratio_ci(za, N(za), ones, N(ones), 0.95, 7, 2000, &r, &lo, &hi));
+	assert_near(r, 1, 0);
+	assert_near(lo, 1, 0);
+	assert_true(isinf(hi) && hi > 0);
+	/* 0/0 in a resample: no interval */
+	assert_false(stats_median_ratio_ci(za, N(za), za, N(za), 0.95, 7, 2000, &r, &lo, &hi));
+	assert_near(r, 1, 0);
+	assert_true(isnan(lo) && isnan(hi));
 	/* too few samples: the ratio, no interval */
 	assert_false(stats_median_ratio_ci(a, 3, b, N(b), 0.95, 7, 2000, &r, &lo, &hi));
 	assert_near(r, 120.15 / 100, 1e-12);
@@ -160,6 +173,63 @@ static void test_cell_summary_fields(void **state)
 	assert_true(isnan(ms->ci_half));
 	cell_summary_free(s);
 	(void)state;
+}
+
+/* The bootstrap of the median is left out where nothing needs it: the
+ * runner's rewrites of results.json while a run is going (once per cell,
+ * for every cell: quadratic in the cells) and its warnings; the final file
+ * and a journal line carry it. */
+static json_t *tps_summary(json_t *cell)
+{
+	json_t *step = json_array_get(json_object_get(cell, "summary"), 0);
+	return json_object_get(json_object_get(step, "metrics"), "tps");
+}
+
+static void test_median_ci_when_needed(void **state)
+{
+	struct metric m[6];
+	struct step_result sr[6];
+	struct run_rep reps[6];
+	struct run r;
+	run_init(&r);
+	struct run_cell *c = calloc(1, sizeof(*c));
+	assert_non_null(c);
+	run_cell_init(c);
+	for (int i = 0; i < 6; i++) {
+		memset(&sr[i], 0, sizeof(sr[i]));
+		memset(&reps[i], 0, sizeof(reps[i]));
+		m[i] = (struct metric){.name = (char *)"tps", .unit = (char *)"tps", .value = 100 + i};
+		sr[i].step = (char *)"s";
+		sr[i].m = &m[i];
+		sr[i].nm = 1;
+		reps[i].steps = &sr[i];
+		reps[i].nsteps = 1;
+	}
+	c->reps = reps;
+	c->nreps = 6;
+	struct cell_summary *s = run_cell_summarize_opt(c, false);
+	const struct metric_summary *ms = cell_summary_metric(s, "s", "tps");
+	assert_true(isfinite(ms->ci_half) && isnan(ms->med_lo) && isnan(ms->med_hi));
+	cell_summary_free(s);
+	r.cells = c;
+	r.ncells = 1;
+	for (int pass = 0; pass < 2; pass++) {
+		r.in_progress = pass == 0;
+		json_t *o = results_run_json(&r);
+		json_t *tps = tps_summary(json_array_get(json_object_get(o, "cells"), 0));
+		assert_non_null(json_object_get(tps, "ci_half"));
+		if (pass == 0)
+			assert_null(json_object_get(tps, "median_lo"));
+		else
+			assert_non_null(json_object_get(tps, "median_lo"));
+		json_decref(o);
+	}
+	r.in_progress = true;
+	json_t *cell = results_cell_json(c); /* a journal line: complete */
+	assert_non_null(json_object_get(tps_summary(cell), "median_lo"));
+	json_decref(cell);
+	(void)state;
+	free(c);
 }
 
 static void test_mann_whitney(void **state)
@@ -213,6 +283,30 @@ static void test_mann_whitney(void **state)
 	assert_true(stats_mann_whitney(x, 30, y, 30, STATS_MW_NORMAL, &t));
 	assert_near(e.p, t.p, 0.002);
 	assert_true(e.p < 0.05);
+	/* 40 to 50 per side: the exact p stays a probability (a product of
+	 * Gaussian binomials with subtractions went negative there) */
+	double x45[45], y45[45];
+	for (int i = 0; i < 45; i++) {
+		x45[i] = i;
+		y45[i] = 100 + i;
+	}
+	assert_true(stats_mann_whitney(x45, 45, y45, 45, STATS_MW_EXACT, &e));
+	double c9045 = 1; /* C(90, 45) */
+	for (int i = 1; i <= 45; i++)
+		c9045 = c9045 * (45 + i) / i;
+	assert_true(e.p > 0);
+	assert_near(e.p / (2 / c9045), 1, 1e-9);
+	for (int shift = 0; shift <= 50; shift += 5) {
+		double x50[50], y40[40];
+		for (int i = 0; i < 50; i++)
+			x50[i] = i;
+		for (int i = 0; i < 40; i++)
+			y40[i] = i + shift + 0.5;
+		assert_true(stats_mann_whitney(x50, 50, y40, 40, STATS_MW_EXACT, &e));
+		assert_true(stats_mann_whitney(x50, 50, y40, 40, STATS_MW_NORMAL, &t));
+		assert_true(e.p >= 0 && e.p <= 1);
+		assert_near(e.p, t.p, 0.003);
+	}
 	(void)state;
 }
 
@@ -275,6 +369,7 @@ int main(void)
 	    cmocka_unit_test(test_bootstrap_median),
 	    cmocka_unit_test(test_bootstrap_ratio),
 	    cmocka_unit_test(test_cell_summary_fields),
+	    cmocka_unit_test(test_median_ci_when_needed),
 	    cmocka_unit_test(test_mann_whitney),
 	    cmocka_unit_test(test_welch),
 	    cmocka_unit_test(test_headlines),
