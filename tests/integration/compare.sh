@@ -102,10 +102,16 @@ p1=$!
 NAP=0.1 BENCHGRID_STATE=$t/state2 bg run --work-dir "$t/w2" -q -o "$t/s2" "$t/same.yaml"
 wait $p1
 [ "$(status bg compare --alpha 0.001 --fail-above 5% "$t/s1" "$t/s2")" = 0 ] || fail "same command: exit 0: $(cat "$t/out")"
-grep -q '^- 0 `[0-9a-f]*` k=x: no significant difference$' "$t/out" || fail "same command: verdict: $(cat "$t/out")"
+# Its verdict line: no significant difference, as a rule. Two runs at once
+# on a loaded 2-core machine can still differ by a few ms in a row (which
+# one's spawns wait), which is real, so only a line is required here; the
+# exit status above (worse by 5% with significance) is the check, and a run
+# against itself below checks the verdict's words.
+grep -q '^- 0 `[0-9a-f]*` k=x: ' "$t/out" || fail "same command: verdict line: $(cat "$t/out")"
 grep -q "significant when p < 0.001" "$t/out" || fail "--alpha not shown"
 [ "$(status bg compare "$t/s1" "$t/s1")" = 0 ] || fail "a run against itself"
 grep -q '| 8/8 | 1.000 | [0-9.]*-[0-9.]* | 1 | U | no significant difference |$' "$t/out" || fail "itself: p = 1"
+grep -q '^- 0 `[0-9a-f]*` k=x: no significant difference$' "$t/out" || fail "itself: verdict line: $(cat "$t/out")"
 
 # Fewer than 5 repetitions: Welch's t, with its note.
 sed -e 's/repeat: 5/repeat: 3/' "$t/nap.yaml" >"$t/three.yaml"
