@@ -595,6 +595,23 @@ static void section_warnings(struct rep_ctx *cx, struct md *m)
 		fputc('\n', f);
 }
 
+static size_t longest_backtick_run(const char *s)
+{
+	size_t best = 0, run = 0;
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+static void put_ticks(FILE *f, size_t n)
+{
+	while (n-- > 0)
+		fputc('`', f);
+}
+
 static void section_failed(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
@@ -611,8 +628,13 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 		run_cell_label(c, label, sizeof(label));
 		fprintf(f, "- cell %zu `%s` (", c->index, c->id);
 		rep_md_cell(f, label);
-		fputs("):\n\n  ```\n", f);
 		const char *e = c->error ? c->error : "(no error recorded)";
+		/* the fence is longer than any run of backticks in the error, so a
+		 * line of ``` in a command's output cannot end it (CommonMark) */
+		size_t ticks = longest_backtick_run(e) + 1;
+		fputs("):\n\n  ", f);
+		put_ticks(f, ticks < 3 ? 3 : ticks);
+		fputc('\n', f);
 		/* indent every line of the error into the fenced block; CR LF
 		 * and a lone CR (progress lines) end a line too */
 		fputs("  ", f);
@@ -623,7 +645,9 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 			if ((*p == '\n' || *p == '\r') && p[1])
 				fputs("  ", f);
 		}
-		fputs("\n  ```\n\n", f);
+		fputs("\n  ", f);
+		put_ticks(f, ticks < 3 ? 3 : ticks);
+		fputs("\n\n", f);
 	}
 }
 
