@@ -223,6 +223,7 @@ int rep_md_cell_row(struct rep_ctx *cx, size_t i)
 	fprintf(f, "%zu | %s |", c->index, c->id);
 	for (size_t k = 0; k < m->params.n; k++) {
 		fputc(' ', f);
+		rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
 		rep_md_cell(f, run_cell_param(c, m->params.v[k]));
 		fputs(" |", f);
 	}
@@ -311,6 +312,7 @@ static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, cons
 		fprintf(f, "%zu |", c->index);
 		for (size_t k = 0; k < m->params.n; k++) {
 			fputc(' ', f);
+			rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
 			rep_md_cell(f, run_cell_param(c, m->params.v[k]));
 			fputs(" |", f);
 		}
