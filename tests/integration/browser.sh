@@ -13,6 +13,9 @@
 #     gives, the long step table folded, pivot values linked to the cells'
 #     rows, the scenario's text escaped (one <script>, ours); a click on a
 #     header sorts the Summary table;
+#   - every chart's series drawn: a non-empty bounding box (getBBox), lines
+#     of >= 2 points, bars of non-zero size, lines and bars both seen (the
+#     page's own data-rendered verdict does not look at the geometry);
 #   - a screenshot in the build folder (browser/report.png);
 #   - a report of fixed values (results.json rewritten, `benchgrid report`):
 #     sizes (512kB..1GB) and numbers (9, 10, 100) sorted by value through

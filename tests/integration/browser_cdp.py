@@ -14,7 +14,9 @@ only. Used by browser.sh:
    EXPECTED_ORDER, folds, links to cells, escaping); a click on a header of
    the Summary table sorts it.
 3. A 1280x2000 screenshot is saved to SHOT.
-4. With FIXED_URL (a report of fixed values, #sort=PIVOT:0 on the pivot of
+4. Every chart's series has a non-empty bounding box, each line >= 2 points
+   and each bar a non-zero size (the geometry, not the page's verdict).
+5. With FIXED_URL (a report of fixed values, #sort=PIVOT:0 on the pivot of
    sizes sb): the sizes 512kB < 16MB < 128MB < 1GB in order, and a click on
    the headers sb and v sorts sizes and numbers (9, 10, 100) by value.
 """
@@ -228,6 +230,47 @@ SORT_BY_CLICK = """(function () {
 })()"""
 
 
+# Each chart's series as drawn: the bounding box of the group, and of each of
+# its lines (with their number of points) and bars. The page's own
+# data-rendered verdict does not look at the geometry.
+CHART_GEOMETRY = """Array.prototype.map.call(document.querySelectorAll('figure.chart'), function (f) {
+  return Array.prototype.map.call(f.querySelectorAll('g.series'), function (g) {
+    var b = g.getBBox();
+    return {label: g.getAttribute('data-label'), w: b.width, h: b.height,
+      lines: Array.prototype.map.call(g.querySelectorAll('polyline'), function (p) {
+        var q = p.getBBox(); return [p.points.numberOfItems, q.width, q.height];
+      }),
+      bars: Array.prototype.map.call(g.querySelectorAll('rect.bar'), function (r) {
+        var q = r.getBBox(); return [q.width, q.height];
+      })};
+  });
+})"""
+
+
+def check_charts(cdp, sid, page):
+    bad, figs = [], evaluate(cdp, sid, CHART_GEOMETRY)
+    if not figs:
+        bad.append('%s: no charts' % page)
+    for i, series in enumerate(figs, 1):
+        if not series:
+            bad.append('%s chart %d: no series' % (page, i))
+        for s in series:
+            what = '%s chart %d series %r' % (page, i, s['label'])
+            if not (s['w'] > 0 and s['h'] > 0):
+                bad.append('%s: empty bounding box %gx%g' % (what, s['w'], s['h']))
+            if not s['lines'] and not s['bars']:
+                bad.append('%s: neither a line nor a bar' % what)
+            for n, w, h in s['lines']:
+                if n < 2 or w <= 0:
+                    bad.append('%s: a line of %d points, %gx%g' % (what, n, w, h))
+            for w, h in s['bars']:
+                if w <= 0 or h <= 0:
+                    bad.append('%s: a bar of %gx%g' % (what, w, h))
+    lines = sum(len(s['lines']) for f in figs for s in f)
+    bars = sum(len(s['bars']) for f in figs for s in f)
+    return bad, sum(len(s) for s in figs), lines, bars
+
+
 # The texts of column col of a table's body, in the page's order.
 COLUMN = """(function (id, col) {
   return Array.prototype.map.call(document.getElementById(id).tBodies[0].rows, function (r) {
@@ -270,7 +313,7 @@ def number_key(text):
 def check_fixed(cdp, sid, url):
     """The report of fixed values: #sort= on the pivot of sb, clicks on the
     sb and v headers, sizes and numbers in numeric order (not as text, not by
-    the leading number)."""
+    the leading number), and the charts' geometry."""
     bad = ['fixed report: ' + s for s in load(cdp, sid, url)]
     table = url.split('#sort=', 1)[1].rsplit(':', 1)[0]
     rows = evaluate(cdp, sid, COLUMN % (json.dumps(table), 0))
@@ -288,7 +331,9 @@ def check_fixed(cdp, sid, url):
                 bad.append('clicks on %s in %s sorted %r (%s) and %r, expected %r and reversed' %
                            (name, c['table'], c['up'], c['dirs'], c['down'], want))
             checked += 1
-    return bad, 'fixed report: #sort= and %d header clicks in order' % checked
+    geometry, nseries, lines, bars = check_charts(cdp, sid, 'fixed report')
+    return bad + geometry, ('fixed report: #sort= and %d header clicks in order, %d series drawn '
+                            '(%d lines, %d bars)' % (checked, nseries, lines, bars)), (lines, bars)
 
 
 def main():
@@ -314,6 +359,9 @@ def main():
         elapsed = evaluate(cdp, sid, SORT_BY_CLICK)
         if len(elapsed) < 2 or elapsed != sorted(elapsed, reverse=True):
             failures.append('clicking elapsed twice did not sort Summary descending: %r' % elapsed)
+        geometry, nseries, lines, bars = check_charts(cdp, sid, 'report.html')
+        failures += geometry
+        summary += ', %d series with a non-empty box (%d lines, %d bars)' % (nseries, lines, bars)
 
         cdp.call('Emulation.setDeviceMetricsOverride',
                  {'width': 1280, 'height': 2000, 'deviceScaleFactor': 1, 'mobile': False}, sid)
@@ -323,9 +371,12 @@ def main():
         late = problems(cdp.events)  # since the report loaded: sorting, the click, the screenshot
         failures += ['report.html later: ' + s for s in late[len(seen):]]
         if fixed:
-            bad, line = check_fixed(cdp, sid, fixed)
+            bad, line, (more_lines, more_bars) = check_fixed(cdp, sid, fixed)
             failures += bad
             summary += '; ' + line
+            lines, bars = lines + more_lines, bars + more_bars
+            if not lines or not bars:  # both kinds of chart checked
+                failures.append('%d lines and %d bars drawn, both kinds expected' % (lines, bars))
     finally:
         cdp.close()
     if failures:
