@@ -9,7 +9,7 @@
 
 #include "units.h"
 
-static bool value_number(const char *s, double *out)
+bool rep_value_number(const char *s, double *out)
 {
 	uint64_t sz;
 	if (units_is_number(s, out))
@@ -28,7 +28,7 @@ bool rep_value_equal(const char *a, const char *b)
 		return false;
 	if (strcmp(a, b) == 0)
 		return true;
-	return value_number(a, &x) && value_number(b, &y) && x == y;
+	return rep_value_number(a, &x) && rep_value_number(b, &y) && x == y;
 }
 
 bool rep_cell_matches(const struct run_cell *c, const struct node *where)
@@ -111,7 +111,7 @@ void rep_strs_sort_values(struct rep_strs *s)
 	for (size_t i = 0; i < s->n; i++) {
 		k[i].pos = i;
 		k[i].s = s->v[i];
-		if (!value_number(s->v[i], &k[i].k)) {
+		if (!rep_value_number(s->v[i], &k[i].k)) {
 			free(k);
 			return;
 		}

@@ -13,6 +13,9 @@
 /* Two parameter values are equal: same text, or same number, size or
  * duration ("4k" = "4096" = "4KiB", "1s" = "1000ms"). */
 bool rep_value_equal(const char *a, const char *b);
+/* A parameter value as a number: a plain number, a size (bytes) or a
+ * duration (seconds), as engine/base/units.h reads them; false if none. */
+bool rep_value_number(const char *s, double *out);
 /* Cell matches `where` (a map param -> value or list of values); NULL
  * matches every cell. */
 bool rep_cell_matches(const struct run_cell *c, const struct node *where);

@@ -348,10 +348,22 @@ static size_t table(struct conv *c, const char *s, size_t n)
 	return pos;
 }
 
-/* A fenced block (``` at any indent) at s; returns the length consumed. */
+/* The number of backticks at s, up to n. */
+static size_t ticks_at(const char *s, size_t n)
+{
+	size_t k = 0;
+	while (k < n && s[k] == '`')
+		k++;
+	return k;
+}
+
+/* A fenced block (``` or longer, at any indent) at s; returns the length
+ * consumed. As in CommonMark, only a line of at least as many backticks
+ * (and spaces after them) closes it, so a shorter run in the text stays text. */
 static size_t fence(struct conv *c, const char *s, size_t n, size_t indent)
 {
 	size_t pos = 0;
+	size_t open = ticks_at(s + indent, n - indent);
 	close_blocks(c);
 	fputs("<pre><code>", c->f);
 	const char *eol = memchr(s, '\n', n);
@@ -365,7 +377,10 @@ static size_t fence(struct conv *c, const char *s, size_t n, size_t indent)
 		size_t skip = 0;
 		while (skip < indent && skip < len && line[skip] == ' ')
 			skip++;
-		if (len - skip >= 3 && memcmp(line + skip, "```", 3) == 0)
+		size_t k = ticks_at(line + skip, len - skip), rest = skip + k;
+		while (rest < len && line[rest] == ' ')
+			rest++;
+		if (k >= open && rest == len)
 			break;
 		if (!first)
 			fputc('\n', c->f);

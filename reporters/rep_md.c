@@ -223,6 +223,7 @@ int rep_md_cell_row(struct rep_ctx *cx, size_t i)
 	fprintf(f, "%zu | %s |", c->index, c->id);
 	for (size_t k = 0; k < m->params.n; k++) {
 		fputc(' ', f);
+		rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
 		rep_md_cell(f, run_cell_param(c, m->params.v[k]));
 		fputs(" |", f);
 	}
@@ -311,6 +312,7 @@ static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, cons
 		fprintf(f, "%zu |", c->index);
 		for (size_t k = 0; k < m->params.n; k++) {
 			fputc(' ', f);
+			rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
 			rep_md_cell(f, run_cell_param(c, m->params.v[k]));
 			fputs(" |", f);
 		}
@@ -595,6 +597,23 @@ static void section_warnings(struct rep_ctx *cx, struct md *m)
 		fputc('\n', f);
 }
 
+static size_t longest_backtick_run(const char *s)
+{
+	size_t best = 0, run = 0;
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+static void put_ticks(FILE *f, size_t n)
+{
+	while (n-- > 0)
+		fputc('`', f);
+}
+
 static void section_failed(struct rep_ctx *cx, struct md *m)
 {
 	const struct run *r = cx->run;
@@ -611,8 +630,13 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 		run_cell_label(c, label, sizeof(label));
 		fprintf(f, "- cell %zu `%s` (", c->index, c->id);
 		rep_md_cell(f, label);
-		fputs("):\n\n  ```\n", f);
 		const char *e = c->error ? c->error : "(no error recorded)";
+		/* the fence is longer than any run of backticks in the error, so a
+		 * line of ``` in a command's output cannot end it (CommonMark) */
+		size_t ticks = longest_backtick_run(e) + 1;
+		fputs("):\n\n  ", f);
+		put_ticks(f, ticks < 3 ? 3 : ticks);
+		fputc('\n', f);
 		/* indent every line of the error into the fenced block; CR LF
 		 * and a lone CR (progress lines) end a line too */
 		fputs("  ", f);
@@ -623,7 +647,9 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 			if ((*p == '\n' || *p == '\r') && p[1])
 				fputs("  ", f);
 		}
-		fputs("\n  ```\n\n", f);
+		fputs("\n  ", f);
+		put_ticks(f, ticks < 3 ? 3 : ticks);
+		fputs("\n\n", f);
 	}
 }
 

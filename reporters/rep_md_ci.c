@@ -28,6 +28,7 @@ static void ci_row(FILE *f, const struct md *m, const struct run_cell *c, const 
 	fprintf(f, "| %zu |", c->index);
 	for (size_t k = 0; k < m->vary.n; k++) {
 		fputc(' ', f);
+		rep_md_mark_param(m, f, run_cell_param(c, m->vary.v[k]));
 		rep_md_cell(f, run_cell_param(c, m->vary.v[k]));
 		fputs(" |", f);
 	}

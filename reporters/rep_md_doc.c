@@ -92,3 +92,10 @@ void rep_md_mark_cell(const struct md *m, FILE *f, long n)
 	snprintf(buf, sizeof(buf), "%ld", n);
 	rep_md_mark(m, f, "a", buf);
 }
+
+void rep_md_mark_param(const struct md *m, FILE *f, const char *value)
+{
+	double v;
+	if (m->html && value && rep_value_number(value, &v))
+		rep_md_mark_value(m, f, v);
+}

@@ -48,6 +48,10 @@ struct md {
 void rep_md_mark(const struct md *m, FILE *f, const char *kind, const char *text);
 /* The v: mark of a number (nothing for NaN or outside html mode). */
 void rep_md_mark_value(const struct md *m, FILE *f, double v);
+/* The v: mark of a parameter value that is a number, size or duration
+ * (rep_value_number), so report.html sorts 512kB < 16MB < 1GB; nothing for
+ * other text, which sorts as text. */
+void rep_md_mark_param(const struct md *m, FILE *f, const char *value);
 /* The a: mark of the cell numbered n (run_cell.index; nothing for n < 0). */
 void rep_md_mark_cell(const struct md *m, FILE *f, long n);
 

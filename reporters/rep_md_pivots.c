@@ -178,6 +178,7 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 			rep_md_head_rest(f, head.v, head.n);
 			for (size_t ri = 0; ri < rows.n; ri++) {
 				fputs("| ", f);
+				rep_md_mark_param(m, f, rows.v[ri]);
 				rep_md_cell(f, rows.v[ri]);
 				fputs(" |", f);
 				for (size_t c = 0; c < cols.n; c++) {

@@ -4,7 +4,7 @@ protocol on a pipe (--remote-debugging-pipe: commands on fd 3, events and
 replies on fd 4, JSON messages ended by NUL), with the standard library
 only. Used by browser.sh:
 
-  browser_cdp.py CHROME PROFILE BROKEN_URL REPORT_URL EXPECTED_ORDER SHOT
+  browser_cdp.py CHROME PROFILE BROKEN_URL REPORT_URL EXPECTED_ORDER SHOT [FIXED_URL]
 
 1. BROKEN_URL (a script error and a missing image) must show both problems:
    the detector can fail.
@@ -14,6 +14,11 @@ only. Used by browser.sh:
    EXPECTED_ORDER, folds, links to cells, escaping); a click on a header of
    the Summary table sorts it.
 3. A 1280x2000 screenshot is saved to SHOT.
+4. Every chart's series has a non-empty bounding box, each line >= 2 points
+   and each bar a non-zero size (the geometry, not the page's verdict).
+5. With FIXED_URL (a report of fixed values, #sort=PIVOT:0 on the pivot of
+   sizes sb): the sizes 512kB < 16MB < 128MB < 1GB in order, and a click on
+   the headers sb and v sorts sizes and numbers (9, 10, 100) by value.
 """
 import base64
 import html.parser
@@ -225,8 +230,115 @@ SORT_BY_CLICK = """(function () {
 })()"""
 
 
+# Each chart's series as drawn: the bounding box of the group, and of each of
+# its lines (with their number of points) and bars. The page's own
+# data-rendered verdict does not look at the geometry.
+CHART_GEOMETRY = """Array.prototype.map.call(document.querySelectorAll('figure.chart'), function (f) {
+  return Array.prototype.map.call(f.querySelectorAll('g.series'), function (g) {
+    var b = g.getBBox();
+    return {label: g.getAttribute('data-label'), w: b.width, h: b.height,
+      lines: Array.prototype.map.call(g.querySelectorAll('polyline'), function (p) {
+        var q = p.getBBox(); return [p.points.numberOfItems, q.width, q.height];
+      }),
+      bars: Array.prototype.map.call(g.querySelectorAll('rect.bar'), function (r) {
+        var q = r.getBBox(); return [q.width, q.height];
+      })};
+  });
+})"""
+
+
+def check_charts(cdp, sid, page):
+    bad, figs = [], evaluate(cdp, sid, CHART_GEOMETRY)
+    if not figs:
+        bad.append('%s: no charts' % page)
+    for i, series in enumerate(figs, 1):
+        if not series:
+            bad.append('%s chart %d: no series' % (page, i))
+        for s in series:
+            what = '%s chart %d series %r' % (page, i, s['label'])
+            if not (s['w'] > 0 and s['h'] > 0):
+                bad.append('%s: empty bounding box %gx%g' % (what, s['w'], s['h']))
+            if not s['lines'] and not s['bars']:
+                bad.append('%s: neither a line nor a bar' % what)
+            for n, w, h in s['lines']:
+                if n < 2 or w <= 0:
+                    bad.append('%s: a line of %d points, %gx%g' % (what, n, w, h))
+            for w, h in s['bars']:
+                if w <= 0 or h <= 0:
+                    bad.append('%s: a bar of %gx%g' % (what, w, h))
+    lines = sum(len(s['lines']) for f in figs for s in f)
+    bars = sum(len(s['bars']) for f in figs for s in f)
+    return bad, sum(len(s) for s in figs), lines, bars
+
+
+# The texts of column col of a table's body, in the page's order.
+COLUMN = """(function (id, col) {
+  return Array.prototype.map.call(document.getElementById(id).tBodies[0].rows, function (r) {
+    return r.cells[col].textContent.trim();
+  });
+})(%s, %d)"""
+
+# Click twice on the header named name in each table that has one: the
+# column's texts after the click that sorted it ascending (aria-sort) and
+# after the one that sorted it descending.
+CLICK = """(function (name) {
+  var out = [];
+  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (t) {
+    var ths = t.tHead ? t.tHead.rows[0].cells : [];
+    for (var c = 0; c < ths.length; c++) {
+      if (ths[c].textContent.trim().split(' ')[0] !== name) continue;
+      var col = function () {
+        return Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[c].textContent.trim(); });
+      };
+      ths[c].click(); var a = col(), da = ths[c].getAttribute('aria-sort');
+      ths[c].click(); var b = col();
+      out.push({table: t.id, up: da === 'ascending' ? a : b, down: da === 'ascending' ? b : a,
+                dirs: [da, ths[c].getAttribute('aria-sort')]});
+    }
+  });
+  return out;
+})(%s)"""
+
+SIZES = {'kB': 1 << 10, 'MB': 1 << 20, 'GB': 1 << 30}
+
+
+def size_key(text):
+    return int(text[:-2]) * SIZES[text[-2:]]
+
+
+def number_key(text):
+    return float(text.split()[0])
+
+
+def check_fixed(cdp, sid, url):
+    """The report of fixed values: #sort= on the pivot of sb, clicks on the
+    sb and v headers, sizes and numbers in numeric order (not as text, not by
+    the leading number), and the charts' geometry."""
+    bad = ['fixed report: ' + s for s in load(cdp, sid, url)]
+    table = url.split('#sort=', 1)[1].rsplit(':', 1)[0]
+    rows = evaluate(cdp, sid, COLUMN % (json.dumps(table), 0))
+    if rows != ['512kB', '16MB', '128MB', '1GB']:
+        bad.append('#sort=%s:0 gave %r, expected 512kB, 16MB, 128MB, 1GB' % (table, rows))
+    checked = 0
+    for name, key in (('sb', size_key), ('v', number_key)):
+        clicked = evaluate(cdp, sid, CLICK % json.dumps(name))
+        if not clicked:
+            bad.append('fixed report: no table with a column %r' % name)
+        for c in clicked:
+            want = sorted(c['up'], key=key)
+            if (c['up'] != want or c['down'] != sorted(c['up'], key=key, reverse=True) or
+                    sorted(c['dirs']) != ['ascending', 'descending'] or len(set(c['up'])) < 3):
+                bad.append('clicks on %s in %s sorted %r (%s) and %r, expected %r and reversed' %
+                           (name, c['table'], c['up'], c['dirs'], c['down'], want))
+            checked += 1
+    geometry, nseries, lines, bars = check_charts(cdp, sid, 'fixed report')
+    return bad + geometry, ('fixed report: #sort= and %d header clicks in order, %d series drawn '
+                            '(%d lines, %d bars)' % (checked, nseries, lines, bars)), (lines, bars)
+
+
 def main():
     chrome, profile, broken, report, expected, shot = sys.argv[1:7]
+    fixed = sys.argv[7] if len(sys.argv) > 7 else None
     cdp = CDP(chrome, profile)
     failures = []
     try:
@@ -247,6 +359,9 @@ def main():
         elapsed = evaluate(cdp, sid, SORT_BY_CLICK)
         if len(elapsed) < 2 or elapsed != sorted(elapsed, reverse=True):
             failures.append('clicking elapsed twice did not sort Summary descending: %r' % elapsed)
+        geometry, nseries, lines, bars = check_charts(cdp, sid, 'report.html')
+        failures += geometry
+        summary += ', %d series with a non-empty box (%d lines, %d bars)' % (nseries, lines, bars)
 
         cdp.call('Emulation.setDeviceMetricsOverride',
                  {'width': 1280, 'height': 2000, 'deviceScaleFactor': 1, 'mobile': False}, sid)
@@ -255,6 +370,13 @@ def main():
             f.write(base64.b64decode(png))
         late = problems(cdp.events)  # since the report loaded: sorting, the click, the screenshot
         failures += ['report.html later: ' + s for s in late[len(seen):]]
+        if fixed:
+            bad, line, (more_lines, more_bars) = check_fixed(cdp, sid, fixed)
+            failures += bad
+            summary += '; ' + line
+            lines, bars = lines + more_lines, bars + more_bars
+            if not lines or not bars:  # both kinds of chart checked
+                failures.append('%d lines and %d bars drawn, both kinds expected' % (lines, bars))
     finally:
         cdp.close()
     if failures:

@@ -106,6 +106,24 @@ static void test_escaping(void **state)
 	free(html);
 }
 
+/* A fence closes only on a line of at least its own backticks: a command's
+ * output with a line of ``` stays in its block (issue 17's review). */
+static void test_long_fence(void **state)
+{
+	(void)state;
+	const char *body = "## Failed cells\n\n"
+	                   "- cell 1 `a` (x=1):\n\n  ````\n  x\n  ```\n  # h\n  | a | b |\n  ````\n\n"
+	                   "- cell 2 `b` (x=2):\n\n  ```\n  y\n  ```  \n\n"
+	                   "after\n";
+	char *html = to_html("# t\n", body);
+	has(html, "<pre><code>x\n```\n# h\n| a | b |</code></pre>");
+	has(html, "<pre><code>y</code></pre>");
+	has(html, "<p>after</p>");
+	assert_int_equal(count(html, "<table"), 0);
+	assert_int_equal(count(html, "<h1"), 1); /* the title's */
+	free(html);
+}
+
 static void test_tables_and_marks(void **state)
 {
 	(void)state;
@@ -191,7 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_numbers),          cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_tables_and_marks), cmocka_unit_test(test_lists),
-	    cmocka_unit_test(test_error_bars),
+	    cmocka_unit_test(test_error_bars),       cmocka_unit_test(test_long_fence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
