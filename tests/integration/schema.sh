@@ -23,7 +23,7 @@ bad() {
 "$bg" schema -o "$t/schema.json" || exit 1
 shopt -s nullglob
 good=("$src"/examples/*.yaml "$src"/specs/*.yaml "$src"/specs/*/*.yaml)
-# and the golden scenarios the loader accepts
+# and the golden scenarios the loader accepts (ok_zip_list: zip's list form)
 golden_ok=("$src"/tests/golden/ok_*.yaml)
 ((${#good[@]} >= 5)) || bad "only ${#good[@]} scenarios found in examples/ and specs/"
 while IFS= read -r line; do
