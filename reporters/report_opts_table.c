@@ -46,8 +46,8 @@ static const struct opt_desc chart_rows[] = {
     {"y", OPT_STRING, NULL, NULL, NULL, "step.metric (for x: time, a series of the step)", OPT_REQUIRED, NULL, NULL, NULL},
     {"series", OPT_STRING, NULL, NULL, NULL, "parameter name: one line (or bar colour) per value", 0, NULL, NULL, NULL},
     {"where", OPT_MAP, NULL, "all cells", NULL, "restrict to matching cells", 0, NULL, WHERE, NULL},
-    {"title", OPT_STRING, NULL, "generated", NULL, "chart title", 0, NULL, NULL, NULL},
-    {"kind", OPT_ENUM, NULL, "line", report_kind_values, "drawing (bar when the x values are not numbers or sizes)", 0, NULL, NULL, NULL},
+    {"title", OPT_STRING, NULL, "Y by X (and SERIES)", NULL, "chart title", 0, NULL, NULL, NULL},
+    {"kind", OPT_ENUM, NULL, "line when every x is a plain number, else bar", report_kind_values, "drawing: line or bar", 0, NULL, NULL, NULL},
 };
 
 static const struct opt_desc expect_rows[] = {

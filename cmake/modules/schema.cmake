@@ -7,3 +7,5 @@ bg_script_test(schema_fresh tests/integration/schema_fresh.sh LABELS "schema;cli
 # Every scenario of examples/ and specs/ validates against the schema with
 # python3-jsonschema; the golden bad cases it can catch are rejected.
 bg_script_test(schema tests/integration/schema.sh LABELS "schema" TIMEOUT 60)
+# `schema -o FILE` refuses a symlink at FILE and replaces a file whole.
+bg_script_test(schema_output tests/integration/schema_output.sh LABELS "schema;cli" TIMEOUT 30)

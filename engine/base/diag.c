@@ -50,6 +50,15 @@ void diag_add(struct diag *d, enum diag_level lvl, const struct src_pos *pos, co
 	va_end(ap);
 }
 
+bool diag_error_at(const struct diag *d, const struct src_pos *p)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].level == DIAG_ERROR && d->v[i].pos.line == p->line && d->v[i].pos.col == p->col &&
+		    d->v[i].pos.file == p->file)
+			return true;
+	return false;
+}
+
 void diag_move(struct diag *dst, struct diag *src)
 {
 	for (size_t i = 0; i < src->n; i++) {

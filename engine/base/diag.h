@@ -11,6 +11,7 @@
 #define BENCHGRID_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -45,6 +46,10 @@ void diag_add(struct diag *d, enum diag_level lvl, const struct src_pos *pos, co
 void diag_vadd(struct diag *d, enum diag_level lvl, const struct src_pos *pos, const char *fmt, va_list ap);
 #define diag_error(d, pos, ...) diag_add((d), DIAG_ERROR, (pos), __VA_ARGS__)
 #define diag_warn(d, pos, ...)  diag_add((d), DIAG_WARNING, (pos), __VA_ARGS__)
+
+/* Is there an error at exactly p already? A rule between values skips a
+ * value whose own check failed, so one value gets one error. */
+bool diag_error_at(const struct diag *d, const struct src_pos *p);
 
 /* Move all entries of src to the end of dst (src is left empty). */
 void diag_move(struct diag *dst, struct diag *src);

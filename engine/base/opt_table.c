@@ -55,11 +55,7 @@ static bool not_yet_known(const struct node *v)
 /* Did the section's parser already report a problem with this value? */
 static bool reported_at(const struct diag *d, const struct src_pos *p)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].level == DIAG_ERROR && d->v[i].pos.line == p->line && d->v[i].pos.col == p->col &&
-		    d->v[i].pos.file == p->file)
-			return true;
-	return false;
+	return diag_error_at(d, p);
 }
 
 static int check_scalar(const struct opt_desc *o, const struct node *v, const char *what, struct diag *d)
@@ -110,6 +106,16 @@ int opt_check_values(const struct node *map, const char *section, const struct o
 			bad = -EINVAL;
 	}
 	return bad;
+}
+
+int opt_check_value(const struct node *map, const char *key, const char *section, const struct opt_table *t,
+                    struct diag *d)
+{
+	const struct node *v = node_get(map, key);
+	const struct opt_desc *o = opt_find(t, key);
+	if (!v || !o || (o->flags & OPT_PENDING))
+		return 0;
+	return check_one(o, v, section, d);
 }
 
 const char *opt_type_name(enum opt_type type)

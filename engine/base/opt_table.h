@@ -82,6 +82,12 @@ int opt_check_keys(const struct node *map, const char *section, const struct opt
  * 0 or -EINVAL. */
 int opt_check_values(const struct node *map, const char *section, const struct opt_table *t, struct diag *d);
 
+/* opt_check_values for the one key `key` of map, when present. A rule
+ * that `key` does not apply here calls it first and keeps quiet when it
+ * fails: a value of the wrong type gets that one error, not two. */
+int opt_check_value(const struct node *map, const char *key, const char *section, const struct opt_table *t,
+                    struct diag *d);
+
 /* The name of a type in docs ("size", "duration", ...). */
 const char *opt_type_name(enum opt_type type);
 

@@ -4,13 +4,17 @@
 #include "cli_schema.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_schema_md.h"
 #include "cli_schema_tables.h"
+#include "results_write.h"
 #include "units.h"
 
 /* What a value written as `${...}` or `!lua` looks like to a validator: a
@@ -95,18 +99,44 @@ static json_t *ref_to(const char *name)
 	return json_pack("{s:s}", "$ref", buf);
 }
 
-/* The default as JSON: typed for numbers and booleans, else as written. */
+static bool is_enum_value(const struct opt_desc *o)
+{
+	for (size_t i = 0; o->values && o->values[i]; i++)
+		if (!strcmp(o->values[i], o->def))
+			return true;
+	return false;
+}
+
+/* The default as JSON, or NULL when it is not a literal of the row's type
+ * ("a free one", "the mkfs default"): editors insert a schema's default,
+ * so it must be valid; the prose stays in docs/options.md. */
 static json_t *default_value(const struct opt_desc *o)
 {
 	int64_t iv;
 	double dv;
-	if (o->type == OPT_INT && units_is_int(o->def, &iv))
-		return json_integer(iv);
-	if (o->type == OPT_NUMBER && units_is_number(o->def, &dv))
-		return json_real(dv);
-	if (o->type == OPT_BOOL && (!strcmp(o->def, "true") || !strcmp(o->def, "false")))
-		return json_boolean(o->def[0] == 't');
-	return json_string(o->def);
+	uint64_t sz;
+	char err[128];
+	switch (o->type) {
+	case OPT_INT: return units_is_int(o->def, &iv) ? json_integer(iv) : NULL;
+	case OPT_NUMBER: return units_is_number(o->def, &dv) ? json_real(dv) : NULL;
+	case OPT_BOOL:
+		if (!strcmp(o->def, "true") || !strcmp(o->def, "false"))
+			return json_boolean(o->def[0] == 't');
+		return NULL;
+	case OPT_SIZE:
+		if (units_is_int(o->def, &iv) && iv >= 0)
+			return json_integer(iv);
+		return units_parse_size(o->def, &sz, err, sizeof(err)) == 0 ? json_string(o->def) : NULL;
+	case OPT_DURATION:
+		if (units_is_number(o->def, &dv) && dv >= 0)
+			return json_real(dv);
+		return units_parse_duration(o->def, &dv, err, sizeof(err)) == 0 ? json_string(o->def) : NULL;
+	case OPT_ENUM: return is_enum_value(o) ? json_string(o->def) : NULL;
+	case OPT_MAP: return !strcmp(o->def, "{}") ? json_object() : NULL;
+	case OPT_LIST: return !strcmp(o->def, "[]") ? json_array() : NULL;
+	default: /* a string: a literal has no space ("the file name" is prose) */
+		return strchr(o->def, ' ') ? NULL : json_string(o->def);
+	}
 }
 
 static json_t *row_schema(const struct opt_desc *o)
@@ -148,8 +178,9 @@ static json_t *row_schema(const struct opt_desc *o)
 	json_object_set_new(s, "x-type", json_string(opt_type_name(o->type)));
 	if (o->unit)
 		json_object_set_new(s, "x-unit", json_string(o->unit));
-	if (o->def)
-		json_object_set_new(s, "default", default_value(o));
+	json_t *def = o->def ? default_value(o) : NULL;
+	if (def)
+		json_object_set_new(s, "default", def);
 	return s;
 }
 
@@ -235,6 +266,35 @@ static int write_schema(FILE *out, bool markdown)
 	return 0;
 }
 
+/* -o FILE: a temporary file in FILE's directory renamed over it, so a
+ * failed write leaves the old file whole; FILE being a symlink is refused
+ * (nothing follows a link it did not create, nor replaces one). 0 or a
+ * negative errno. */
+static int write_schema_file(const char *path, bool markdown)
+{
+	const char *base;
+	int dirfd = results_open_dir_of(path, &base);
+	if (dirfd < 0)
+		return -errno;
+	struct stat st;
+	int rc = 0;
+	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		rc = -ELOOP;
+	struct results_file rf;
+	if (rc == 0)
+		rc = results_file_open(&rf, dirfd, base);
+	if (rc == 0) {
+		if (write_schema(rf.f, markdown) < 0) {
+			results_file_abort(&rf);
+			rc = -EIO;
+		} else {
+			rc = results_file_commit(&rf);
+		}
+	}
+	close(dirfd);
+	return rc;
+}
+
 static int schema_main(int argc, char **argv)
 {
 	bool markdown = false;
@@ -253,16 +313,20 @@ static int schema_main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	FILE *out = file ? fopen(file, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "benchgrid schema: %s: %s\n", file, strerror(errno));
-		return CLI_EXIT_FAIL;
+	if (!file) {
+		if (write_schema(stdout, markdown) < 0) {
+			fprintf(stderr, "benchgrid schema: could not write the output\n");
+			return CLI_EXIT_FAIL;
+		}
+		return 0;
 	}
-	int rc = write_schema(out, markdown);
-	if (file && fclose(out) == EOF)
-		rc = -1;
-	if (rc < 0)
-		fprintf(stderr, "benchgrid schema: could not write %s\n", file ? file : "the output");
+	int rc = write_schema_file(file, markdown);
+	if (rc == -ELOOP)
+		fprintf(stderr,
+		        "benchgrid schema: %s is a symbolic link; not written through (remove it first)\n",
+		        file);
+	else if (rc < 0)
+		fprintf(stderr, "benchgrid schema: cannot write %s: %s\n", file, strerror(-rc));
 	return rc < 0 ? CLI_EXIT_FAIL : 0;
 }
 

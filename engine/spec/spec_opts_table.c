@@ -45,7 +45,7 @@ static const struct opt_desc top_rows[] = {
 };
 
 static const struct opt_desc step_rows[] = {
-    {"name", OPT_STRING, NULL, "the workload's name", NULL, "the step's name; metrics are addressed as NAME.metric", 0, NULL, NULL, NULL},
+    {"name", OPT_STRING, NULL, "step1, step2, ... by position", NULL, "the step's name; metrics are addressed as NAME.metric", 0, NULL, NULL, NULL},
     {"record", OPT_BOOL, NULL, "true", NULL, "false: run it (a warmup) but keep no figures", 0, NULL, NULL, NULL},
     {"timeout", OPT_DURATION, "s", "the scenario's timeout", NULL, "time limit of the step", 0, NULL, NULL, NULL},
     {"server_stats", OPT_BOOL, NULL, "true", NULL, "false: do not sample the server's activity (pgbench and exec steps)", 0, NULL, NULL, NULL},
@@ -56,12 +56,12 @@ static const struct opt_desc step_rows[] = {
 };
 
 static const struct opt_desc matrix_rows[] = {
-    {"zip", OPT_MAP, NULL, NULL, NULL, "axes that vary together (equal-length lists), as one axis", 0, NULL,
-     "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"array\"}}", NULL},
-    {"exclude", OPT_LIST, NULL, NULL, NULL, "cells to drop: maps of parameter: value (or list of values)", 0, NULL,
-     "{\"type\":\"array\",\"items\":{\"type\":\"object\"}}", NULL},
-    {"include", OPT_LIST, NULL, NULL, NULL, "extra cells: maps of parameter: value", 0, NULL,
-     "{\"type\":\"array\",\"items\":{\"type\":\"object\"}}", NULL},
+    {"zip", OPT_MAP, NULL, NULL, NULL, "axes that vary together (equal-length lists), as one axis; or a list of such maps, one axis each", 0, NULL,
+     "{\"anyOf\":[{\"type\":\"object\",\"additionalProperties\":{\"type\":\"array\"}},{\"type\":\"array\",\"items\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"array\"}}}]}", NULL},
+    {"exclude", OPT_LIST, NULL, NULL, NULL, "cells to drop: maps of parameter: value (plain values, not lists)", 0, NULL,
+     "{\"type\":\"array\",\"items\":{\"type\":\"object\",\"minProperties\":1,\"additionalProperties\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}}}", NULL},
+    {"include", OPT_LIST, NULL, NULL, NULL, "extra cells: maps of parameter: value (plain values)", 0, NULL,
+     "{\"type\":\"array\",\"items\":{\"type\":\"object\",\"minProperties\":1,\"additionalProperties\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}}}", NULL},
     {"filter", OPT_STRING, NULL, NULL, NULL, "a !lua predicate over the parameters: cells where it is false are dropped", 0, NULL, NULL, NULL},
 };
 /* clang-format on */

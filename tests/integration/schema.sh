@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The JSON Schema against real scenarios, with a standard validator
 # (Debian's python3-jsonschema, draft 2020-12): every scenario of examples/
-# and specs/ is valid; of the golden bad cases, those listed as `catch` in
+# and specs/ and every golden ok_ case is valid; every property's default
+# is valid against its own subschema; of the golden bad cases, those listed as `catch` in
 # schema_bad_cases.txt are rejected by it and those listed as `miss` (with
 # why the schema cannot see the problem) are not; a bad case in neither list
 # fails the test, so each new one is decided on.
@@ -22,11 +23,22 @@ bad() {
 "$bg" schema -o "$t/schema.json" || exit 1
 shopt -s nullglob
 good=("$src"/examples/*.yaml "$src"/specs/*.yaml "$src"/specs/*/*.yaml)
+# and the golden scenarios the loader accepts (ok_zip_list: zip's list form)
+golden_ok=("$src"/tests/golden/ok_*.yaml)
 ((${#good[@]} >= 5)) || bad "only ${#good[@]} scenarios found in examples/ and specs/"
 while IFS= read -r line; do
 	[[ $line == *": ok" ]] || bad "a good scenario is rejected by the schema: $line"
-done < <("$py" "$src/tests/integration/schema_check.py" "$t/schema.json" "${good[@]}")
-echo "ok: ${#good[@]} scenarios of examples/ and specs/ checked"
+done < <("$py" "$src/tests/integration/schema_check.py" "$t/schema.json" "${good[@]}" "${golden_ok[@]}")
+echo "ok: ${#good[@]} scenarios of examples/ and specs/ and ${#golden_ok[@]} golden ok_ ones checked"
+
+# Every property's default is valid against its own subschema: editors
+# insert it as it is ("a free one" for a port would be an error).
+while IFS= read -r line; do
+	case $line in
+	"defaults: "*) echo "ok: $line" ;;
+	*) bad "$line" ;;
+	esac
+done < <("$py" "$src/tests/integration/schema_check.py" --defaults "$t/schema.json")
 
 declare -A want
 while read -r verdict name _; do

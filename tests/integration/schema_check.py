@@ -2,6 +2,12 @@
 
     schema_check.py SCHEMA FILE...   prints "FILE: ok" or "FILE: invalid: WHY"
                                      for each, exit 0 (the caller decides)
+    schema_check.py --defaults SCHEMA
+                                     prints "POINTER: bad default V: WHY" for
+                                     each property whose `default` is invalid
+                                     against its own subschema (editors
+                                     insert defaults), then "defaults: N
+                                     checked"
 
 YAML is read as YAML 1.2's core schema reads it, as yaml-language-server
 does (`on`, `yes` stay strings; true/false, numbers and null are typed),
@@ -49,7 +55,36 @@ def check(validator, path):
     return "%s: %s" % (where, e.message[:200])
 
 
+def walk(node, pointer):
+    """Every (pointer, subschema) of the schema, depth first."""
+    if isinstance(node, dict):
+        yield pointer, node
+        for k, v in node.items():
+            yield from walk(v, "%s/%s" % (pointer, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from walk(v, "%s/%d" % (pointer, i))
+
+
+def check_defaults(schema):
+    resolver = jsonschema.RefResolver.from_schema(schema)
+    n = 0
+    for pointer, sub in walk(schema, "#"):
+        if "default" not in sub or not pointer.split("/")[-2:-1] == ["properties"]:
+            continue
+        n += 1
+        v = jsonschema.Draft202012Validator(sub, resolver=resolver)
+        errors = list(v.iter_errors(sub["default"]))
+        if errors:
+            print("%s: bad default %s: %s" % (pointer, json.dumps(sub["default"]), errors[0].message[:200]))
+    print("defaults: %d checked" % n)
+
+
 def main():
+    if sys.argv[1] == "--defaults":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            check_defaults(json.load(f))
+        return
     with open(sys.argv[1], encoding="utf-8") as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -96,12 +96,38 @@ static void test_values_clean_deferred_and_reported(void **state)
 	diag_free(&d);
 }
 
+/* One key's check, as a rule "KEY does not apply here" calls it first: a
+ * wrong value is reported once (then diag_error_at sees it, and the later
+ * opt_check_values does not repeat it); a good, absent or deferred one
+ * passes. */
+static void test_one_value(void **state)
+{
+	(void)state;
+	struct diag d;
+	diag_init(&d);
+	struct node *m = load("n: many\nbs: 4k\nt: '${t}'\n", &d);
+	assert_int_equal(opt_check_value(m, "bs", "t", &table, &d), 0);
+	assert_int_equal(opt_check_value(m, "t", "t", &table, &d), 0);
+	assert_int_equal(opt_check_value(m, "colour", "t", &table, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_false(diag_error_at(&d, &m->items[0]->pos));
+	assert_int_not_equal(opt_check_value(m, "n", "t", &table, &d), 0);
+	assert_true(has(&d, "t.n: expected an integer, found 'many'"));
+	assert_true(diag_error_at(&d, &m->items[0]->pos));
+	assert_false(diag_error_at(&d, &m->items[1]->pos));
+	assert_int_equal(opt_check_values(m, "t", &table, &d), 0);
+	assert_int_equal(d.nerrors, 1);
+	node_free(m);
+	diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_keys),
 	    cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_values_clean_deferred_and_reported),
+	    cmocka_unit_test(test_one_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

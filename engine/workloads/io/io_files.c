@@ -92,7 +92,7 @@ static void check_meta(const struct node *opts, struct io_opts *o, struct diag *
 	                                        "verify",  "iodepth",  "direct",       NULL};
 	if (o->op == IO_OP_NONE) {
 		for (const char *const *k = (const char *const[]){"dirs", "files_per_dir", NULL}; *k; k++)
-			if ((n = node_get(opts, *k)))
+			if ((n = node_get(opts, *k)) && !diag_error_at(d, &n->pos))
 				diag_error(d, &n->pos,
 				           "io.%s: only applies to metadata operations (op: create, ...)",
 				           *k);
@@ -146,7 +146,8 @@ static void io_files_parse(const struct node *opts, struct io_opts *o, struct di
 	o->many_files = o->op == IO_OP_NONE && (o->nrfiles > 1 || fs_ok);
 	if (!o->many_files) {
 		if ((n = node_get(opts, "file_service")) || (n = node_get(opts, "openfiles")))
-			if (o->op == IO_OP_NONE && o->nrfiles == 1 && !node_get(opts, "filesize"))
+			if (o->op == IO_OP_NONE && o->nrfiles == 1 && !node_get(opts, "filesize") &&
+			    !diag_error_at(d, &n->pos))
 				diag_error(d, &n->pos, "%s: only applies to several files (nrfiles > 1)",
 				           node_get(opts, "file_service") ? "io.file_service"
 				                                          : "io.openfiles");

@@ -195,7 +195,7 @@ static void check_rules(const struct node *opts, struct io_opts *o, const struct
 	const struct node *n;
 	const struct node *nbs = node_get(opts, "bs"), *nsize = node_get(opts, "size");
 	const struct src_pos *pbs = nbs ? &nbs->pos : &o->pos, *psize = nsize ? &nsize->pos : &o->pos;
-	if ((n = node_get(opts, "mix")) && o->rw != IO_RW_RANDRW)
+	if ((n = node_get(opts, "mix")) && o->rw != IO_RW_RANDRW && !diag_error_at(d, &n->pos))
 		diag_error(d, &n->pos, "io.mix: only applies to rw: randrw (rw is %s)", io_rw_name(o->rw));
 	if (ok->bs && ok->size) {
 		if (o->bs > o->size)

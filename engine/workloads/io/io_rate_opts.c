@@ -224,7 +224,7 @@ static void parse_rates(const struct node *opts, const struct io_rw_facts *f, st
 	if ((n = node_get(opts, "rate_process"))) {
 		if (!node_as_enum(n, "io.rate_process", io_rate_process_values, &e, d))
 			o->poisson = e == 1;
-		if (!nr && !ni)
+		if (!nr && !ni && !diag_error_at(d, &n->pos))
 			diag_error(d, &n->pos, "io.rate_process: needs rate or rate_iops");
 	}
 	/* a limit on the direction rw does not do is no limit */
@@ -247,7 +247,7 @@ void io_rate_parse(const struct node *opts, const char *rw, bool reads, bool wri
 	if ((n = node_get(opts, "thinktime_blocks"))) {
 		if (!node_as_int(n, "io.thinktime_blocks", 1, INT32_MAX, &i64, d))
 			o->thinktime_blocks = (uint64_t)i64;
-		if (!nt)
+		if (!nt && !diag_error_at(d, &n->pos))
 			diag_error(d, &n->pos, "io.thinktime_blocks: needs thinktime");
 	}
 	o->paced = o->rate[0] || o->rate[1] || o->rate_iops[0] || o->rate_iops[1] || o->thinktime > 0;
