@@ -298,9 +298,12 @@ static void noise_results(struct noise *ns, struct step_result *res)
 	if (!isnan(ns->load_max))
 		result_info(res, "noise.load1_max", "%.2f", ns->load_max);
 	unsigned long long cpu1[2];
-	if (ns->cpu0[0] && read_cpu(cpu1) && cpu1[0] > ns->cpu0[0])
+	/* A step shorter than a clock tick saw no time pass, and no steal. */
+	if (ns->cpu0[0] && read_cpu(cpu1))
 		result_info(res, "noise.steal_pct", "%.2f",
-		            100.0 * (double)(cpu1[1] - ns->cpu0[1]) / (double)(cpu1[0] - ns->cpu0[0]));
+		            cpu1[0] > ns->cpu0[0]
+		                ? 100.0 * (double)(cpu1[1] - ns->cpu0[1]) / (double)(cpu1[0] - ns->cpu0[0])
+		                : 0.0);
 	double all = elapsed * tck * (double)cpus;
 	unsigned long long sum = 0;
 	const struct foreign *top = NULL;
