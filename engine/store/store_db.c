@@ -42,6 +42,8 @@ int sdb_open_sqlite(struct store *s, const char *path, bool readonly)
 {
 	sqlite3 *db = NULL;
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	/* NOFOLLOW refuses a link in any component: store.c gives a path with
+	 * its folders resolved, so it guards the file itself. */
 	int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
 		set_err(s, path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));

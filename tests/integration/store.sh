@@ -5,7 +5,8 @@
 # why), a regression found in a synthetic series with the facts that
 # changed, the SVG chart, and concurrent writers (eight imports and two
 # runs at once into one new file), a reader during a live write and after
-# a writer was killed mid-write (a hot journal).
+# a writer was killed mid-write (a hot journal), symbolic links in the
+# store's path (its folders: followed; the file: refused) and a FIFO.
 set -u
 bg=${BENCHGRID:?}
 t=$(mktemp -d)
@@ -82,6 +83,25 @@ check history-window 2 'window needs at least 3' -- "$bg" history store-tiny --s
 check history-unit 0 's\.tps \(tps\)' -- "$bg" history store-tiny --store "$t/hist.db" --metric s.tps
 # history opened the store read-only: no journal, -wal or -shm file.
 same history-wrote-nothing "$(cd "$t" && ls hist.db*)" hist.db
+
+# A symbolic link among the store's folders is the user's own and works; the
+# store file itself as a link is refused (and nothing made), as is a FIFO
+# (which would hang the open).
+mkdir "$t/real"
+ln -s real "$t/lnk"
+check store-folder-link 0 'recorded' -- "$bg" store --store "$t/lnk/a.db" "$t/run1"
+same store-folder-link-rows "$(q "$t/real/a.db" 'SELECT count(*) FROM runs')" 1
+check history-folder-link 0 's\.tps|exit_status|run' -- "$bg" history store-tiny --store "$t/lnk/a.db"
+ln -s real/a.db "$t/filelink.db"
+check store-file-link 1 'filelink.db: is a symbolic link' -- "$bg" store --store "$t/filelink.db" "$t/run1"
+check history-file-link 1 'filelink.db: is a symbolic link' -- "$bg" history store-tiny --store "$t/filelink.db"
+ln -s nowhere.db "$t/dangling.db"
+check store-dangling-link 1 'dangling.db: is a symbolic link' -- "$bg" store --store "$t/dangling.db" "$t/run1"
+same store-dangling-made-nothing "$(ls "$t/nowhere.db" 2>/dev/null | wc -l)" 0
+mkfifo "$t/fifo.db"
+check history-fifo 1 'fifo.db: not a regular file' -- timeout 10 "$bg" history store-tiny --store "$t/fifo.db"
+check plan-fifo 0 'cannot read the results history .*fifo.db' -- timeout 10 "$bg" plan --store "$t/fifo.db" "$t/tiny.yaml"
+check store-fifo 1 'fifo.db: not a regular file' -- timeout 10 "$bg" store --store "$t/fifo.db" "$t/run1"
 
 # A reader during a live write: a writer (python3's sqlite3) holds the write
 # lock with pages spilled into the file (a one-page cache) and a journal;
