@@ -473,6 +473,18 @@ double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, s
 	return v;
 }
 
+double estimate_eta(const struct estimate_progress *p)
+{
+	double ratio =
+	    p->priced_plan_s > 0 && p->priced_spent_s > 0 ? p->priced_spent_s / p->priced_plan_s : 1;
+	double eta = p->left_plan_s * ratio;
+	if (p->unpriced_left == 0)
+		return eta;
+	if (!p->unpriced_done) /* nothing measured to price them by yet */
+		return -1;
+	return eta + p->unpriced_spent_s / (double)p->unpriced_done * (double)p->unpriced_left;
+}
+
 void estimate_format_seconds(double s, char *buf, size_t len)
 {
 	if (!(s >= 0))
