@@ -95,28 +95,16 @@ static double plan_eta(struct progress *p)
 	return estimate_eta(&p->sofar);
 }
 
-static void fmt_eta(double s, char *buf, size_t len)
-{
-	if (s < 0)
-		snprintf(buf, len, "?");
-	else if (s < 60)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
-	else
-		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-}
-
 static void draw(struct progress *p)
 {
 	if (!p->tty)
 		return;
 	char eta[80], said[32];
 	double elapsed = clock_mono() - p->step_start;
-	fmt_eta(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
+	estimate_format_seconds(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
 	if (p->plan_left >= 0) { /* the plan's figure for the same, unscaled */
 		double left = p->plan_left - elapsed;
-		fmt_eta(left > 0 ? left : 0, said, sizeof(said));
+		estimate_format_seconds(left > 0 ? left : 0, said, sizeof(said));
 		snprintf(eta + strlen(eta), sizeof(eta) - strlen(eta), " (plan said %s)", said);
 	}
 	int width = 30;

@@ -487,14 +487,20 @@ double estimate_eta(const struct estimate_progress *p)
 
 void estimate_format_seconds(double s, char *buf, size_t len)
 {
+	/* Past the limit (or infinite) the figure means nothing, and the
+	 * whole seconds below it fit a long long. */
+	const double limit = 100 * 365.25 * 86400;
+	long long w = s >= 0 && s <= limit ? (long long)s : 0;
 	if (!(s >= 0))
 		snprintf(buf, len, "?");
+	else if (s > limit)
+		snprintf(buf, len, "> 100 years");
 	else if (s < 60)
 		snprintf(buf, len, "%.0fs", s);
 	else if (s < 3600)
-		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+		snprintf(buf, len, "%lldm%02llds", w / 60, w % 60);
 	else if (s < 86400)
-		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+		snprintf(buf, len, "%lldh%02lldm", w / 3600, w / 60 % 60);
 	else
-		snprintf(buf, len, "%dd%02dh", (int)(s / 86400), (int)(s / 3600) % 24);
+		snprintf(buf, len, "%lldd%02lldh", w / 86400, w / 3600 % 24);
 }

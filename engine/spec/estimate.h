@@ -106,7 +106,7 @@ struct estimate_progress {
 double estimate_eta(const struct estimate_progress *p);
 
 /* Seconds as "45s", "3m10s", "1h02m", "2d03h" (the ETA's form too); "?"
- * below 0. */
+ * below 0 (or NaN), "> 100 years" above a hundred years. */
 void estimate_format_seconds(double s, char *buf, size_t len);
 
 #endif

@@ -352,6 +352,19 @@ static void test_format(void **state)
 	assert_string_equal(b, "1h02m");
 	estimate_format_seconds(-1, b, sizeof(b));
 	assert_string_equal(b, "?");
+	estimate_format_seconds(NAN, b, sizeof(b));
+	assert_string_equal(b, "?");
+	estimate_format_seconds(2 * 86400 + 3 * 3600 + 59, b, sizeof(b));
+	assert_string_equal(b, "2d03h");
+	/* beyond int's seconds: never a negative time */
+	estimate_format_seconds(1e10, b, sizeof(b));
+	assert_string_equal(b, "> 100 years");
+	estimate_format_seconds(1e300, b, sizeof(b));
+	assert_string_equal(b, "> 100 years");
+	estimate_format_seconds(INFINITY, b, sizeof(b));
+	assert_string_equal(b, "> 100 years");
+	estimate_format_seconds(50 * 365.25 * 86400, b, sizeof(b)); /* past 2^31 s */
+	assert_string_equal(b, "18262d12h");
 }
 
 int main(void)
