@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "estimate_cell.h"
+#include "hash.h"
 #include "run_order.h"
 #include "spec_hooks.h"
 #include "units.h"
@@ -82,10 +83,7 @@ struct combos {
 
 static uint64_t key_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return hash_fnv1a(HASH_FNV1A_INIT, s, strlen(s));
 }
 
 static int combos_grow(struct combos *C)
