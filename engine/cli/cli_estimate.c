@@ -10,6 +10,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "cli_store.h"
 #include "estimate.h"
 #include "store_query.h"
 #include "units.h"
@@ -65,8 +66,8 @@ static bool history_of(const char *store, const struct spec *s, struct estimate_
 		return false;
 	int rc = store_last_setup_seconds(store, s->name, &h->fs_s, &h->pg_s, &h->data_s);
 	if (rc < 0 && rc != -ENOENT)
-		fprintf(stderr, "benchgrid plan: warning: cannot read the results history %s: %s\n", where,
-		        strerror(-rc));
+		fprintf(stderr, "benchgrid plan: warning: cannot read the results history %s: %s\n",
+		        cli_store_shown(where), strerror(-rc));
 	history_tps(where, s, h); /* a store without such a run has none */
 	return rc == 0;
 }
@@ -209,7 +210,8 @@ void cli_print_estimate(const struct spec *s, const struct cell *cells, size_t n
 	char t[32], st[32], su[32];
 	fprintf(out, "\n# estimate (run order: %s%s; set-ups priced from %s%s)\n", run_order_names[e.order],
 	        e.order == RUN_ORDER_RANDOM && !e.order_seeded ? " with seed 0" : "",
-	        have ? "the last run of this scenario in " : "the defaults", have ? where : "");
+	        have ? "the last run of this scenario in " : "the defaults",
+	        have ? cli_store_shown(where) : "");
 	print_setups(&e, &r, out);
 	print_steps(&e, &r, out);
 	estimate_format_seconds(e.total_s, t, sizeof(t));

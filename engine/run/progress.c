@@ -60,7 +60,7 @@ void progress_plan(struct progress *p, double *slot_s, size_t n)
 	p->plan_s = slot_s;
 	p->plan_n = slot_s ? n : 0;
 	p->plan_done = 0;
-	p->plan_done_s = p->spent_s = 0;
+	p->sofar = (struct estimate_progress){0};
 }
 
 void progress_slot_took(struct progress *p, double spent, bool ran)
@@ -68,34 +68,31 @@ void progress_slot_took(struct progress *p, double spent, bool ran)
 	if (p->plan_done >= p->plan_n)
 		return;
 	double est = p->plan_s[p->plan_done++];
-	if (ran) {
-		p->plan_done_s += est;
-		p->spent_s += spent;
+	if (ran && est > 0) {
+		p->sofar.priced_plan_s += est;
+		p->sofar.priced_spent_s += spent;
+	} else if (ran) {
+		p->sofar.unpriced_spent_s += spent;
+		p->sofar.unpriced_done++;
 	}
 }
 
-/* The seconds left by the plan (the coming slot included), and the ETA:
- * those seconds x (measured / estimated) of the slots run so far. */
+/* The seconds left by the plan (the coming slot included), and the ETA
+ * (estimate_eta): those seconds x (measured / estimated) of the slots run
+ * so far, and the slots the plan priced at 0 s (steps that declare no
+ * duration) at the mean seconds such a slot took. */
 static double plan_eta(struct progress *p)
 {
 	double left = 0;
-	for (size_t i = p->plan_done; i < p->plan_n; i++)
+	size_t unpriced = 0;
+	for (size_t i = p->plan_done; i < p->plan_n; i++) {
 		left += p->plan_s[i];
+		unpriced += !(p->plan_s[i] > 0);
+	}
 	p->plan_left = left;
-	double ratio = p->plan_done_s > 0 && p->spent_s > 0 ? p->spent_s / p->plan_done_s : 1;
-	return left * ratio;
-}
-
-static void fmt_eta(double s, char *buf, size_t len)
-{
-	if (s < 0)
-		snprintf(buf, len, "?");
-	else if (s < 60)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
-	else
-		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	p->sofar.left_plan_s = left;
+	p->sofar.unpriced_left = unpriced;
+	return estimate_eta(&p->sofar);
 }
 
 static void draw(struct progress *p)
@@ -104,10 +101,10 @@ static void draw(struct progress *p)
 		return;
 	char eta[80], said[32];
 	double elapsed = clock_mono() - p->step_start;
-	fmt_eta(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
+	estimate_format_seconds(p->eta >= 0 ? p->eta - elapsed : -1, eta, sizeof(eta));
 	if (p->plan_left >= 0) { /* the plan's figure for the same, unscaled */
 		double left = p->plan_left - elapsed;
-		fmt_eta(left > 0 ? left : 0, said, sizeof(said));
+		estimate_format_seconds(left > 0 ? left : 0, said, sizeof(said));
 		snprintf(eta + strlen(eta), sizeof(eta) - strlen(eta), " (plan said %s)", said);
 	}
 	int width = 30;
@@ -140,7 +137,8 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 	pthread_mutex_lock(&p->lock);
 	p->k = k;
 	p->n = n;
-	p->eta = p->plan_n ? plan_eta(p) : eta;
+	double planned = p->plan_n ? plan_eta(p) : -1;
+	p->eta = planned >= 0 ? planned : eta; /* else the caller's own measure */
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	p->step[0] = 0;
 	p->unit[0] = 0;

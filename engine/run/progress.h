@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "estimate.h"
+
 struct progress {
 	bool tty;
 	int quiet;
@@ -27,7 +29,7 @@ struct progress {
 	 * those that ran and the seconds they took. */
 	double *plan_s;
 	size_t plan_n, plan_done;
-	double plan_done_s, spent_s;
+	struct estimate_progress sofar;
 	double plan_left;  /* the plan's seconds for what is left, unscaled; < 0 none */
 	double step_start; /* monotonic seconds */
 	/* On a terminal, a thread redraws the line twice a second so the

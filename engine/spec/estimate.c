@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "estimate_cell.h"
+#include "hash.h"
 #include "run_order.h"
 #include "spec_hooks.h"
 #include "units.h"
@@ -82,10 +83,7 @@ struct combos {
 
 static uint64_t key_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return hash_fnv1a(HASH_FNV1A_INIT, s, strlen(s));
 }
 
 static int combos_grow(struct combos *C)
@@ -473,16 +471,34 @@ double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, s
 	return v;
 }
 
+double estimate_eta(const struct estimate_progress *p)
+{
+	double ratio =
+	    p->priced_plan_s > 0 && p->priced_spent_s > 0 ? p->priced_spent_s / p->priced_plan_s : 1;
+	double eta = p->left_plan_s * ratio;
+	if (p->unpriced_left == 0)
+		return eta;
+	if (!p->unpriced_done) /* nothing measured to price them by yet */
+		return -1;
+	return eta + p->unpriced_spent_s / (double)p->unpriced_done * (double)p->unpriced_left;
+}
+
 void estimate_format_seconds(double s, char *buf, size_t len)
 {
+	/* Past the limit (or infinite) the figure means nothing, and the
+	 * whole seconds below it fit a long long. */
+	const double limit = 100 * 365.25 * 86400;
+	long long w = s >= 0 && s <= limit ? (long long)s : 0;
 	if (!(s >= 0))
 		snprintf(buf, len, "?");
+	else if (s > limit)
+		snprintf(buf, len, "> 100 years");
 	else if (s < 60)
 		snprintf(buf, len, "%.0fs", s);
 	else if (s < 3600)
-		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+		snprintf(buf, len, "%lldm%02llds", w / 60, w % 60);
 	else if (s < 86400)
-		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+		snprintf(buf, len, "%lldh%02lldm", w / 3600, w / 60 % 60);
 	else
-		snprintf(buf, len, "%dd%02dh", (int)(s / 86400), (int)(s / 3600) % 24);
+		snprintf(buf, len, "%lldd%02lldh", w / 86400, w / 3600 % 24);
 }

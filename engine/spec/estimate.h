@@ -89,8 +89,24 @@ void estimate_free(struct estimate *e);
 double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, size_t n,
                                const struct run_slot *seq, size_t ns);
 
+/* What run's ETA knows (run/progress.h): the slots run so far and left,
+ * split by whether the plan priced them above 0 s (steps that declare no
+ * duration and no workload are priced 0 s). */
+struct estimate_progress {
+	double priced_plan_s, priced_spent_s; /* priced slots run: planned, taken */
+	double unpriced_spent_s;              /* slots priced 0 s run: taken */
+	size_t unpriced_done;
+	double left_plan_s;   /* the plan's seconds of the slots left */
+	size_t unpriced_left; /* slots left priced 0 s */
+};
+
+/* Seconds left: the plan's seconds left x (taken / planned) of the priced
+ * slots run, plus the mean seconds a slot priced 0 s took x those left.
+ * < 0: unknown (slots priced 0 s are left and none of them ran yet). */
+double estimate_eta(const struct estimate_progress *p);
+
 /* Seconds as "45s", "3m10s", "1h02m", "2d03h" (the ETA's form too); "?"
- * below 0. */
+ * below 0 (or NaN), "> 100 years" above a hundred years. */
 void estimate_format_seconds(double s, char *buf, size_t len);
 
 #endif

@@ -65,16 +65,83 @@ static int make_parents(const char *path)
 	return rc;
 }
 
+/* The store file itself must be a regular file: never a symbolic link
+ * (only the last component is checked: links among its folders are the
+ * user's own) nor a FIFO or device, which would hang SQLite's open. */
+static int check_file(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a symbolic link, not followed: give the file it points to",
+		         path);
+		return -ELOOP;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A new store file is made here, private (0600), before SQLite opens it;
- * an existing one is left as it is. Never through a symbolic link. */
+ * an existing one is left as it is. Never through a symbolic link. 1 when
+ * made, 0 when it was there, or a negative errno. */
 static int create_file(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		close(fd);
-		return 0;
+		return 1;
 	}
 	return errno == EEXIST ? 0 : -errno;
+}
+
+/* path with the symbolic links of its folders resolved (realpath of the
+ * parent): SQLITE_OPEN_NOFOLLOW refuses a link in any component, and then
+ * only guards the file itself. NULL: out of memory or no such folder. */
+static char *resolve_folders(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	char *real = dir ? realpath(dir, NULL) : NULL;
+	char *out = NULL;
+	if (real && asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path) < 0)
+		out = NULL;
+	free(dir);
+	free(real);
+	return out;
+}
+
+/* Open the SQLite file spec (made first unless readonly). */
+static int open_file(struct store *s, const char *spec, bool readonly, char *err, size_t errlen)
+{
+	int rc, made = 0;
+	if (!readonly && ((rc = make_parents(spec)) < 0 || (made = rc = create_file(spec)) < 0)) {
+		snprintf(err, errlen, "%s: %s", spec, strerror(-rc));
+		return rc;
+	}
+	if ((rc = check_file(spec, err, errlen)) < 0)
+		return rc;
+	char *real = resolve_folders(spec);
+	if (!real) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", spec, strerror(errno));
+	} else {
+		rc = sdb_open_sqlite(s, real, readonly);
+		if (rc < 0)
+			snprintf(err, errlen, "%s", s->err);
+		free(real);
+	}
+	struct stat st;
+	/* not left behind empty by a failed open (unless another writer filled it) */
+	if (rc < 0 && made && lstat(spec, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(spec);
+	return rc;
 }
 
 int store_open(const char *spec, bool readonly, struct store **out, char *err, size_t errlen)
@@ -88,19 +155,9 @@ int store_open(const char *spec, bool readonly, struct store **out, char *err, s
 	int rc;
 	if (store_is_url(spec)) {
 		rc = sdb_open_pg(s, spec, readonly);
-	} else {
-		struct stat st;
-		if (readonly && stat(spec, &st) < 0) {
-			snprintf(err, errlen, "%s: %s", spec, strerror(errno));
-			free(s);
-			return -ENOENT;
-		}
-		if (!readonly && ((rc = make_parents(spec)) < 0 || (rc = create_file(spec)) < 0)) {
-			snprintf(err, errlen, "%s: %s", spec, strerror(-rc));
-			free(s);
-			return rc;
-		}
-		rc = sdb_open_sqlite(s, spec, readonly);
+	} else if ((rc = open_file(s, spec, readonly, err, errlen)) < 0) {
+		store_close(s);
+		return rc;
 	}
 	if (rc == 0 && !readonly && store_schema_migrate(s, store_schema_latest()) < 0)
 		rc = -EIO;

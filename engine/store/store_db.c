@@ -1,14 +1,12 @@
 /* store_db: SQLite and PostgreSQL behind one statement call. */
 #include "store_db.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Another writer holds the lock this long at most before we give up: a
  * run stores in well under a second. */
@@ -27,42 +25,26 @@ static void set_err(struct store *s, const char *what, const char *msg)
 			*p = ' ';
 }
 
-/* A read-only open of a WAL database creates PATH-wal and PATH-shm when
- * they are missing and the folder is writable (and leaves them there): for
- * `plan`, which writes nothing, open it immutable instead when no -wal file
- * says a writer is at work (its last connection removes it), as the URI
- * file:PATH?immutable=1. A writer that starts meanwhile may make this read
- * fail (an error, never a write). NULL: open PATH as it is. */
-static char *readonly_uri(const char *path)
+/* SQLite's message for a failed call on db, or the way out when a reader
+ * met a hot journal: a read-only connection cannot roll it back. */
+static void set_err_lite(struct store *s, const char *what, sqlite3 *db)
 {
-	char *wal = NULL, *uri = NULL;
-	if (asprintf(&wal, "%s-wal", path) < 0)
-		return NULL;
-	bool writer = access(wal, F_OK) == 0;
-	free(wal);
-	size_t len = 0;
-	FILE *f = writer ? NULL : open_memstream(&uri, &len);
-	if (!f)
-		return NULL;
-	fputs("file:", f);
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if (isalnum(*p) || strchr("/-._~", *p))
-			fputc(*p, f);
-		else
-			fprintf(f, "%%%02X", *p);
-	fputs("?immutable=1", f);
-	fclose(f);
-	return uri;
+	if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+		set_err(
+		    s, what,
+		    "the store was left mid-write by a killed writer; run any writing command (store/run) to "
+		    "recover");
+	else
+		set_err(s, what, sqlite3_errmsg(db));
 }
 
 int sdb_open_sqlite(struct store *s, const char *path, bool readonly)
 {
 	sqlite3 *db = NULL;
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	char *uri = readonly ? readonly_uri(path) : NULL;
-	int rc = sqlite3_open_v2(uri ? uri : path, &db,
-	                         flags | SQLITE_OPEN_NOFOLLOW | (uri ? SQLITE_OPEN_URI : 0), NULL);
-	free(uri);
+	/* NOFOLLOW refuses a link in any component: store.c gives a path with
+	 * its folders resolved, so it guards the file itself. */
+	int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
 		set_err(s, path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 		sqlite3_close(db);
@@ -74,7 +56,9 @@ int sdb_open_sqlite(struct store *s, const char *path, bool readonly)
 	sqlite3_busy_timeout(db, SDB_BUSY_MS);
 	/* The rollback journal, not WAL: a read-only open (history, plan)
 	 * then creates no file at all (in WAL mode even a reader makes the
-	 * -wal and -shm files). Writers queue on the lock (busy timeout). */
+	 * -wal and -shm files), yet takes the shared lock like any reader:
+	 * it waits for a writer (busy timeout) and never reads half a write.
+	 * Writers queue on the lock too. */
 	if (!readonly) {
 		if (sdb_exec(s, "PRAGMA foreign_keys=ON", 0, NULL, NULL, NULL) < 0) {
 			char why[sizeof(s->err)];
@@ -130,7 +114,7 @@ static long exec_sqlite(struct store *s, const char *sql, int np, const char *co
 	sqlite3 *db = s->lite;
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		set_err(s, "SQLite", sqlite3_errmsg(db));
+		set_err_lite(s, "SQLite", db);
 		return -1;
 	}
 	for (int i = 0; i < np; i++) {
@@ -139,7 +123,7 @@ static long exec_sqlite(struct store *s, const char *sql, int np, const char *co
 		int at = sqlite3_bind_parameter_index(st, name);
 		if (at > 0 && (params[i] ? sqlite3_bind_text(st, at, params[i], -1, SQLITE_STATIC)
 		                         : sqlite3_bind_null(st, at)) != SQLITE_OK) {
-			set_err(s, "SQLite", sqlite3_errmsg(db));
+			set_err_lite(s, "SQLite", db);
 			sqlite3_finalize(st);
 			return -1;
 		}
@@ -156,7 +140,7 @@ static long exec_sqlite(struct store *s, const char *sql, int np, const char *co
 			stop = fn(arg, ncol, vals) != 0;
 	}
 	if (!stop && rc != SQLITE_DONE) {
-		set_err(s, "SQLite", sqlite3_errmsg(db));
+		set_err_lite(s, "SQLite", db);
 		sqlite3_finalize(st);
 		return -1;
 	}

@@ -5,7 +5,8 @@
 # into a real SQLite store, with root; else a results.json recorded through
 # `benchgrid store`); plan opens nothing for writing and runs nothing
 # (strace); the free-space warning against a small tmpfs work directory;
-# --format json and tsv carry no estimate.
+# --format json and tsv carry no estimate; a PostgreSQL URL's password is
+# never printed.
 set -u
 bg=${BENCHGRID:?}
 fail=0 pass=0
@@ -144,6 +145,12 @@ fi
 "$bg" plan --store "$t/h.db" "$t/a.yaml" 2>&1 | grep -q 'priced from the defaults' && ok "other scenario: defaults" ||
 	bad "another scenario's history was used"
 
+# a PostgreSQL URL's password is never printed (the store cannot be reached)
+"$bg" plan --store 'postgresql://u:s3cret@127.0.0.1:1/x' "$t/a.yaml" >"$t/pw.out" 2>&1
+has "pg url: named" 'cannot read the results history the PostgreSQL store' "$t/pw.out"
+if grep -q s3cret "$t/pw.out"; then bad "pg url: the password was printed: $(grep s3cret "$t/pw.out")"; else
+	ok "pg url: no password"
+fi
 # plan writes nothing and runs nothing, with the history and a work
 # directory that does not exist yet (the nearest parent's free space).
 if command -v strace >/dev/null; then

@@ -4,7 +4,9 @@
 # stores that cannot be opened (the run's status stands and one line says
 # why), a regression found in a synthetic series with the facts that
 # changed, the SVG chart, and concurrent writers (eight imports and two
-# runs at once into one new file).
+# runs at once into one new file), a reader during a live write and after
+# a writer was killed mid-write (a hot journal), symbolic links in the
+# store's path (its folders: followed; the file: refused) and a FIFO.
 set -u
 bg=${BENCHGRID:?}
 t=$(mktemp -d)
@@ -81,6 +83,66 @@ check history-window 2 'window needs at least 3' -- "$bg" history store-tiny --s
 check history-unit 0 's\.tps \(tps\)' -- "$bg" history store-tiny --store "$t/hist.db" --metric s.tps
 # history opened the store read-only: no journal, -wal or -shm file.
 same history-wrote-nothing "$(cd "$t" && ls hist.db*)" hist.db
+
+# A symbolic link among the store's folders is the user's own and works; the
+# store file itself as a link is refused (and nothing made), as is a FIFO
+# (which would hang the open).
+mkdir "$t/real"
+ln -s real "$t/lnk"
+check store-folder-link 0 'recorded' -- "$bg" store --store "$t/lnk/a.db" "$t/run1"
+same store-folder-link-rows "$(q "$t/real/a.db" 'SELECT count(*) FROM runs')" 1
+check history-folder-link 0 's\.tps|exit_status|run' -- "$bg" history store-tiny --store "$t/lnk/a.db"
+ln -s real/a.db "$t/filelink.db"
+check store-file-link 1 'filelink.db: is a symbolic link' -- "$bg" store --store "$t/filelink.db" "$t/run1"
+check history-file-link 1 'filelink.db: is a symbolic link' -- "$bg" history store-tiny --store "$t/filelink.db"
+ln -s nowhere.db "$t/dangling.db"
+check store-dangling-link 1 'dangling.db: is a symbolic link' -- "$bg" store --store "$t/dangling.db" "$t/run1"
+same store-dangling-made-nothing "$(ls "$t/nowhere.db" 2>/dev/null | wc -l)" 0
+mkfifo "$t/fifo.db"
+check history-fifo 1 'fifo.db: not a regular file' -- timeout 10 "$bg" history store-tiny --store "$t/fifo.db"
+check plan-fifo 0 'cannot read the results history .*fifo.db' -- timeout 10 "$bg" plan --store "$t/fifo.db" "$t/tiny.yaml"
+check store-fifo 1 'fifo.db: not a regular file' -- timeout 10 "$bg" store --store "$t/fifo.db" "$t/run1"
+
+# A reader during a live write: a writer (python3's sqlite3) holds the write
+# lock with pages spilled into the file (a one-page cache) and a journal;
+# history waits for it (busy timeout) and reads the committed state.
+# A writer killed mid-write leaves a hot journal: history says how to recover,
+# never "malformed", and a writing command rolls it back.
+live_writer() { # live_writer DB MODE(commit|kill) READY_FILE
+	/usr/bin/python3 - "$@" <<'PY'
+import os, sqlite3, sys, time
+db, mode, ready = sys.argv[1:4]
+c = sqlite3.connect(db, isolation_level=None)
+c.execute("PRAGMA cache_size=1")
+c.execute("BEGIN IMMEDIATE")
+for i in range(3000):
+    rid = "live%06d" % i
+    c.execute("INSERT INTO runs (run_id, scenario, started) VALUES (?, 'live', ?)", (rid, float(i)))
+    c.execute("INSERT INTO cells (run_id, cell_id, status) VALUES (?, 'c', 'ok')", (rid,))
+    c.execute("INSERT INTO metrics (run_id, cell_id, step, metric, value) VALUES (?, 'c', 's', 'tps', ?)",
+              (rid, float(i)))
+open(ready, "w").close()
+if mode == "kill":
+    os._exit(0)
+time.sleep(3)
+c.execute("COMMIT")
+PY
+}
+cp "$t/hist.db" "$t/live.db"
+live_writer "$t/live.db" commit "$t/live.ready" &
+writer=$!
+for _ in $(seq 100); do [[ -e "$t/live.ready" ]] && break; sleep 0.1; done
+same live-writer-journal "$(ls "$t/live.db-journal" 2>/dev/null | wc -l)" 1
+check history-during-write 0 "s\.tps" -- "$bg" history store-tiny --store "$t/live.db" --metric s.tps
+wait "$writer"
+cp "$t/hist.db" "$t/killed.db"
+live_writer "$t/killed.db" kill "$t/killed.ready"
+same killed-hot-journal "$(ls "$t/killed.db-journal" 2>/dev/null | wc -l)" 1
+check history-hot-journal 1 'left mid-write by a killed writer; run any writing command' -- \
+	"$bg" history store-tiny --store "$t/killed.db"
+check store-recovers 0 'recorded' -- "$bg" store --store "$t/killed.db" "$t/run1"
+check history-after-recovery 0 "s\.tps" -- "$bg" history store-tiny --store "$t/killed.db" --metric s.tps
+same killed-rolled-back "$(q "$t/killed.db" "SELECT count(*) FROM runs WHERE scenario = 'live'")" 0
 
 # Concurrent writers into one new file: eight imports (the schema made
 # once) and two runs at once; the same run imported twice at once is one.

@@ -298,14 +298,46 @@ static void test_progress_eta(void **state)
 	progress_cell(&pr, 3, 3, "c", 999);
 	assert_near(pr.eta, 20 * 25.0 / 20);
 	progress_slot_took(&pr, 0, false); /* passed over: no change to the ratio */
-	assert_near(pr.spent_s, 25);
-	assert_near(pr.plan_done_s, 20);
+	assert_near(pr.sofar.priced_spent_s, 25);
+	assert_near(pr.sofar.priced_plan_s, 20);
 	progress_end(&pr);
 	/* without a plan, the caller's ETA */
 	progress_init(&pr, 1);
 	progress_cell(&pr, 1, 3, "a", 42);
 	assert_near(pr.eta, 42);
 	progress_end(&pr);
+}
+
+/* Steps that declare no duration: the plan prices their slots at 0 s, and
+ * the ETA is the mean seconds such a slot took x those left (not "?"). */
+static void test_progress_eta_undeclared(void **state)
+{
+	(void)state;
+	struct progress pr;
+	progress_init(&pr, 1);
+	double *plan = calloc(3, sizeof(*plan));
+	progress_plan(&pr, plan, 3);
+	progress_cell(&pr, 1, 3, "a", 7); /* nothing measured: the caller's */
+	assert_near(pr.eta, 7);
+	progress_slot_took(&pr, 2, true);
+	progress_cell(&pr, 2, 3, "b", 999);
+	assert_near(pr.eta, 4); /* 2 s a slot x 2 left */
+	progress_slot_took(&pr, 4, true);
+	progress_cell(&pr, 3, 3, "c", 999);
+	assert_near(pr.eta, 3);
+	progress_end(&pr);
+	/* priced and unpriced slots mixed: each part by its own measure */
+	struct estimate_progress e = {.priced_plan_s = 10,
+	                              .priced_spent_s = 20,
+	                              .unpriced_spent_s = 9,
+	                              .unpriced_done = 3,
+	                              .left_plan_s = 5,
+	                              .unpriced_left = 2};
+	assert_near(estimate_eta(&e), 5 * 2 + 3 * 2);
+	e.unpriced_done = 0; /* unpriced slots left, none measured */
+	assert_true(estimate_eta(&e) < 0);
+	e.unpriced_left = 0;
+	assert_near(estimate_eta(&e), 10);
 }
 
 static void test_format(void **state)
@@ -320,16 +352,34 @@ static void test_format(void **state)
 	assert_string_equal(b, "1h02m");
 	estimate_format_seconds(-1, b, sizeof(b));
 	assert_string_equal(b, "?");
+	estimate_format_seconds(NAN, b, sizeof(b));
+	assert_string_equal(b, "?");
+	estimate_format_seconds(2 * 86400 + 3 * 3600 + 59, b, sizeof(b));
+	assert_string_equal(b, "2d03h");
+	/* beyond int's seconds: never a negative time */
+	estimate_format_seconds(1e10, b, sizeof(b));
+	assert_string_equal(b, "> 100 years");
+	estimate_format_seconds(1e300, b, sizeof(b));
+	assert_string_equal(b, "> 100 years");
+	estimate_format_seconds(INFINITY, b, sizeof(b));
+	assert_string_equal(b, "> 100 years");
+	estimate_format_seconds(50 * 365.25 * 86400, b, sizeof(b)); /* past 2^31 s */
+	assert_string_equal(b, "18262d12h");
 }
 
 int main(void)
 {
 	validators_register();
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fs_by_scale),         cmocka_unit_test(test_reinit),
-	    cmocka_unit_test(test_settings_restart),    cmocka_unit_test(test_step_seconds),
-	    cmocka_unit_test(test_targets_and_history), cmocka_unit_test(test_progress_eta),
-	    cmocka_unit_test(test_run_orders),          cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_fs_by_scale),
+	    cmocka_unit_test(test_reinit),
+	    cmocka_unit_test(test_settings_restart),
+	    cmocka_unit_test(test_step_seconds),
+	    cmocka_unit_test(test_targets_and_history),
+	    cmocka_unit_test(test_progress_eta),
+	    cmocka_unit_test(test_run_orders),
+	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_progress_eta_undeclared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
