@@ -75,7 +75,10 @@ for c in d["cells"]:
     own = {m for m in s["metrics"] if not m.startswith(("sys_", "disk_"))}
     assert own == want, sorted(s["metrics"])
     assert s["info"]["engine"] == c["params"]["engine"], (s["info"], c["params"])
-    assert 0.36 <= s["metrics"]["seconds"]["value"] <= 0.44, s["metrics"]["seconds"]
+    # 400 ms, plus the I/Os in flight at the deadline: on a disk another
+    # test is loading, one direct write can take a second (seen in CI)
+    late = s["metrics"]["lat_max_us"]["value"] / 1e6 + s["metrics"]["sync_s"]["value"]
+    assert 0.36 <= s["metrics"]["seconds"]["value"] <= 0.44 + late, (c["params"], s["metrics"]["seconds"], late)
     for name in ("mb_s", "iops"):
         ser = s["series"][name]
         assert 3 <= len(ser["t"]) <= 5, ser
