@@ -229,7 +229,14 @@ static void test_median_ci_when_needed(void **state)
 	assert_non_null(json_object_get(tps_summary(cell), "median_lo"));
 	json_decref(cell);
 	(void)state;
+	/* The reps are this function's; the rest is freed as a run frees it. */
+	c->reps = NULL;
+	c->nreps = 0;
+	r.cells = NULL;
+	r.ncells = 0;
+	run_cell_free(c);
 	free(c);
+	run_free(&r);
 }
 
 static void test_mann_whitney(void **state)
