@@ -362,7 +362,6 @@ static void info_remove(struct step_result *r, const char *key)
 
 /* What the sweep knows of each cell of the plan. */
 struct cell_state {
-	bool todo;    /* this run's to run (mine, not finished) */
 	bool begun;   /* opened in this process: its before_cell hook ran */
 	bool warm;    /* its warm-ups ran in this process */
 	bool done;    /* finished (ok, failed, skipped): no more slots */
@@ -566,7 +565,6 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 		const struct cell *c = &cells[i];
 		if (is_finished(R, c->id) && !is_partial(R, c->id))
 			continue;
-		W.cs[c - cells].todo = true;
 		const struct run_cell *rc = run_find_cell(&R->run, c->id);
 		W.cs[c - cells].reps = rc ? rc->nreps : 0;
 		W.cs[c - cells].spent = rc ? rc->elapsed : 0;
