@@ -325,9 +325,9 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 	if (res->count[EXPECT_INCONCLUSIVE])
 		fputs(
 		    "INCONCLUSIVE: the shape was measured, but a compared cell's device models did not limit "
-		    "it (no model at its `bind:` utilisation, 80 % unless the entry says) or it was "
-		    "CPU-bound (idle + iowait below 5 %); the note says which, and the verdict the shape "
-		    "alone had.\n\n",
+		    "it (no model at its `bind:` utilisation, 80 % unless the entry says), or a compared "
+		    "cell without its models was CPU-bound (idle + iowait below 5 %); the note says which, "
+		    "and the verdict the shape alone had.\n\n",
 		    f);
 	models_text(f, r);
 	fputs("| # | published claim | checked by | measured | published | verdict | note | role |\n", f);
