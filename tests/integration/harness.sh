@@ -6,7 +6,8 @@
 #     present, a label over its budget, a failed stage: each reported, and
 #     exit status 1; the count line `2 passed, 2 failed, 3 skipped`;
 #   - an expected skip (its feature absent) shown as such;
-#   - a clean run: exit 0 and `2 passed, 0 failed, 1 skipped`;
+#   - a clean run: exit 0 and `2 passed, 0 failed, 1 skipped`; with a label
+#     over its budget, exit 0 under --budgets-warn (--quick), else 1;
 #   - the label times are CTest's own (Label Time Summary) and the junit
 #     file's statuses are read as CTest wrote them.
 set -u
@@ -81,6 +82,16 @@ src_rc=$?
 [ "$(tail -1 "$t/out")" = "2 passed, 0 failed, 1 skipped" ] && ok "clean run: count line" ||
 	bad "clean run: count line: $(tail -1 "$t/out")"
 grep -q '^result: ok$' "$t/out" && ok "clean run: result ok" || bad "clean run: result"
+# --budgets-warn (scripts/test --quick): the label over its budget is
+# flagged, and the run passes.
+printf 'ctest alpha 60\nctest beta 0.5\n' >"$t/tables/label-budgets.txt"
+summary --budgets-warn "$t/run" "$t/tables" >"$t/out" 2>&1
+src_rc=$?
+[ $src_rc = 0 ] && ok "--budgets-warn: exit status 0" || { bad "--budgets-warn: exit status $src_rc"; cat "$t/out"; }
+grep -qE '^  OVER ctest:beta [0-9]+ s > budget 0.5 s$' "$t/out" && ok "--budgets-warn: still flagged" ||
+	bad "--budgets-warn: no OVER line"
+summary "$t/run" "$t/tables" >/dev/null 2>&1
+[ $? = 1 ] && ok "without --budgets-warn: exit status 1" || bad "without --budgets-warn: over budget passes"
 
 # The real tables parse, and every listed skip names a feature tests/features.sh knows.
 for f in $(awk '!/^#/ && NF {print $2}' "$src/tests/expected-skips.txt"); do
