@@ -8,6 +8,8 @@
 #   - an expected skip (its feature absent) shown as such;
 #   - a clean run: exit 0 and `2 passed, 0 failed, 1 skipped`; with a label
 #     over its budget, exit 0 under --budgets-warn (--quick), else 1;
+#   - repro_*: an INCONCLUSIVE skip expected, except under
+#     BENCHGRID_EXPECT_IDLE (CI); a skip without INCONCLUSIVE fails;
 #   - the label times are CTest's own (Label Time Summary) and the junit
 #     file's statuses are read as CTest wrote them.
 set -u
@@ -34,6 +36,9 @@ add_test(NAME skip_expected COMMAND sh -c "echo 'skip: no widget here'; exit 77"
 add_test(NAME skip_unlisted COMMAND sh -c "echo 'SKIP: not in the list'; exit 77")
 add_test(NAME skip_present COMMAND sh -c "echo 'skip: thinks gadget is missing'; exit 77")
 add_test(NAME sleeper COMMAND sh -c "sleep 1")
+add_test(NAME repro_busy COMMAND sh -c "echo 'inconclusive x: expect #1 (headline, ratio): INCONCLUSIVE'; exit 77")
+add_test(NAME repro_quiet COMMAND sh -c "echo 'skip: for no stated reason'; exit 77")
+set_tests_properties(repro_busy repro_quiet PROPERTIES LABELS "gamma" SKIP_RETURN_CODE 77)
 set_tests_properties(good bad slowpoke PROPERTIES LABELS "alpha")
 set_tests_properties(skip_expected skip_unlisted skip_present sleeper PROPERTIES LABELS "beta" SKIP_RETURN_CODE 77)
 set_tests_properties(slowpoke PROPERTIES TIMEOUT 1)
@@ -49,7 +54,7 @@ ctest alpha 60
 ctest beta 0.5
 X
 printf 'widget\tno\tprobed\ngadget\tyes\tprobed\n' >"$t/run/features.tsv"
-ctest --test-dir "$t/b" -j2 --output-junit "$t/run/ctest.junit.xml" >"$t/run/ctest.log" 2>&1
+ctest --test-dir "$t/b" -j2 -E '^repro_' --output-junit "$t/run/ctest.junit.xml" >"$t/run/ctest.log" 2>&1
 rc=$?
 [ $rc -ne 0 ] && ok "ctest exits $rc" || bad "ctest exit status 0 with failing tests"
 printf 'build\tok\t1.5\t\nformat\tFAIL\t0.4\texit 1\nctest\tFAIL\t6\texit %s\n' $rc >"$t/run/stages.tsv"
@@ -93,8 +98,27 @@ grep -qE '^  OVER ctest:beta [0-9]+ s > budget 0.5 s$' "$t/out" && ok "--budgets
 summary "$t/run" "$t/tables" >/dev/null 2>&1
 [ $? = 1 ] && ok "without --budgets-warn: exit status 1" || bad "without --budgets-warn: over budget passes"
 
+# repro_*: an INCONCLUSIVE skip is allowed (printed with its reason), but
+# not where BENCHGRID_EXPECT_IDLE declares the machine idle (CI); a skip of
+# such a test without an INCONCLUSIVE verdict is not.
+cat >>"$t/tables/expected-skips.txt" <<'X'
+repro_*         inconclusive   a busy machine
+X
+printf 'ctest gamma 60\n' >>"$t/tables/label-budgets.txt"
+ctest --test-dir "$t/b" -R '^repro_busy$' --output-junit "$t/run/ctest.junit.xml" >"$t/run/ctest.log" 2>&1
+printf 'ctest\tok\t1\t\n' >"$t/run/stages.tsv"
+summary --budgets-warn "$t/run" "$t/tables" >"$t/out" 2>&1 && grep -q '^  ctest: repro_busy (INCONCLUSIVE: inconclusive x: expect #1' "$t/out" &&
+	ok "an INCONCLUSIVE repro skip is expected" || { bad "INCONCLUSIVE skip"; cat "$t/out"; }
+BENCHGRID_EXPECT_IDLE=1 summary --budgets-warn "$t/run" "$t/tables" >"$t/out" 2>&1
+[ $? = 1 ] && grep -q 'repro_busy INCONCLUSIVE on a machine declared idle' "$t/out" &&
+	ok "BENCHGRID_EXPECT_IDLE: an INCONCLUSIVE skip fails" || { bad "BENCHGRID_EXPECT_IDLE"; cat "$t/out"; }
+ctest --test-dir "$t/b" -R '^repro_quiet$' --output-junit "$t/run/ctest.junit.xml" >"$t/run/ctest.log" 2>&1
+summary --budgets-warn "$t/run" "$t/tables" >"$t/out" 2>&1
+[ $? = 1 ] && grep -q 'repro_quiet skipped without an INCONCLUSIVE verdict: skip: for no stated reason' "$t/out" &&
+	ok "a repro skip without INCONCLUSIVE fails" || { bad "repro skip without INCONCLUSIVE"; cat "$t/out"; }
+
 # The real tables parse, and every listed skip names a feature tests/features.sh knows.
-for f in $(awk '!/^#/ && NF {print $2}' "$src/tests/expected-skips.txt"); do
+for f in $(awk '!/^#/ && NF && $2 != "inconclusive" {print $2}' "$src/tests/expected-skips.txt"); do
 	bash "$src/tests/features.sh" "$f" >/dev/null 2>&1
 	[ $? -ne 2 ] && ok "expected-skips: feature $f is probed" || bad "expected-skips: unknown feature $f"
 done
