@@ -4,12 +4,14 @@
 #   - a failing run: the failed and the timed-out test named, a skip that
 #     tests/expected-skips.txt does not list, a listed skip whose feature is
 #     present, a label over its budget, a failed stage: each reported, and
-#     exit status 1; the count line `2 passed, 2 failed, 3 skipped`;
-#   - an expected skip (its feature absent) shown as such;
+#     exit status 1; the count line `2 passed, 2 failed, 4 skipped`;
+#   - an expected skip (its feature absent, or one of its two) shown as such;
 #   - a clean run: exit 0 and `2 passed, 0 failed, 1 skipped`; with a label
 #     over its budget, exit 0 under --budgets-warn (--quick), else 1;
 #   - repro_*: an INCONCLUSIVE skip expected, except under
 #     BENCHGRID_EXPECT_IDLE (CI); a skip without INCONCLUSIVE fails;
+#   - every test tests/expected-skips.txt names exists, every feature it
+#     names is probed by tests/features.sh;
 #   - the label times are CTest's own (Label Time Summary) and the junit
 #     file's statuses are read as CTest wrote them.
 set -u
@@ -36,6 +38,8 @@ add_test(NAME skip_expected COMMAND sh -c "echo 'skip: no widget here'; exit 77"
 add_test(NAME skip_unlisted COMMAND sh -c "echo 'SKIP: not in the list'; exit 77")
 add_test(NAME skip_present COMMAND sh -c "echo 'skip: thinks gadget is missing'; exit 77")
 add_test(NAME sleeper COMMAND sh -c "sleep 1")
+add_test(NAME skip_either COMMAND sh -c "echo 'skip: no widget'; exit 77")
+set_tests_properties(skip_either PROPERTIES LABELS "beta" SKIP_RETURN_CODE 77)
 add_test(NAME repro_busy COMMAND sh -c "echo 'inconclusive x: expect #1 (headline, ratio): INCONCLUSIVE'; exit 77")
 add_test(NAME repro_quiet COMMAND sh -c "echo 'skip: for no stated reason'; exit 77")
 set_tests_properties(repro_busy repro_quiet PROPERTIES LABELS "gamma" SKIP_RETURN_CODE 77)
@@ -48,6 +52,7 @@ cat >"$t/tables/expected-skips.txt" <<'X'
 # TEST          FEATURE  REASON
 skip_expected   widget   there is no widget on this machine
 skip_present    gadget   there is no gadget on this machine
+skip_either     gadget,widget  needs both
 X
 cat >"$t/tables/label-budgets.txt" <<'X'
 ctest alpha 60
@@ -70,10 +75,11 @@ want '^  ctest: slowpoke \(' "the timed-out test named"
 want '^  ctest: skip_unlisted skipped but is not in tests/expected-skips.txt: SKIP: not in the list$' "an unlisted skip, with its reason"
 want '^  ctest: skip_present skipped although gadget is present: skip: thinks gadget is missing$' "a skip while its feature is present"
 want '^  ctest: skip_expected \(no widget: there is no widget on this machine\)$' "an expected skip"
+want '^  ctest: skip_either \(no widget: needs both\)$' "an expected skip, one of its two features absent"
 want '^  OVER ctest:beta [0-9]+ s > budget 0.5 s$' "a label over its budget (sleeper: 1 s of beta's 0.5)"
 want 'ctest:alpha [0-9]+/60' "a label within its budget"
 want '^result: FAIL$' "result line"
-[ "$(tail -1 "$t/out")" = "2 passed, 2 failed, 3 skipped" ] && ok "count line" ||
+[ "$(tail -1 "$t/out")" = "2 passed, 2 failed, 4 skipped" ] && ok "count line" ||
 	bad "count line: $(tail -1 "$t/out")"
 
 # A clean run: the passing tests and the expected skip only.
@@ -118,8 +124,19 @@ summary --budgets-warn "$t/run" "$t/tables" >"$t/out" 2>&1
 	ok "a repro skip without INCONCLUSIVE fails" || { bad "repro skip without INCONCLUSIVE"; cat "$t/out"; }
 
 # The real tables parse, and every listed skip names a feature tests/features.sh knows.
-for f in $(awk '!/^#/ && NF && $2 != "inconclusive" {print $2}' "$src/tests/expected-skips.txt"); do
+for f in $(awk '!/^#/ && NF && $2 != "inconclusive" {print $2}' "$src/tests/expected-skips.txt" | tr ',' '\n' | sort -u); do
 	bash "$src/tests/features.sh" "$f" >/dev/null 2>&1
 	[ $? -ne 2 ] && ok "expected-skips: feature $f is probed" || bad "expected-skips: unknown feature $f"
 done
+# Every test the list names (globs: at least one) is registered: a renamed
+# test cannot leave a stale entry behind.
+if [ -n "${BENCHGRID_BUILD:-}" ]; then
+	ctest --test-dir "$BENCHGRID_BUILD" -N | awk '/Test +#/ {print $3}' >"$t/names"
+	for n in $(awk '!/^#/ && NF {print $1}' "$src/tests/expected-skips.txt"); do
+		python3 -c 'import fnmatch, sys
+names = open(sys.argv[1]).read().split()
+sys.exit(0 if any(fnmatch.fnmatchcase(x, sys.argv[2]) for x in names) else 1)' "$t/names" "$n" &&
+			ok "expected-skips: $n is a test" || bad "expected-skips: no test $n"
+	done
+fi
 exit $fail
