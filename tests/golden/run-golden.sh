@@ -8,6 +8,11 @@ dir=$(dirname "$spec") name=$(basename "$spec" .yaml)
 cd "$dir" || exit 1
 args=()
 [[ -f $name.args ]] && read -r -a args <"$name.args"
+# Exactly one expectation: a stale NAME.plan.json beside NAME.err is never read.
+if [[ -f $name.err && -f $name.plan.json ]]; then
+	echo "golden $name: both $name.err and $name.plan.json exist; remove the stale one"
+	exit 1
+fi
 out=$("$bin" plan --format json "${args[@]}" "$name.yaml" 2>"/tmp/golden.$$.err")
 rc=$?
 err=$(cat "/tmp/golden.$$.err")

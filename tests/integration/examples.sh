@@ -5,7 +5,11 @@
 #                       modeline and a header comment naming it, is listed in
 #                       examples/README.md, and passes `check` and `plan`
 #                       (table and JSON) without an error or a warning.
-#   examples.sh run     runs every example for real into a fresh output
+#   examples.sh run [NAME...]
+#                       runs every example (or the NAMEd ones; CTest runs
+#                       one per test, examples_run.NAME, in parallel: each
+#                       has its own work directory, loop devices and
+#                       server) for real into a fresh output
 #                       directory (root: loop devices, PostgreSQL as
 #                       `postgres`): each results.json has all planned cells,
 #                       none failed, every pivot's metric in every cell, and a
@@ -20,7 +24,8 @@
 set -u
 bg=${BENCHGRID:?}
 src=${BENCHGRID_SRC:?}
-mode=${1:?usage: examples.sh check|run}
+mode=${1:?usage: examples.sh check|run [NAME...]}
+shift
 py=/usr/bin/python3
 ex=$src/examples
 fail=0
@@ -32,7 +37,17 @@ bad() {
 
 examples=()
 for f in "$ex"/*.yaml; do examples+=("$(basename "$f" .yaml)"); done
-[ ${#examples[@]} -ge 10 ] && ok "${#examples[@]} examples" || bad "only ${#examples[@]} examples (at least 10)"
+if (($#)); then
+	for n in "$@"; do
+		[ -f "$ex/$n.yaml" ] || {
+			echo "examples.sh: no example $n (examples/$n.yaml)"
+			exit 2
+		}
+	done
+	examples=("$@")
+else
+	[ ${#examples[@]} -ge 10 ] && ok "${#examples[@]} examples" || bad "only ${#examples[@]} examples (at least 10)"
+fi
 
 if [ "$mode" = check ]; then
 	T=$(mktemp -d)
@@ -75,7 +90,7 @@ if [ "$mode" = check ]; then
 fi
 
 [ "$mode" = run ] || {
-	echo "usage: examples.sh check|run"
+	echo "usage: examples.sh check|run [NAME...]"
 	exit 2
 }
 [ "$(id -u)" = 0 ] || {

@@ -17,7 +17,11 @@ steps:
     exec: "printf 'x\n```\n# h\n| a | b |\n'; exit 3"
 Y
 mkdir -p "$D/w"
-"$BENCHGRID" run -q --work-dir "$D/w" -o "$D/r" "$D/s.yaml" >/dev/null 2>&1 || true
+# Both cells fail (exit 3), so the run exits 1 (docs/results.md), with the
+# reports written; any other status (0, a crash, 2) is a failure here.
+rc=0
+"$BENCHGRID" run -q --work-dir "$D/w" -o "$D/r" "$D/s.yaml" >"$D/out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: run exited $rc, expected 1 (failed cells): $(tail -5 "$D/out")"; exit 1; }
 [ -s "$D/r/report.md" ] && [ -s "$D/r/report.html" ] || { echo "no report: $(ls "$D/r")"; exit 1; }
 /usr/bin/python3 - "$D/r/report.md" "$D/r/report.html" <<'PY'
 import html.parser, re, sys

@@ -89,9 +89,12 @@ static void pmf_from_cdf(double *p, const double *cdf, size_t n)
 	}
 }
 
-/* P(rank <= r) of fio's zipf generator (Gray et al.): rank 0 below 1/zeta_n,
+/* P(rank <= r) of fio's zipf generator (Gray et al., "Quickly generating
+ * billion-record synthetic databases", SIGMOD 1994): rank 0 below 1/zeta_n,
  * rank 1 below zeta_2/zeta_n, then floor(n * (eta*u - eta + 1)^alpha),
- * increasing in u. */
+ * increasing in u. The oracle's constants come from the paper's formulas
+ * here, never from the generator's state (which is only compared with
+ * them), so a wrong constant in io_dist.c cannot hide in its own oracle. */
 static void zipf_check(double theta, uint64_t n, uint64_t total)
 {
 	struct io_dist_opts o = {.kind = IO_DIST_ZIPF, .param = theta};
@@ -100,12 +103,17 @@ static void zipf_check(double theta, uint64_t n, uint64_t total)
 	double zetan = 0;
 	for (uint64_t i = 1; i <= n; i++)
 		zetan += pow((double)i, -theta);
+	double zeta2 = 1 + pow(2, -theta), alpha = 1 / (1 - theta);
+	double eta = (1 - pow(2.0 / (double)n, 1 - theta)) / (1 - zeta2 / zetan);
 	assert_true(fabs(s.zetan - zetan) < 1e-9 * zetan);
+	assert_true(fabs(s.zeta2 - zeta2) < 1e-12);
+	assert_true(fabs(s.alpha - alpha) < 1e-12 * fabs(alpha));
+	assert_true(fabs(s.eta - eta) < 1e-9 * fabs(eta));
 	double *cdf = calloc(n, sizeof(double)), *p = calloc(n, sizeof(double));
-	double u0 = 1.0 / zetan, u1 = s.zeta2 / zetan;
+	double u0 = 1.0 / zetan, u1 = zeta2 / zetan;
 	for (uint64_t r = 0; r < n; r++) {
 		double t = (double)(r + 1) / (double)n;
-		double ub = 1 + (pow(t, 1 / s.alpha) - 1) / s.eta; /* g(ub) = t */
+		double ub = 1 + (pow(t, 1 / alpha) - 1) / eta; /* g(ub) = t */
 		double branch = ub > u1 ? (ub < 1 ? ub : 1) - u1 : 0;
 		cdf[r] = (r >= 1 ? u1 : u0) + branch;
 		if (r == n - 1)
@@ -127,9 +135,14 @@ static void zipf_check(double theta, uint64_t n, uint64_t total)
 static void test_zipf(void **state)
 {
 	(void)state;
-	zipf_check(1.2, 1000, 4000000);
+	/* below 1 (a flat head), the common 1.2, and steep laws */
+	zipf_check(0.5, 2000, 4000000);
 	zipf_check(0.8, 5000, 4000000);
+	zipf_check(0.99, 3000, 4000000);
+	zipf_check(1.2, 1000, 4000000);
+	zipf_check(1.5, 1000, 4000000);
 	zipf_check(2.5, 300, 2000000);
+	zipf_check(4.0, 100, 2000000);
 }
 
 /* pareto: floor((n-1) * u^(ln h / ln(1-h))): P(rank <= r) =
@@ -336,9 +349,9 @@ static int genzipf_run(const char *type, double val, unsigned gb, unsigned rows,
 }
 
 /* A 2 x rows chi-square of homogeneity between fio's rows and ours.
- * Compared where fio-genzipf agrees with its own formula (zipf 1.2 and 2,
- * pareto 0.9). For zipf theta < 1 and pareto h <= 0.7 (spread-out draws,
- * mostly single hits) fio-genzipf 3.33 reports fewer distinct blocks than
+ * Compared where fio-genzipf agrees with its own formula (zipf 1.2, 1.5, 2
+ * and 3, pareto 0.9). For zipf theta <= 1.1 (1.1: chi2 156 on 9 degrees of
+ * freedom) and pareto h <= 0.7 (spread-out draws, mostly single hits) fio-genzipf 3.33 reports fewer distinct blocks than
  * the formula predicts (pareto:0.3 over 2621440 blocks: 1074672, against an
  * expected 1192279 distinct ranks; ours 1.19M), so there the formula alone
  * is the reference (test_zipf, test_pareto). */
@@ -376,7 +389,9 @@ static void test_genzipf_zipf(void **state)
 {
 	(void)state;
 	genzipf_compare("zipf", IO_DIST_ZIPF, 1.2);
+	genzipf_compare("zipf", IO_DIST_ZIPF, 1.5);
 	genzipf_compare("zipf", IO_DIST_ZIPF, 2.0);
+	genzipf_compare("zipf", IO_DIST_ZIPF, 3.0);
 }
 
 static void test_genzipf_pareto(void **state)
