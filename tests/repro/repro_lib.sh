@@ -1,6 +1,10 @@
 # repro_lib.sh: run one spec of specs/ in its small profile and check its
 # report with check.py. Sourced by the tests/repro/*.sh scripts, which set
-# SPEC (the file name without .yaml) and optionally RUN_ARGS, NEEDS_MEMCG.
+# SPEC (the file name without .yaml) and optionally RUN_ARGS, NEEDS_MEMCG,
+# NEEDS_FUSE (a latency model serves the image through FUSE).
+# Exit: 0 every headline PASS; 1 a check or a headline/control/held-out/
+# self-test entry failed; 77 (skip) the machine cannot run it, or a headline
+# was INCONCLUSIVE (models did not bind, a CPU-bound cell): check.py prints why.
 set -u
 bg=${BENCHGRID:?BENCHGRID must name the benchgrid binary}
 src=${BENCHGRID_SRC:?}
@@ -18,6 +22,10 @@ fi
 if [[ -n ${NEEDS_MEMCG:-} && ! -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]] &&
 	! grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	echo "skip: no memory cgroup for postgres.memory_limit"
+	exit 77
+fi
+if [[ -n ${NEEDS_FUSE:-} && ! -c /dev/fuse ]]; then
+	echo "skip: no /dev/fuse for the latency models"
 	exit 77
 fi
 out=$(mktemp -d /var/tmp/repro-"$SPEC".XXXXXX)
@@ -41,11 +49,14 @@ fi
 if [[ -n ${BENCHGRID_REPRO_KEEP:-} ]]; then
 	rm -rf "${BENCHGRID_REPRO_KEEP:?}/$SPEC" && mkdir -p "$BENCHGRID_REPRO_KEEP" && cp -r "$out/run" "$BENCHGRID_REPRO_KEEP/$SPEC"
 fi
-BENCHGRID_SRC=$src python3 "$src/tests/repro/check.py" "$SPEC" "$out/run" || exit 1
+BENCHGRID_SRC=$src python3 "$src/tests/repro/check.py" "$SPEC" "$out/run"
+crc=$?
 # what the spec's own hooks made is gone (the runner's fixtures have their own tests)
 if [[ -n ${LEFTOVER:-} ]] && { losetup -a | grep -q "$LEFTOVER" || ls -d /run/"$LEFTOVER"* 2>/dev/null; }; then
 	echo "FAIL left behind by the spec's hooks:"
 	losetup -a | grep "$LEFTOVER"
 	exit 1
 fi
-exit 0
+# 77: a headline INCONCLUSIVE (a skip, never a pass); anything else non-zero fails
+[[ $crc -eq 0 || $crc -eq 77 ]] || exit 1
+exit $crc
