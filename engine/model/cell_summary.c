@@ -238,6 +238,18 @@ size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, con
 			fn(arg, msg);
 		count += nout || nslow;
 		free(msg);
+		/* what the step itself warned of (its first repetition's): a
+		 * fallback, figures that measure a cache */
+		for (size_t k = 0; ss->first && k < ss->first->ni; k++) {
+			const struct info *in = &ss->first->info[k];
+			if (strcmp(in->key, "warning"))
+				continue;
+			char line[2048];
+			snprintf(line, sizeof(line), "%s: %s", ss->step, in->value);
+			if (fn)
+				fn(arg, line);
+			count++;
+		}
 	}
 	return count;
 }

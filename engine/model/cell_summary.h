@@ -61,7 +61,8 @@ size_t step_headlines(const struct step_summary *ss, const struct metric_summary
 bool step_is_headline(const struct step_summary *ss, const char *metric);
 /* Split "step.metric" at the first dot. Returns false when there is none. */
 bool results_split_ref(const char *ref, char *step, size_t steplen, const char **metric);
-/* Every warning text (outliers, cold first run) of a cell, one per call of
+/* Every warning text (outliers, cold first run; what a step warned of in
+ * its first repetition, info "warning") of a cell, one per call of
  * fn; returns how many. */
 size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, const char *msg), void *arg);
 

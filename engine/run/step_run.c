@@ -227,6 +227,26 @@ static void step_skip(struct run_env *E, const struct node *st, size_t i, const 
 		result_free(&res);
 }
 
+/* An io step that asked for `direct: true` on a loop device that reads its
+ * image through the page cache measures that cache, not the disk: say so
+ * in the step's warnings (report.md shows them). */
+static void warn_direct_on_buffered_loop(const struct step *S, const struct run_cell *rc,
+                                         struct step_result *res)
+{
+	const struct node *n = S->opts ? node_get(S->opts, "direct") : NULL;
+	const char *dio = result_info_get(&rc->facts, "dev.loop_direct_io");
+	bool direct = false;
+	struct diag q;
+	diag_init(&q);
+	if (n && node_as_bool(n, "direct", &direct, &q) == 0 && direct && dio && !strcmp(dio, "0"))
+		result_info(
+		    res, "warning",
+		    "direct: true, but the loop device %s reads and writes its image through the "
+		    "host's page cache (target direct_io off): the figures are the cache's",
+		    result_info_get(&rc->facts, "fs.source") ? result_info_get(&rc->facts, "fs.source") : "");
+	diag_free(&q);
+}
+
 static int step_run_one(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
                         struct run_cell *rc, long rep, const char *cell_dir)
 {
@@ -246,6 +266,8 @@ static int step_run_one(struct run_env *E, const struct cell *c, const struct no
 		rc_run = step_exec(E, c, &S, rep, cell_dir, &res, &sd);
 	res.elapsed = clock_mono() - t0;
 	step_verdict(&S, &sd, rc_run, &res);
+	if (S.ops && !strcmp(S.ops->name, "io"))
+		warn_direct_on_buffered_loop(&S, rc, &res);
 	diag_free(&sd);
 	node_free(S.opts);
 	if (interrupt_requested()) {
