@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "fstype.h"
+#include "headline.h"
 #include "io_device.h"
 #include "io_engine.h"
 #include "io_files.h"
@@ -315,8 +316,13 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	if (run->o.dev.ss.on && io_ss_add(&run->ss, ((double)now - (double)run->sh.measure_start) / 1e9, dt,
 	                                  mb_s, (double)(n - *last_i) / dt))
 		__atomic_store_n(&run->sh.run_end, now, __ATOMIC_RELAXED); /* steady: stop */
-	if (run->cx && run->cx->progress) /* the live figure of the progress line */
-		run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
+	if (run->cx && run->cx->progress) { /* the live figure: the step's headline rate */
+		if (headline_io_by_iops(io_rw_random(run->o.rw),
+		                        run->o.bssplit.n ? run->o.bssplit.max : run->o.bs))
+			run->cx->progress(run->cx->progress_ud, "IOPS", (double)(n - *last_i) / dt);
+		else
+			run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
+	}
 	*last_t = now;
 	*last_b = b;
 	*last_i = n;
@@ -704,6 +710,9 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	}
 	io_pick_engine(run);
 	result_info(res, "engine", "%s", run->sh.engine->name);
+	/* what the headline rule reads (headline.h): IOPS or MB/s */
+	result_info(res, "rw", "%s", io_rw_name(o->rw));
+	result_info(res, "bs", "%llu", (unsigned long long)(o->bssplit.n ? o->bssplit.max : o->bs));
 
 	run->jobs = calloc(o->jobs, sizeof(*run->jobs));
 	bool *created = calloc(o->jobs, sizeof(bool));
