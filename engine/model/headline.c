@@ -133,20 +133,6 @@ static const char *const io_names[] = {"bytes",
                                        "steady_state_reached",
                                        "steady_state_at_s",
                                        "steady_state_criterion",
-                                       "read.iops",
-                                       "read.mb_s",
-                                       "read.bytes",
-                                       "read.lat_mean_us",
-                                       "read.lat_p50_us",
-                                       "read.lat_p99_us",
-                                       "read.lat_max_us",
-                                       "write.iops",
-                                       "write.mb_s",
-                                       "write.bytes",
-                                       "write.lat_mean_us",
-                                       "write.lat_p50_us",
-                                       "write.lat_p99_us",
-                                       "write.lat_max_us",
                                        NULL};
 static const char *const pgbench_names[] = {"tps",
                                             "transactions",
@@ -209,11 +195,14 @@ bool headline_metric_known(const char *workload, const char *name, const char **
 	                                                          : NULL;
 	if (!names)
 		return true; /* exec: what its parser gives */
+	static const char *const dir_names[] = {"bytes", "mb_s", "mib_s", "iops", NULL};
 	const char *base = !strncmp(name, "read.", 5)    ? name + 5
 	                   : !strncmp(name, "write.", 6) ? name + 6
-	                                                 : name;
+	                                                 : NULL;
+	if (names == io_names && base) /* randrw's per-direction figures */
+		return in(dir_names, base) || lat_form(base, "lat_", "us");
 	if (in(names, name) ||
-	    (names == io_names && (lat_form(base, "lat_", "us") || lat_form(name, "sched_lat_", "us"))))
+	    (names == io_names && (lat_form(name, "lat_", "us") || lat_form(name, "sched_lat_", "us"))))
 		return true;
 	int k;
 	if (names == pgbench_names && sscanf(name, "stmt%d_ms", &k) == 1)

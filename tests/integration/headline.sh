@@ -34,6 +34,13 @@ steps:
   - name: mine
     headline: [lat_p99_us, iops]
     io: {rw: write, bs: 64KiB, size: 4MiB}
+  - name: mx
+    io: {rw: randrw, mix: 70, bs: 4KiB, size: 4MiB, io_size: 2MiB}
+report:
+  pivot:
+    - {rows: n, value: mx.read.iops}
+  charts:
+    - {x: n, y: mx.write.lat_p99_us}
 Y
 "$bg" run --work-dir "$t/w" -o "$t/o" "$t/h.yaml" 2>"$t/run.err" || bad "run exits 0"
 
@@ -44,7 +51,8 @@ text = open(sys.argv[1]).read()
 first = {}
 for m in re.finditer(r"^  (\w+): ok, (\w+)=", text, re.M):
     first.setdefault(m.group(1), set()).add(m.group(2))
-want = {"rr": {"iops"}, "big": {"mb_s"}, "seq": {"mb_s"}, "x": {"elapsed_s"}, "mine": {"lat_p99"}}
+want = {"rr": {"iops"}, "big": {"mb_s"}, "seq": {"mb_s"}, "x": {"elapsed_s"}, "mine": {"lat_p99"},
+        "mx": {"iops"}}
 assert first == want, (first, text)
 PY
 
@@ -74,9 +82,26 @@ import re, sys
 text = open(sys.argv[1]).read()
 got = set(re.findall(r"\| (\w+\.\w+) \(", text))
 want = {"rr.iops", "rr.lat_p99_us", "big.mb_s", "big.lat_p99_us", "seq.mb_s", "seq.lat_p99_us",
-        "x.elapsed_s", "mine.lat_p99_us", "mine.iops"}
+        "x.elapsed_s", "mine.lat_p99_us", "mine.iops", "mx.iops", "mx.lat_p99_us"}
 assert got == want, (sorted(got), text)
 PY
+
+# randrw's per-direction figures in a pivot, a chart, compare --all
+python3 - "$t/o" <<'PY' && ok "mx.read.iops in the pivot, mx.write.lat_p99_us charted" || bad "per-direction pivot and chart"
+import json, re, sys, os
+d = sys.argv[1]
+md = open(f"{d}/report.md").read()
+piv = md.split("### mx.read.iops (IOPS)", 1)[1].split("\n## ", 1)[0]
+vals = re.findall(r"^\| [12] \| ([0-9.]+)", piv, re.M)
+assert len(vals) == 2 and all(float(v) > 0 for v in vals), piv
+svg = open(f"{d}/chart-1.svg").read()
+assert "mx.write.lat_p99_us" in svg, svg[:300]
+r = json.load(open(f"{d}/results.json"))
+m = r["cells"][0]["reps"][0][-1]["metrics"]
+assert abs(m["read.iops"]["value"] + m["write.iops"]["value"] - m["iops"]["value"]) < 1e-6 * m["iops"]["value"]
+PY
+"$bg" compare --all "$t/o" "$t/o" 2>&1 | grep -q "| mx.read.iops (IOPS) |" && ok "compare --all has mx.read.iops" ||
+	bad "compare --all lacks mx.read.iops"
 
 # history's default metric: the first step's headline
 "$bg" history headline-rule >"$t/hist.txt" 2>&1 || bad "history exits 0"

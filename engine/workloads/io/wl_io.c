@@ -399,6 +399,36 @@ static void io_pick_engine(struct io_run *run)
 	        src_pos_prefix(&run->o.engine_pos, at, sizeof(at)), eng->name, strerror(-ret), why);
 }
 
+/* randrw: read.* and write.* as fio reports each direction: bytes, mb_s,
+ * mib_s, iops over the same measured seconds, and the latency figures. */
+static void io_metrics_dirs(struct io_run *run, double div)
+{
+	static const char *const dir_names[2] = {"write", "read"};
+	struct hist *h = run->jobs[0].lat_dir[0] ? malloc(sizeof(*h)) : NULL;
+	for (int d = 1; h && d >= 0; d--) {
+		uint64_t bytes = 0, ios = 0;
+		hist_init(h);
+		for (unsigned i = 0; i < run->o.jobs; i++) {
+			hist_merge(h, run->jobs[i].lat_dir[d]);
+			bytes += run->jobs[i].bytes_dir[d];
+			ios += run->jobs[i].ios_dir[d];
+		}
+		char name[64];
+		const char *dn = dir_names[d];
+		snprintf(name, sizeof(name), "%s.bytes", dn);
+		result_metric(run->res, name, (double)bytes, "bytes");
+		snprintf(name, sizeof(name), "%s.mb_s", dn);
+		result_metric(run->res, name, (double)bytes / div / 1e6, "MB/s");
+		snprintf(name, sizeof(name), "%s.mib_s", dn);
+		result_metric(run->res, name, (double)bytes / div / 1048576.0, "MiB/s");
+		snprintf(name, sizeof(name), "%s.iops", dn);
+		result_metric(run->res, name, (double)ios / div, "IOPS");
+		snprintf(name, sizeof(name), "%s.lat", dn);
+		io_lat_metrics(run->res, name, h);
+	}
+	free(h);
+}
+
 static void io_metrics(struct io_run *run, uint64_t t_end)
 {
 	struct step_result *res = run->res;
@@ -426,6 +456,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 	result_metric(res, "mib_s", (double)bytes / div / 1048576.0, "MiB/s");
 	result_metric(res, "iops", (double)ios / div, "IOPS");
 	io_lat_metrics(res, "lat", h);
+	io_metrics_dirs(run, div);
 	result_metric(res, "cpu_usr", usr / div * 100, "%");
 	result_metric(res, "cpu_sys", sys / div * 100, "%");
 	if (o->sync == IO_SYNC_END)
@@ -452,6 +483,8 @@ static void io_cleanup(struct io_run *run, bool *created)
 			unlink(j->path);
 		free(j->bufs);
 		free(j->lat);
+		free(j->lat_dir[0]);
+		free(j->lat_dir[1]);
 		free(j->written);
 		io_lat_job_free(j);
 		io_pace_free(j);
@@ -488,6 +521,11 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	if (!j->lat || posix_memalign((void **)&j->bufs, 4096, j->slot_sz * j->nslots))
 		return -ENOMEM;
 	hist_init(j->lat);
+	for (int d = 0; o->rw == IO_RW_RANDRW && d < 2; d++) { /* per-direction figures */
+		if (!(j->lat_dir[d] = malloc(sizeof(*j->lat_dir[d]))))
+			return -ENOMEM;
+		hist_init(j->lat_dir[d]);
+	}
 	if (io_lat_job_setup(j, o))
 		return -ENOMEM;
 	if (o->data == IO_DATA_ZERO)
