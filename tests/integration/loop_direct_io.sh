@@ -20,6 +20,8 @@ mkdir -p "$t/w" "$t/ram"
 cleanup() {
 	"$bg" cleanup >/dev/null 2>&1
 	mountpoint -q "$t/ram" && umount "$t/ram"
+	mountpoint -q "$t/4k" && umount "$t/4k"
+	[ -n "${disk4k:-}" ] && losetup -d "$disk4k"
 	rm -rf "$t"
 }
 trap cleanup EXIT
@@ -130,7 +132,7 @@ Y
 import json, sys
 f = json.load(open(f"{sys.argv[1]}/results.json"))["cells"][0]["facts"]["info"]
 assert f["dev.loop_direct_io"] == "0", f
-assert f["fs.direct_io"] == "off (default, refused by the kernel)", f
+assert f["fs.direct_io"] == "off (default, not possible here)", f
 assert "ramfs" in f["dev.loop_direct_io_refused"], f
 PY
 	sed 's/image_dir:/direct_io: true, image_dir:/' "$t/ram.yaml" >"$t/ramx.yaml"
@@ -144,6 +146,47 @@ PY
 else
 	echo "skip ramfs cases: cannot mount ramfs"
 fi
-leftover=$(losetup -a | grep -c "$t" || true)
+# ---- a disk with 4096-byte logical blocks under the image ----
+# A loop device with direct I/O takes the logical block size of the disk
+# under its image: a 1 KiB file-system block cannot be made there. The disk
+# is a loop device of ours with 4096-byte blocks, ext4 on it, mounted.
+mkdir -p "$t/4k"
+truncate -s 400M "$t/disk4k.img"
+if disk4k=$(losetup -b 4096 -f --show "$t/disk4k.img" 2>/dev/null) && mkfs.ext4 -q "$disk4k" &&
+	mount "$disk4k" "$t/4k"; then
+	cat >"$t/small.yaml" <<Y
+name: loopdio-4k
+matrix:
+  bsz: [1KiB, 4KiB]
+target: {kind: loop, size: 64MiB, fs: ext4, block_size: "\${bsz}", image_dir: $t/4k}
+steps:
+  - name: w
+    io: {rw: write, bs: 64KiB, size: 4MiB}
+Y
+	"$bg" run "${W[@]}" -o "$t/k" "$t/small.yaml" 2>"$t/k.err"
+	rc=$?
+	python3 - "$t/k" <<'PY' && [ $rc -eq 0 ] && ok "1 KiB blocks over a 4096-byte disk: buffered with a warning; 4 KiB: direct" ||
+import json, sys
+cells = {c["params"]["bsz"]: c for c in json.load(open(f"{sys.argv[1]}/results.json"))["cells"]}
+small, big = cells["1KiB"]["facts"]["info"], cells["4KiB"]["facts"]["info"]
+assert cells["1KiB"]["status"] == "ok", cells["1KiB"]["error"]
+assert small["dev.loop_direct_io"] == "0" and small["fs.direct_io"] == "off (default, not possible here)", small
+assert "below the logical block size 4096" in small["dev.loop_direct_io_refused"], small
+assert big["dev.loop_direct_io"] == "1" and big["fs.direct_io"] == "on (default)", big
+PY
+		bad "4096-byte disk (rc $rc): $(cat "$t/k.err")"
+	sed 's/block_size: "\${bsz}"/block_size: 1KiB, direct_io: true/; /^matrix:/,/bsz:/d' "$t/small.yaml" >"$t/smallx.yaml"
+	"$bg" run "${W[@]}" -o "$t/kx" "$t/smallx.yaml" 2>"$t/kx.err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "smallx.yaml:2:.*target.direct_io: block_size 1024 is below the logical block size 4096" "$t/kx.err"; then
+		ok "1 KiB blocks over a 4096-byte disk with direct_io: true is an error"
+	else
+		bad "explicit direct_io over a 4096-byte disk (rc $rc): $(cat "$t/kx.err")"
+	fi
+else
+	echo "skip 4096-byte disk cases: cannot make one"
+fi
+
+leftover=$(losetup -a | grep "$t" | grep -vc "disk4k.img" || true) # ours, not the test's disk
 [ "$leftover" = 0 ] && ok "no loop device left" || bad "$leftover loop devices left"
 exit $fail
