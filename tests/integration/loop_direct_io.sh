@@ -108,6 +108,13 @@ if grep -q "Warning:.* 1 of 1 shared cells read their loop image with direct I/O
 else
 	bad "compare flags the loop I/O path: $out"
 fi
+# history: the same scenario stored with direct I/O (d) and without (o)
+out=$("$bg" history loopdio 2>&1)
+if grep -q "note: run of .*: the loop device reads its image through the host's page cache (dev.loop_direct_io 1 -> 0)" <<<"$out"; then
+	ok "history notes the run whose loop device changed its I/O path"
+else
+	bad "history note: $out"
+fi
 out=$("$bg" compare "$t/d" "$t/d" 2>&1)
 grep -q "loop direct I/O" <<<"$out" && bad "compare of a run with itself flags nothing" ||
 	ok "compare of a run with itself flags nothing"
