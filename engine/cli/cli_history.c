@@ -282,7 +282,7 @@ static void history_usage(FILE *out)
 	             "same host in the runs before it (at least 3) is flagged LOW or HIGH, with the\n"
 	             "facts that changed since the run before (kernel, PostgreSQL, mount options,\n"
 	             "benchgrid version, ...).\n\n"
-	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's tps, iops or mb_s)\n"
+	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's headline metric)\n"
 	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
 	             "  --last N              show the last N runs (the flags use all of them)\n"
 	             "  --window N            judge each run against the N runs before it (default 5,\n"
@@ -394,6 +394,41 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
 	return nflag;
 }
 
+/* A cell whose loop device read its image with direct I/O in one run and
+ * through the page cache in the run before (the default changed: issue
+ * 27): said for every shown run, flagged or not, since the two measure
+ * different things. */
+static void print_loop_dio_changes(struct store *s, const struct store_point *p, size_t n, size_t from)
+{
+	char err[512], date[32];
+	for (size_t i = from; i < n; i++) {
+		size_t k = i;
+		while (k-- > 0 && strcmp(p[k].cell_id, p[i].cell_id))
+			;
+		if (k >= i)
+			continue; /* the cell's first run */
+		struct store_fact *a = NULL, *b = NULL;
+		size_t na = 0, nb = 0;
+		if (store_facts(s, p[k].run_id, p[k].cell_id, &a, &na, err, sizeof(err)) == 0 &&
+		    store_facts(s, p[i].run_id, p[i].cell_id, &b, &nb, err, sizeof(err)) == 0) {
+			const char *was = fact_find(a, na, "dev.loop_direct_io"),
+			           *now = fact_find(b, nb, "dev.loop_direct_io");
+			if (was && now && strcmp(was, now)) {
+				date_text(p[i].started, date, sizeof(date));
+				printf("\nnote: run of %s, cell %s: the loop device %s (dev.loop_direct_io "
+				       "%s -> %s): "
+				       "its figures and the run's before measure different things\n",
+				       date, *p[i].label ? p[i].label : "-",
+				       strcmp(now, "1") ? "reads its image through the host's page cache"
+				                        : "reaches its disk with direct I/O",
+				       was, now);
+			}
+		}
+		store_facts_free(a, na);
+		store_facts_free(b, nb);
+	}
+}
+
 static int history_main(int argc, char **argv)
 {
 	struct hist_opts o = {0};
@@ -451,6 +486,7 @@ static int history_main(int argc, char **argv)
 	size_t from = first_shown(p, n, o.last);
 	print_table(p, n, from, j, ref);
 	print_flagged(s, p, n, from, j, ref);
+	print_loop_dio_changes(s, p, n, from);
 	int w = o.svg ? write_svg(o.svg, p, n, from, o.scenario, ref) : 0;
 	if (w < 0) {
 		fprintf(stderr, "benchgrid history: cannot write %s: %s\n", o.svg, strerror(-w));

@@ -67,8 +67,8 @@ Y
 page="$t/out/report.html"
 [ -s "$page" ] || fail "no report.html"
 
-# The column of w.mb_s (a headline metric) in the step table, and the
-# order of the cells by their mean mb_s, highest first, from results.json.
+# The column of w.iops (the headline of random writes of 4 and 64 KiB) in the step table, and the
+# order of the cells by their mean iops, highest first, from results.json.
 read -r col expected < <("$PY" - "$page" "$t/out/results.json" <<'PY'
 import html.parser, json, sys
 class P(html.parser.HTMLParser):
@@ -84,12 +84,12 @@ class P(html.parser.HTMLParser):
     def handle_data(self, d):
         if self.in_th: self.heads[-1] += d
 p = P(); p.feed(open(sys.argv[1]).read())
-col = next(i for i, h in enumerate(p.heads) if h.startswith('mb_s'))
+col = next(i for i, h in enumerate(p.heads) if h.startswith('iops'))
 r = json.load(open(sys.argv[2]))
 mean = {}
 for c in r['cells']:
     for s in c['summary']:
-        if s['step'] == 'w': mean[c['index']] = s['metrics']['mb_s']['mean']
+        if s['step'] == 'w': mean[c['index']] = s['metrics']['iops']['mean']
 order = sorted(mean, key=lambda i: -mean[i])
 print(col, ','.join(str(i) for i in order))
 PY
