@@ -14,7 +14,8 @@
 #             after them waits for the drain (128 x 5 ms); then 2 MiB
 #             through a 1 MiB cache: the second half at the service time
 #             (the model's busy time exact, the step's time at least that)
-#   cleanup   kill -9 of a run with a latency model, then `benchgrid
+#   cleanup   without the server program: a clear error, nothing left;
+#             kill -9 of a run with a latency model, then `benchgrid
 #             cleanup`: the server is ended, the FUSE mount and the loop
 #             device are gone
 # Exit 77 (skipped) without root, loop devices, /dev/fuse or the server.
@@ -177,6 +178,21 @@ sys.exit(0 if ok else 1)
 PY
 	;;
 cleanup)
+	# without its server: a clear error, nothing left behind
+	cat >"$t/nos.yaml" <<'Y'
+name: latdev-noserver
+target: {kind: loop, size: 64MiB, fs: ext4, model: {latency: {write_us: 1ms}}}
+steps:
+  - {name: w, exec: "true"}
+Y
+	BENCHGRID_LATDEV=$t/no-such-server "$bg" run -q -o "$t/nos.out" --work-dir "$t" "$t/nos.yaml" >"$t/nos.log" 2>&1
+	if grep -q "latency model: its server $t/no-such-server is missing" "$t/nos.log" "$t/nos.out/results.json" 2>/dev/null; then
+		echo "ok   without the server: a clear error"
+	else
+		echo "FAIL: no clear error without the server: $(tail -3 "$t/nos.log")"
+		fail=1
+	fi
+	nothing_left
 	cat >"$t/k.yaml" <<'Y'
 name: latdev-kill
 target: {kind: loop, size: 64MiB, fs: ext4, model: {latency: {write_us: 1ms}}}
