@@ -9,7 +9,7 @@
 #             on the machine's load: qd checks the model's rate exactly)
 #   qd        a backlog at queue_depth 1 gives 1/write_us IO/s while the
 #             slots are busy (IO/s over latency_util), queue_depth 2 and 32
-#             twice and 32 times that; latency_util ~1 (every slot busy)
+#             twice and 32 times that; reads likewise at read_us
 #   cache     write_cache: 512 KiB of writes complete at once, the flush
 #             after them waits for the drain (128 x 5 ms); then 2 MiB
 #             through a 1 MiB cache: the second half at the service time
@@ -112,10 +112,13 @@ qd)
 name: latdev-qd
 matrix:
   zip: {qd: [1, 2, 32], iod: [8, 8, 64]}
-target: {kind: loop, size: 128MiB, fs: ext4, model: {latency: {write_us: 5ms, queue_depth: "${qd}"}}}
+target: {kind: loop, size: 128MiB, fs: ext4, mount_options: [noatime, lazytime],
+         model: {latency: {write_us: 5ms, read_us: 10ms, queue_depth: "${qd}"}}}
 steps:
   - name: w
-    io: {rw: randwrite, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true}
+    io: {rw: randwrite, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true, keep: true}
+  - name: r
+    io: {rw: randread, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true, prepare: none}
 Y
 	check qd <<'PY'
 by = {str(c["params"]["qd"]): c for c in cells}
@@ -131,6 +134,10 @@ ok = within("IO/s while busy at queue_depth 1 (model 200)", i["1"] / u["1"], 200
 ok &= within("IO/s while busy at queue_depth 2 / queue_depth 1", (i["2"] / u["2"]) / (i["1"] / u["1"]), 1.94, 2.06)
 # above FUSE's default of 12 background requests (the server raises it)
 ok &= within("IO/s while busy at queue_depth 32 / queue_depth 1", (i["32"] / u["32"]) / (i["1"] / u["1"]), 31, 33)
+# reads reach the server too (no page cache on either side): read_us 10ms
+for q in ("1", "32"):
+    ri, ru = m(by[q], 0, "r", "iops"), m(by[q], 0, "r", "model.target.latency_util")
+    ok &= within("reads: IO/s while busy at queue_depth %s (model %d)" % (q, 100 * int(q)), ri / ru, 97 * int(q), 103 * int(q))
 # latency_util itself depends on the load (printed above); at most 1
 for q in ("1", "2", "32"):
     ok &= within("latency_util at queue_depth " + q, u[q], 0, 1.01)
