@@ -64,7 +64,7 @@ echo "$((100 + n));cluster"
 STUB
 chmod +x "$t/stub/sbatch"
 mkdir -p "$t/sb"
-printf 'name: evil\nmatrix:\n  a: ["1;touch %s/PWNED4", "2"]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' "$t" >"$t/evil.yaml"
+printf 'name: evil\nvars: {x: ""}\nmatrix:\n  a: ["1;touch %s/PWNED4", "2"]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' "$t" >"$t/evil.yaml"
 evil_dir="$t/evil/o'\$(touch $t/PWNED1)\`touch $t/PWNED2\`%x"
 "$bg" slurm -o "$evil_dir" -D "x=\$(touch $t/PWNED3)" --only "a=1;touch $t/PWNED4" \
 	--sbatch-arg="--comment=\$(touch $t/PWNED5)" "$t/evil.yaml" >"$t/evil.sh" 2>/dev/null
