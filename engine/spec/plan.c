@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate.h"
 #include "jsonio.h"
 #include "matrix.h"
 #include "spec_hooks.h"
@@ -355,11 +356,16 @@ static size_t param_columns(const struct cell *cells, size_t n, const char ***co
 	return nc;
 }
 
-void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, char *buf, size_t len)
+void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, bool loads, char *buf, size_t len)
 {
 	bool fs = i == 0 || cells[i].fs_key != cells[i - 1].fs_key;
 	bool pg = has_pg && (fs || cells[i].pg_key != cells[i - 1].pg_key);
-	snprintf(buf, len, "%s", fs ? (has_pg ? "target+pg" : "target") : pg ? "pg settings" : "-");
+	const char *what = fs ? (has_pg ? "target+pg" : "target") : pg ? "pg settings" : NULL;
+	/* data: pgbench's tables loaded (the estimate's data loads) */
+	snprintf(buf, len, "%s%s%s", what ? what : "", what && loads ? "+" : "",
+	         loads  ? "data"
+	         : what ? ""
+	                : "-");
 }
 
 void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out)
@@ -406,15 +412,23 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	fprintf(out, "# %s: %zu cell%s in run order; 'sets up' names the fixtures a cell builds anew\n",
 	        s->name, n, n == 1 ? "" : "s");
 	bool whens = spec_has_when(s);
-	fprintf(out, "%-*s  %-*s  %-13s", (int)w[0], "index", (int)w[1], "id", "sets up");
+	size_t *loads = estimate_cell_loads(s, cells, n);
+	bool has_pg = node_get(s->root, "postgres") != NULL;
+	int wset = 13;
+	for (size_t i = 0; i < n; i++) {
+		char what[32];
+		plan_fixture_changes(cells, i, has_pg, loads && loads[i], what, sizeof(what));
+		wset = (int)strlen(what) > wset ? (int)strlen(what) : wset;
+	}
+	fprintf(out, "%-*s  %-*s  %-*s", (int)w[0], "index", (int)w[1], "id", wset, "sets up");
 	for (size_t j = 0; j < nc; j++)
 		fprintf(out, "  %-*s", (int)w[j + 2], cols[j]);
 	fputs(whens ? "  steps\n" : "\n", out);
-	bool has_pg = node_get(s->root, "postgres") != NULL;
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
-		plan_fixture_changes(cells, i, has_pg, what, sizeof(what));
-		fprintf(out, "%*zu  %-*s  %-13s", (int)w[0], cells[i].index, (int)w[1], cells[i].id, what);
+		plan_fixture_changes(cells, i, has_pg, loads && loads[i], what, sizeof(what));
+		fprintf(out, "%*zu  %-*s  %-*s", (int)w[0], cells[i].index, (int)w[1], cells[i].id, wset,
+		        what);
 		for (size_t j = 0; j < nc; j++) {
 			const struct node *v = node_get(cells[i].params, cols[j]);
 			fprintf(out, "  %-*s", (int)w[j + 2], v ? v->text : "-");
@@ -429,5 +443,6 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	if (whens)
 		print_whens(s, out);
 	free(w);
+	free(loads);
 	free(cols);
 }
