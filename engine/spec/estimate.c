@@ -341,7 +341,7 @@ static int walk_slots(struct walk *W, size_t n, const struct run_slot *seq, size
 		if (!cc)
 			return -ENOMEM;
 		if (c != prev) { /* the runner's test: the interpolated target(s) differ */
-			bool new_fs = !prev || c->fs_key != prev->fs_key;
+			bool new_fs = cell_new_fs(prev, c);
 			if (new_fs) {
 				e->fs_setups++;
 				each[j].mkfs = cc->nmkfs;

@@ -110,6 +110,19 @@ static void dedupe_into(struct diag *dst, struct diag *src, struct strset *seen)
 	diag_free(src);
 }
 
+/* Does a target of the cell's tree ask for `fresh: per-cell`? (spec cannot
+ * read fixtures/fs's tables: the value is the one fs_opts_table names.) */
+static bool fresh_per_cell(const struct node *tree)
+{
+	const struct node *t = node_get(node_get(tree, "target"), "fresh"), *ts = node_get(tree, "targets");
+	bool per_cell = t && t->kind == NODE_SCALAR && !strcmp(t->text, "per-cell");
+	for (size_t i = 0; ts && ts->kind == NODE_MAP && i < ts->n && !per_cell; i++) {
+		t = node_get(ts->items[i], "fresh");
+		per_cell = t && t->kind == NODE_SCALAR && !strcmp(t->text, "per-cell");
+	}
+	return per_cell;
+}
+
 /* Sort keys for plan_order: [fs_key, pg_key, position] triples. */
 struct order_key {
 	uint64_t fs, pg;
@@ -230,6 +243,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 			size_t twin = first_of[combo];
 			(*cells)[c].fs_key = (*cells)[twin].fs_key;
 			(*cells)[c].pg_key = (*cells)[twin].pg_key;
+			(*cells)[c].fresh_fs = (*cells)[twin].fresh_fs;
 			cell_steps_copy(&(*cells)[c], &(*cells)[twin]);
 			continue;
 		}
@@ -244,6 +258,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 			(*cells)[c].fs_key =
 			    node_hash(node_get(tree, "target")) ^ (node_hash(node_get(tree, "targets")) * 31);
 			(*cells)[c].pg_key = node_hash(node_get(tree, "postgres"));
+			(*cells)[c].fresh_fs = fresh_per_cell(tree);
 		}
 		node_free(tree);
 		dedupe_into(d, &one, &seen);
@@ -358,7 +373,7 @@ static size_t param_columns(const struct cell *cells, size_t n, const char ***co
 
 void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, bool loads, char *buf, size_t len)
 {
-	bool fs = i == 0 || cells[i].fs_key != cells[i - 1].fs_key;
+	bool fs = cell_new_fs(i ? &cells[i - 1] : NULL, &cells[i]);
 	bool pg = has_pg && (fs || cells[i].pg_key != cells[i - 1].pg_key);
 	const char *what = fs ? (has_pg ? "target+pg" : "target") : pg ? "pg settings" : NULL;
 	/* data: pgbench's tables loaded (the estimate's data loads) */
