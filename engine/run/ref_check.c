@@ -34,6 +34,7 @@ struct refs {
 	size_t nsteps;
 	struct names lua; /* result:metric("NAME", ...), result:sample in hooks: */
 	bool lua_dynamic; /* a hook names a metric otherwise, or hooks_file: */
+	bool names_vary;  /* a step name: takes ${...} or !lua: other cells name other steps */
 	char *lua_owned;  /* lua.v point into it */
 };
 
@@ -204,7 +205,7 @@ static int check_ref(const struct refs *r, const char *ref, const struct src_pos
 		return 0; /* the section's own check says what the form must be */
 	const struct ref_step *st = find_step(r, step);
 	if (!st) {
-		if (!unknown_steps || !r->steps)
+		if (!unknown_steps || !r->steps || r->names_vary)
 			return 0;
 		struct names all = {0};
 		char list[512];
@@ -329,6 +330,12 @@ int ref_check(const struct node *cell, const struct node *scenario, struct diag 
 	struct refs r = {0};
 	read_params(node_get(scenario, "matrix"), &r.params);
 	read_steps(node_get(cell, "steps"), &r);
+	const struct node *steps = node_get(scenario, "steps");
+	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n; i++) {
+		const struct node *nn = node_get(steps->items[i], "name");
+		r.names_vary |= nn && ((nn->tag && !strcmp(nn->tag, "!lua")) ||
+		                       (nn->kind == NODE_SCALAR && nn->text && strstr(nn->text, "${")));
+	}
 	read_lua(scenario, &r);
 	int rc = check_report(&r, report, d);
 	for (size_t i = 0; expect && expect->kind == NODE_SEQ && i < expect->n; i++)

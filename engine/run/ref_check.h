@@ -9,7 +9,9 @@
  * the server activity's pg_* for pgbench and exec steps) or one the Lua
  * hooks add with result:metric("NAME", ...). An exec step with `parse:` and
  * a hook that names its metric with anything but a string literal may write
- * any name: those are not checked. Errors with positions and did-you-mean. */
+ * any name: those are not checked; nor are step names when a step's name
+ * takes ${...} or !lua (other cells name other steps). Errors with
+ * positions and did-you-mean. */
 #ifndef BENCHGRID_REF_CHECK_H
 #define BENCHGRID_REF_CHECK_H
 
