@@ -21,6 +21,8 @@ list(APPEND BG_HELP_TOPICS statistics=${PROJECT_SOURCE_DIR}/docs/statistics.md)
 list(APPEND BG_HELP_TOPICS reports=${PROJECT_SOURCE_DIR}/docs/reports.md) # report.html, numbers, charts
 # The option reference generated from the option tables, and editor help.
 list(APPEND BG_HELP_TOPICS options=${PROJECT_SOURCE_DIR}/docs/options.md editors=${PROJECT_SOURCE_DIR}/docs/editors.md)
+# From the quickstart to a sweep of one's own (`benchgrid help tutorial`).
+list(APPEND BG_HELP_TOPICS tutorial=${PROJECT_SOURCE_DIR}/docs/tutorial.md)
 set(BG_HELP_FILES "")
 foreach(t ${BG_HELP_TOPICS})
   string(REGEX REPLACE "^[^=]*=" "" f "${t}")

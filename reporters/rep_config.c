@@ -79,7 +79,9 @@ int rep_config_pivot(const struct node *n, struct pivot_cfg *p, struct diag *d)
 {
 	int rc = 0, st = 0;
 	memset(p, 0, sizeof(*p));
-	if (opt_check_keys(n, "report.pivot", &report_pivot_table, d) < 0)
+	/* An unknown key is one error among the others, not the only one. */
+	rc = opt_check_keys(n, "report.pivot", &report_pivot_table, d) < 0 ? -EINVAL : 0;
+	if (rc && n->kind != NODE_MAP)
 		return -EINVAL;
 	rc |= opt_str(n, "rows", "report.pivot", true, &p->rows, d);
 	rc |= opt_str(n, "cols", "report.pivot", false, &p->cols, d);
@@ -103,7 +105,9 @@ int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 	int rc = 0;
 	memset(c, 0, sizeof(*c));
 	c->kind = -1;
-	if (opt_check_keys(n, "report.charts", &report_chart_table, d) < 0)
+	/* An unknown key is one error among the others, not the only one. */
+	rc = opt_check_keys(n, "report.charts", &report_chart_table, d) < 0 ? -EINVAL : 0;
+	if (rc && n->kind != NODE_MAP)
 		return -EINVAL;
 	rc |= opt_str(n, "x", "report.charts", true, &c->x, d);
 	rc |= opt_str(n, "y", "report.charts", true, &c->y, d);
@@ -136,7 +140,8 @@ int rep_check_config(const struct node *report, struct diag *d)
 	int rc = 0;
 	if (!report || report->kind == NODE_NULL)
 		return 0;
-	if (opt_check_keys(report, "report", &report_table, d) < 0)
+	rc = opt_check_keys(report, "report", &report_table, d) < 0 ? -EINVAL : 0;
+	if (rc && report->kind != NODE_MAP)
 		return -EINVAL;
 	const struct node *pv = node_get(report, "pivot"), *ch = node_get(report, "charts");
 	for (size_t i = 0; i < rep_config_count(pv); i++) {

@@ -60,3 +60,8 @@ int cell_steps_copy(struct cell *to, const struct cell *from)
 	}
 	return 0;
 }
+
+bool cell_new_fs(const struct cell *prev, const struct cell *c)
+{
+	return !prev || c->fresh_fs || c->fs_key != prev->fs_key;
+}

@@ -17,6 +17,9 @@ struct cell {
 	 * cells with equal keys share a filesystem / cluster, so the runner
 	 * orders them together (set by plan_build). */
 	uint64_t fs_key, pg_key;
+	/* A target of the cell has `fresh: per-cell`: it shares no filesystem,
+	 * whatever fs_key (which still orders it with its like). */
+	bool fresh_fs;
 	/* The cell's steps as its own tree names them, and which its `when:`
 	 * skips (set by plan_build, for plan's output; the run decides again);
 	 * NULL and 0 when plan_build did not set them. Freed by cell_steps_free. */
@@ -31,6 +34,8 @@ struct cell_step {
 
 /* Free c's steps (and set them to NULL, 0). */
 void cell_steps_free(struct cell *c);
+/* Does c set up its filesystem anew after prev (NULL: c runs first)? */
+bool cell_new_fs(const struct cell *prev, const struct cell *c);
 /* A copy of from's steps into to (which has none); -ENOMEM. */
 int cell_steps_copy(struct cell *to, const struct cell *from);
 

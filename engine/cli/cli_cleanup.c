@@ -8,33 +8,51 @@
 
 #include "state.h"
 
+static void usage(FILE *out, const char *path)
+{
+	fprintf(out,
+	        "usage: benchgrid cleanup [--dry-run] [STATE_FILE]\n\nUndo what a killed run left behind "
+	        "(mounts, loop devices, image files, sysctl and queue settings, servers), from the state "
+	        "journal (default %s, or $BENCHGRID_STATE), one line per action: the run (its pid) that "
+	        "set it up and what is undone.\n"
+	        "  --dry-run  list the actions that would be undone; undo and write nothing\n",
+	        path);
+}
+
 static int cleanup_main(int argc, char **argv)
 {
-	const char *path = state_default_path();
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: benchgrid cleanup [STATE_FILE]\n\nUndo what a killed run left behind (mounts, "
-		       "loop "
-		       "devices, image files, sysctl and queue settings, servers), from the state journal "
-		       "(default %s, or $BENCHGRID_STATE).\n",
-		       path);
-		return 0;
+	const char *path = state_default_path(), *file = NULL;
+	struct state_cleanup_opts o = {.list = stdout};
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout, path);
+			return 0;
+		} else if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
+			o.dry_run = true;
+		} else if (argv[i][0] == '-' || file) {
+			usage(stderr, path);
+			return CLI_EXIT_USAGE;
+		} else {
+			file = argv[i];
+		}
 	}
-	if (argc > 2) {
-		fprintf(stderr, "usage: benchgrid cleanup [STATE_FILE]\n");
-		return CLI_EXIT_USAGE;
-	}
-	if (argc == 2)
-		path = argv[1];
+	if (file)
+		path = file;
 	struct diag d;
 	diag_init(&d);
-	int n = state_cleanup(path, &d);
+	int n = state_cleanup_opts(path, &o, &d);
+	fflush(stdout);
 	diag_print(&d, stderr);
 	diag_free(&d);
 	if (n < 0) {
 		fprintf(stderr, "benchgrid cleanup: %s: %s\n", path, strerror(-n));
 		return CLI_EXIT_FAIL;
 	}
-	printf("cleanup: %d action%s undone\n", n, n == 1 ? "" : "s");
+	if (o.dry_run)
+		printf("cleanup --dry-run: %d action%s would be undone; nothing was changed\n", n,
+		       n == 1 ? "" : "s");
+	else
+		printf("cleanup: %d action%s undone\n", n, n == 1 ? "" : "s");
 	return 0;
 }
 

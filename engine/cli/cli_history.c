@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli_store.h"
+#include "node.h"
 #include "stats.h"
 #include "stats_ci.h"
 #include "store.h"
@@ -34,6 +35,7 @@ struct hist_opts {
 	struct store_where where[16];
 	size_t nwhere;
 	long last, window;
+	bool list; /* --list */
 };
 
 /* Per point: the interval it was judged against and the verdict. */
@@ -275,13 +277,16 @@ static int write_svg(const char *path, const struct store_point *p, size_t n, si
 static void history_usage(FILE *out)
 {
 	fprintf(out, "usage: benchgrid history NAME [--metric STEP.METRIC] [--where name=value ...]\n"
-	             "                         [--last N] [--window N] [--svg FILE] [--store PATH|URL]\n\n"
+	             "                         [--last N] [--window N] [--svg FILE] [--store PATH|URL]\n"
+	             "       benchgrid history [NAME] --list [--store PATH|URL]\n\n"
 	             "Print a metric of scenario NAME across the runs in the results history: one\n"
 	             "line per cell per run (run date, host, cell, value, flag), oldest first. A\n"
 	             "value outside the 95%% prediction interval of the same cell's values on the\n"
 	             "same host in the runs before it (at least 3) is flagged LOW or HIGH, with the\n"
 	             "facts that changed since the run before (kernel, PostgreSQL, mount options,\n"
 	             "benchgrid version, ...).\n\n"
+	             "  --list                without NAME: the stored scenarios (runs, latest run);\n"
+	             "                        with NAME: the metrics stored for it, with units\n"
 	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's headline metric)\n"
 	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
 	             "  --last N              show the last N runs (the flags use all of them)\n"
@@ -309,10 +314,15 @@ static int parse_count(const char *opt, const char *arg, long *out)
 static int parse_args(int argc, char **argv, struct hist_opts *o)
 {
 	static const struct option longopts[] = {
-	    {"metric", required_argument, NULL, 'm'}, {"where", required_argument, NULL, 'w'},
-	    {"last", required_argument, NULL, 'l'},   {"window", required_argument, NULL, 'W'},
-	    {"svg", required_argument, NULL, 'g'},    {"store", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"where", required_argument, NULL, 'w'},
+	    {"last", required_argument, NULL, 'l'},
+	    {"window", required_argument, NULL, 'W'},
+	    {"svg", required_argument, NULL, 'g'},
+	    {"store", required_argument, NULL, 's'},
+	    {"list", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
@@ -348,11 +358,14 @@ static int parse_args(int argc, char **argv, struct hist_opts *o)
 			}
 			break;
 		case 'g': o->svg = optarg; break;
+		case 'L': o->list = true; break;
 		case 's': o->store = optarg; break;
 		case 'h': history_usage(stdout); return 1;
 		default: history_usage(stderr); return -1;
 		}
 	}
+	if (o->list && optind == argc)
+		return 0; /* the scenarios */
 	if (optind != argc - 1) {
 		fprintf(stderr, "benchgrid history: expected one scenario name\n");
 		history_usage(stderr);
@@ -429,6 +442,71 @@ static void print_loop_dio_changes(struct store *s, const struct store_point *p,
 	}
 }
 
+/* `--list`: the stored scenarios, or NAME's metrics. */
+static int print_list(struct store *s, const char *scenario, const char *shown)
+{
+	char **v, err[1024];
+	size_t n;
+	if ((scenario ? store_list_metrics(s, scenario, &v, &n, err, sizeof(err))
+	              : store_list_scenarios(s, &v, &n, err, sizeof(err))) < 0) {
+		fprintf(stderr, "benchgrid history: %s\n", err);
+		return CLI_EXIT_FAIL;
+	}
+	if (!n)
+		fprintf(stderr, "benchgrid history: %s in %s\n",
+		        scenario ? "no stored run of that scenario" : "no stored run", shown);
+	if (n && !scenario)
+		printf("%-32s %6s  %s\n", "scenario", "runs", "latest run");
+	for (size_t i = 0; i < n; i++) {
+		char *f[3] = {v[i], NULL, NULL};
+		for (int k = 1; k < 3 && f[k - 1] && (f[k] = strchr(f[k - 1], '\t'));)
+			*f[k]++ = '\0', k++;
+		char date[32] = "";
+		if (!scenario && f[2])
+			date_text(strtod(f[2], NULL), date, sizeof(date));
+		if (scenario)
+			printf("%-40s %s\n", f[0], f[1] ? f[1] : "");
+		else
+			printf("%-32s %6s  %s\n", f[0], f[1] ? f[1] : "", date);
+	}
+	store_names_free(v, n);
+	return n ? 0 : CLI_EXIT_USAGE;
+}
+
+/* NAME has no `want` (a step.metric), or NAME is not stored (want NULL,
+ * or NAME has no metric at all): the nearest stored name, as "; did you
+ * mean 'X'?", or "". */
+static const char *suggest(struct store *s, const char *scenario, const char *want, char *buf, size_t len)
+{
+	char **v, err[1024];
+	size_t n = 0;
+	buf[0] = '\0';
+	if (want && store_list_metrics(s, scenario, &v, &n, err, sizeof(err)) < 0)
+		return buf;
+	if (!n) {
+		if (want)
+			store_names_free(v, n);
+		want = NULL;
+		if (store_list_scenarios(s, &v, &n, err, sizeof(err)) < 0)
+			return buf;
+	}
+	const char **names = calloc(n + 1, sizeof(*names));
+	for (size_t i = 0; names && i < n; i++) {
+		char *tab = strchr(v[i], '\t');
+		if (tab)
+			*tab = '\0';
+		names[i] = v[i];
+	}
+	const char *best = names ? node_suggest(want ? want : scenario, names) : NULL;
+	if (best)
+		snprintf(buf, len, "; did you mean %s'%s'?", want ? "" : "the scenario ", best);
+	else if (want && n)
+		snprintf(buf, len, "; `benchgrid history %s --list` lists its metrics", scenario);
+	free(names);
+	store_names_free(v, n);
+	return buf;
+}
+
 static int history_main(int argc, char **argv)
 {
 	struct hist_opts o = {0};
@@ -446,6 +524,12 @@ static int history_main(int argc, char **argv)
 		fprintf(stderr, "benchgrid history: %s\n", err);
 		return rc == -ENOENT ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 	}
+	char sug[600];
+	if (o.list) {
+		rc = print_list(s, o.scenario, cli_store_shown(spec));
+		store_close(s);
+		return rc;
+	}
 	if (o.metric) {
 		const char *dot = strchr(o.metric, '.');
 		snprintf(step, sizeof(step), "%.*s", (int)(dot - o.metric), o.metric);
@@ -453,8 +537,9 @@ static int history_main(int argc, char **argv)
 	} else if ((rc = store_default_metric(s, o.scenario, step, sizeof(step), metric, sizeof(metric), err,
 	                                      sizeof(err))) < 0) {
 		if (rc == -ENOENT)
-			fprintf(stderr, "benchgrid history: no stored run of scenario '%s' in %s\n",
-			        o.scenario, cli_store_shown(spec));
+			fprintf(stderr, "benchgrid history: no stored run of scenario '%s' in %s%s\n",
+			        o.scenario, cli_store_shown(spec),
+			        suggest(s, o.scenario, NULL, sug, sizeof(sug)));
 		else
 			fprintf(stderr, "benchgrid history: %s\n", err);
 		store_close(s);
@@ -471,9 +556,9 @@ static int history_main(int argc, char **argv)
 	}
 	rc = 0;
 	if (n == 0) {
-		fprintf(stderr, "benchgrid history: no stored run of scenario '%s' has %s%s in %s\n",
+		fprintf(stderr, "benchgrid history: no stored run of scenario '%s' has %s%s in %s%s\n",
 		        o.scenario, ref, o.nwhere ? " in the cells chosen by --where" : "",
-		        cli_store_shown(spec));
+		        cli_store_shown(spec), o.nwhere ? "" : suggest(s, o.scenario, ref, sug, sizeof(sug)));
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}

@@ -42,17 +42,76 @@ int cli_load_plan(const char *path, const struct defines *D, struct spec **s, st
 	return 0;
 }
 
-size_t cli_apply_only(struct cell *cells, size_t n, const struct defines *only)
+int cli_only_add(struct defines *only, const char *arg, const char *cmd)
 {
-	size_t out = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool keep = true;
-		for (size_t k = 0; k < only->n && keep; k++) {
-			const struct node *v = node_get(cells[i].params, only->names[k]);
-			struct node *want = node_new_scalar(only->values[k], NULL);
-			keep = v && param_equal(v, want);
+	if (defines_add(only, arg) < 0) {
+		fprintf(stderr, "benchgrid %s: --only expects name=value, got '%s'\n", cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Does the cell's value v equal one of the values given for its name: each
+ * --only's value whole, or each of its comma-separated parts? */
+static bool only_match(const struct node *v, const struct defines *only, const char *name)
+{
+	bool hit = false;
+	for (size_t k = 0; k < only->n && !hit && v; k++) {
+		if (strcmp(only->names[k], name))
+			continue;
+		char *copy = strdup(only->values[k]), *save = NULL;
+		struct node *want = node_new_scalar(only->values[k], NULL);
+		hit = param_equal(v, want);
+		node_free(want);
+		for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !hit;
+		     t = strtok_r(NULL, ",", &save)) {
+			want = node_new_scalar(t, NULL);
+			hit = param_equal(v, want);
 			node_free(want);
 		}
+		free(copy);
+	}
+	return hit;
+}
+
+/* Every --only names a parameter some cell has: 0, or -EINVAL said. */
+static int only_names_known(const struct cell *cells, size_t n, const struct defines *only, const char *cmd)
+{
+	int rc = 0;
+	for (size_t k = 0; k < only->n; k++) {
+		bool known = false;
+		for (size_t i = 0; i < n && !known; i++)
+			known = node_get(cells[i].params, only->names[k]) != NULL;
+		if (known)
+			continue;
+		const struct node *p = n ? cells[0].params : NULL;
+		const char **names = calloc((p ? p->n : 0) + 1, sizeof(*names));
+		char list[512] = "";
+		size_t used = 0;
+		for (size_t i = 0; names && p && i < p->n; i++) {
+			names[i] = p->keys[i];
+			int w = snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", p->keys[i]);
+			used = w > 0 && used + (size_t)w < sizeof(list) ? used + (size_t)w : used;
+		}
+		const char *sug = names ? node_suggest(only->names[k], names) : NULL;
+		fprintf(stderr, "benchgrid %s: --only %s: not a parameter of the matrix (%s%s)%s%s%s\n", cmd,
+		        only->names[k], used ? "parameters: " : "it has none", list,
+		        sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+		free(names);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+int cli_apply_only(struct cell *cells, size_t *n, const struct defines *only, const char *cmd)
+{
+	if (only_names_known(cells, *n, only, cmd) < 0)
+		return -EINVAL;
+	size_t out = 0;
+	for (size_t i = 0; i < *n; i++) {
+		bool keep = true;
+		for (size_t k = 0; k < only->n && keep; k++)
+			keep = only_match(node_get(cells[i].params, only->names[k]), only, only->names[k]);
 		if (keep)
 			cells[out++] = cells[i];
 		else {
@@ -60,7 +119,8 @@ size_t cli_apply_only(struct cell *cells, size_t n, const struct defines *only)
 			cell_steps_free(&cells[i]);
 		}
 	}
-	return out;
+	*n = out;
+	return 0;
 }
 
 static void check_usage(FILE *out)
@@ -73,6 +133,7 @@ static void check_usage(FILE *out)
 static void plan_usage(FILE *out)
 {
 	fprintf(out, "usage: benchgrid plan SPEC [--format table|tsv|json] [-D name=value ...]\n"
+	             "                      [--only name=value[,value...] ...]\n"
 	             "                      [--shards N [--split-groups]] [--list-params]\n"
 	             "                      [--store PATH] [--work-dir DIR]\n\n"
 	             "Print the expanded cells with their normalised parameters; the table ends with\n"
@@ -82,6 +143,10 @@ static void plan_usage(FILE *out)
 	             "[{\"index\":0,\"id\":\"...\",\"params\":{...},\"text\":{...}}]\n"
 	             "                  sizes in bytes, durations in seconds; text keeps values as written\n"
 	             "  -D name=value   override a variable from vars:\n"
+	             "  --only name=value[,value...]\n"
+	             "                  only the cells run --only would run, to preview a selection;\n"
+	             "                  values of one name (listed, or in repeated --only) select\n"
+	             "                  either, different names must all match\n"
 	             "  --shards N      also show how `run --shard i/N` splits the cells over N\n"
 	             "                  shares (hosts), and the set-ups each share repeats\n"
 	             "  --split-groups  with --shards: split cells that share fixtures too\n"
@@ -164,17 +229,13 @@ static void print_shares(const struct spec *s, const struct cell *cells, size_t 
 static int run_plan(int argc, char **argv, bool is_plan)
 {
 	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"define", required_argument, NULL, 'D'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"shards", required_argument, NULL, 'N'},
-	    {"split-groups", no_argument, NULL, 'G'},
-	    {"list-params", no_argument, NULL, 'L'},
-	    {"store", required_argument, NULL, 'S'},
-	    {"work-dir", required_argument, NULL, 'W'},
-	    {NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, 'f'},   {"define", required_argument, NULL, 'D'},
+	    {"only", required_argument, NULL, 'O'},     {"help", no_argument, NULL, 'h'},
+	    {"shards", required_argument, NULL, 'N'},   {"split-groups", no_argument, NULL, 'G'},
+	    {"list-params", no_argument, NULL, 'L'},    {"store", required_argument, NULL, 'S'},
+	    {"work-dir", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
 	};
-	struct defines D = {0};
+	struct defines D = {0}, only = {0};
 	size_t nshards = 0;
 	bool split_groups = false, list_params = false;
 	const char *store = NULL, *work_dir = NULL;
@@ -183,14 +244,21 @@ static int run_plan(int argc, char **argv, bool is_plan)
 	int c, rc = CLI_EXIT_USAGE;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "D:f:h", longopts, NULL)) != -1) {
+		if (!is_plan && c != 'D' && c != 'h' && c != '?')
+			goto bad; /* check takes -D only */
 		switch (c) {
 		case 'D':
 			if (cli_define(&D, optarg) < 0)
 				goto out;
 			break;
+		case 'O':
+			if (defines_add(&only, optarg) < 0) {
+				fprintf(stderr, "benchgrid plan: --only expects name=value, got '%s'\n",
+				        optarg);
+				goto out;
+			}
+			break;
 		case 'f':
-			if (!is_plan)
-				goto bad;
 			if (!strcmp(optarg, "table"))
 				fmt = PLAN_TABLE;
 			else if (!strcmp(optarg, "tsv"))
@@ -204,8 +272,6 @@ static int run_plan(int argc, char **argv, bool is_plan)
 			break;
 		case 'N':
 			nshards = strtoul(optarg, &end, 10);
-			if (!is_plan)
-				goto bad;
 			if (*optarg < '0' || *optarg > '9' || *end || nshards < 1 || nshards > 1000000) {
 				fprintf(stderr,
 				        "benchgrid plan: --shards expects a number from 1, got '%s'\n",
@@ -213,22 +279,10 @@ static int run_plan(int argc, char **argv, bool is_plan)
 				goto out;
 			}
 			break;
-		case 'G':
-			if (!is_plan)
-				goto bad;
-			split_groups = true;
-			break;
-		case 'L':
-			if (!is_plan)
-				goto bad;
-			list_params = true;
-			break;
+		case 'G': split_groups = true; break;
+		case 'L': list_params = true; break;
 		case 'S':
-		case 'W':
-			if (!is_plan)
-				goto bad;
-			*(c == 'S' ? &store : &work_dir) = optarg;
-			break;
+		case 'W': *(c == 'S' ? &store : &work_dir) = optarg; break;
 		case 'h':
 			(is_plan ? plan_usage : check_usage)(stdout);
 			rc = 0;
@@ -248,7 +302,11 @@ static int run_plan(int argc, char **argv, bool is_plan)
 	struct spec *s;
 	struct cell *cells;
 	size_t n;
-	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0) {
+	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0 ||
+	    cli_apply_only(cells, &n, &only, "plan") < 0) {
+		rc = CLI_EXIT_USAGE;
+	} else if (only.n && n == 0) {
+		fprintf(stderr, "benchgrid plan: no cell matches the --only filters\n");
 		rc = CLI_EXIT_USAGE;
 	} else {
 		if (!is_plan)
@@ -276,6 +334,7 @@ bad:
 	rc = CLI_EXIT_USAGE;
 out:
 	defines_free(&D);
+	defines_free(&only);
 	return rc;
 }
 

@@ -18,8 +18,15 @@ int cli_define(struct defines *D, const char *arg);
 int cli_load_plan(const char *path, const struct defines *D, struct spec **s, struct cell **cells, size_t *n,
                   struct diag *d);
 
-/* Keep only the cells matching every --only name=value (run, slurm): the
- * new count; the others' parameters are freed. */
-size_t cli_apply_only(struct cell *cells, size_t n, const struct defines *only);
+/* One --only name=value into only: 0, or -1 said on stderr. */
+int cli_only_add(struct defines *only, const char *arg, const char *cmd);
+
+/* Keep only the cells matching the --only filters (run, slurm, plan) and
+ * set *n to their count; the others' parameters are freed. Filters of one
+ * name select any of their values (`fs=xfs,ext4`, or `fs=xfs` and `fs=ext4`);
+ * filters of different names must all hold. A name no cell has is refused
+ * with did-you-mean on stderr (cmd: the command's name): -EINVAL, cells
+ * untouched. */
+int cli_apply_only(struct cell *cells, size_t *n, const struct defines *only, const char *cmd);
 
 #endif

@@ -11,6 +11,7 @@
 #include "matrix.h"
 #include "plan.h"
 #include "runner.h"
+#include "selection.h"
 #include "cli_store.h"
 #include "outdir.h"
 #include "shard.h"
@@ -24,7 +25,8 @@ static void run_usage(FILE *out)
 	             "timeseries.csv and report.md (with SVG charts) into DIR.\n\n"
 	             "  -o, --output DIR   output directory (default benchgrid-out/NAME-DATE-TIME)\n"
 	             "  -D name=value      override a variable of vars:\n"
-	             "  --only name=value  run only the cells whose parameter has that value (repeatable)\n"
+	             "  --only name=value  run only the cells whose parameter has that value (repeatable;\n"
+	             "                     fs=xfs,ext4 or --only fs=xfs --only fs=ext4 select both)\n"
 	             "  --resume DIR       complete an interrupted run: only cells not finished in DIR\n"
 	             "  --dry-run          print the cells in run order and what each sets up; run nothing\n"
 	             "  --fail-fast        stop at the first failed cell\n"
@@ -104,6 +106,23 @@ static int run_and_record(struct spec *s, struct cell *cells, size_t n, struct r
 	return r < 0 ? (r == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL) : r;
 }
 
+/* -D and --only: recorded by the run; on --resume the run's own when none
+ * are given (selection.h). 0, or -1 said on stderr. */
+static int take_selection(struct runner_opts *o, const char *shard, struct defines *D, struct defines *only)
+{
+	bool reused = false;
+	if (o->resume && !shard && selection_resume(o->outdir, D, only, &reused) < 0)
+		return -1;
+	if (reused && !o->quiet) {
+		char text[2048];
+		selection_text(D, only, text, sizeof(text));
+		fprintf(stderr, "resuming with the run's %s\n", text);
+	}
+	o->defines = D;
+	o->only = only;
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -142,11 +161,8 @@ static int run_main(int argc, char **argv)
 				goto out;
 			break;
 		case 'O':
-			if (defines_add(&only, optarg) < 0) {
-				fprintf(stderr, "benchgrid run: --only expects name=value, got '%s'\n",
-				        optarg);
+			if (cli_only_add(&only, optarg, "run") < 0)
 				goto out;
-			}
 			break;
 		case 'R':
 			o.resume = true;
@@ -198,11 +214,14 @@ static int run_main(int argc, char **argv)
 	struct spec *s;
 	struct cell *cells;
 	size_t n;
+	if (take_selection(&o, shard, &D, &only) < 0)
+		goto out;
 	if (cli_load_plan(argv[optind], &D, &s, &cells, &n, &d) < 0) {
 		rc = CLI_EXIT_USAGE;
 	} else {
-		n = cli_apply_only(cells, n, &only);
-		if (only.n && n == 0) {
+		if (cli_apply_only(cells, &n, &only, "run") < 0) {
+			rc = CLI_EXIT_USAGE;
+		} else if (only.n && n == 0) {
 			fprintf(stderr, "benchgrid run: no cell matches the --only filters\n");
 			rc = CLI_EXIT_USAGE;
 		} else if (!shard && (nshards_opt || split_groups)) {

@@ -200,10 +200,8 @@ static int pass_define(struct slurm_opts *o, int c, const char *arg)
 		return -1;
 	if (c == 'D' && cli_define(&o->D, arg) < 0)
 		return -1;
-	if (c == 'O' && defines_add(&o->only, arg) < 0) {
-		fprintf(stderr, "benchgrid slurm: --only expects name=value, got '%s'\n", arg);
+	if (c == 'O' && cli_only_add(&o->only, arg, "slurm") < 0)
 		return -1;
-	}
 	if (strv_push(&o->pass, c == 'D' ? "-D" : "--only") < 0 || strv_push(&o->pass, arg) < 0)
 		return -1;
 	return 0;
@@ -738,8 +736,9 @@ static int slurm_main(int argc, char **argv)
 	size_t n;
 	rc = CLI_EXIT_USAGE;
 	if (cli_load_plan(argv[optind], &o.D, &s, &cells, &n, &d) == 0) {
-		n = cli_apply_only(cells, n, &o.only);
-		if (o.only.n && n == 0)
+		if (cli_apply_only(cells, &n, &o.only, "slurm") < 0)
+			; /* said */
+		else if (o.only.n && n == 0)
 			fprintf(stderr, "benchgrid slurm: no cell matches the --only filters\n");
 		else if (plan_shares(s, cells, n, &o, &P) == 0 &&
 		         build_job(s, argv[optind], &o, &P, &J) == 0 &&

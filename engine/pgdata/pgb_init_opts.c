@@ -82,7 +82,9 @@ int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_ini
 	o->scale = 1;
 	if (!map || map->kind == NODE_NULL)
 		return 0;
-	if (opt_check_keys(map, what, &pgb_init_opt_table, d))
+	/* An unknown key is one error among the others, not the only one. */
+	rc = opt_check_keys(map, what, &pgb_init_opt_table, d) < 0 ? -EINVAL : 0;
+	if (rc && map->kind != NODE_MAP)
 		return -EINVAL;
 	rc |= pgbio_int(map, what, "scale", 1, INT32_MAX, &o->scale, d);
 	rc |= pgbio_int(map, what, "fillfactor", 10, 100, &o->fillfactor, d);

@@ -266,6 +266,63 @@ int outdir_open(const char *path, bool resume, struct diag *d)
 	return fd;
 }
 
+/* The nearest existing folder above a path that does not exist must be a
+ * directory for mkdir_parents to succeed: 0, or a negative errno. */
+static int creatable(const char *path)
+{
+	char *p = strdup(path);
+	int rc = p ? 0 : -ENOMEM;
+	struct stat st;
+	for (char *slash; rc == 0 && (slash = strrchr(p, '/'));) {
+		while (slash > p && slash[-1] == '/')
+			slash--;
+		*slash = '\0';
+		if (!*p)
+			break; /* the root */
+		if (stat(p, &st) == 0) {
+			rc = S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+			break;
+		}
+		if (errno != ENOENT)
+			rc = -errno;
+	}
+	free(p);
+	return rc;
+}
+
+int outdir_probe(const char *path, bool resume, struct diag *d)
+{
+	char err[4600];
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	/* ENOTDIR for a path that is not there: a folder above it is a file. */
+	bool missing = fd < 0 && (errno == ENOENT || (errno == ENOTDIR && lstat(path, &st) < 0));
+	if (missing && !resume) {
+		int rc = creatable(path);
+		if (rc == 0)
+			return -ENOENT;
+		diag_error(d, NULL, "cannot create output directory %s: %s", path, strerror(-rc));
+		return -EINVAL;
+	}
+	if (fd < 0) {
+		if (resume && errno == ENOENT)
+			snprintf(
+			    err, sizeof(err),
+			    "--resume %s: no such directory (nothing to resume; use -o to start a new run)",
+			    path);
+		else
+			open_error(path, errno, err, sizeof(err));
+		diag_error(d, NULL, "output directory: %s", err);
+		return -EINVAL;
+	}
+	if (check_owner(fd, path, err, sizeof(err)) < 0) {
+		diag_error(d, NULL, "output directory: %s", err);
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 int outdir_copy_scenario(int dirfd, const char *scenario_file)
 {
 	FILE *in = fopen(scenario_file, "rbe");

@@ -31,6 +31,12 @@ char *outdir_default(const char *scenario_name);
  * remove the temporary files a killed run left. A directory fd, or
  * -EINVAL with the reason in d. */
 int outdir_open(const char *path, bool resume, struct diag *d);
+/* The same rules for --dry-run, which creates and writes nothing: a
+ * directory fd when path exists and would be accepted, -ENOENT when it
+ * does not exist and could be created, or -EINVAL with the reason in d.
+ * (A directory owned by the uid root is squashed to is refused here: only
+ * a file written there would tell.) */
+int outdir_probe(const char *path, bool resume, struct diag *d);
 /* Whether a file or directory (its fstat) in the output directory is ours:
  * owned by the effective user, or by the uid the last outdir_open found our
  * files get there (a squashed root). */

@@ -27,6 +27,7 @@
 #include "repeat_until.h"
 #include "rep.h"
 #include "results.h"
+#include "selection.h"
 #include "share.h"
 #include "state.h"
 #include "step_run.h"
@@ -103,6 +104,34 @@ static int load_earlier(struct runner *R, const struct cell *cells, size_t n, st
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* --dry-run: the output directory's rules of a real run, read only: the
+ * folder itself (outdir_probe), a sweep's shares in it, a run in it without
+ * --resume. 0, or -EINVAL with the reason in d. */
+static int dry_run_outdir(struct runner *R, struct diag *d)
+{
+	int fd = outdir_probe(R->E.outdir, R->o->resume && !R->sharded, d);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return -EINVAL;
+	struct stat st;
+	int rc = 0;
+	if (!R->sharded && fstatat(fd, SHARES_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		diag_error(d, NULL,
+		           "%s holds the shares of a sweep (%s/): run a share again with --shard i/n, join "
+		           "them with `benchgrid merge %s`, or use another -o directory",
+		           R->E.outdir, SHARES_DIR, R->E.outdir);
+		rc = -EINVAL;
+	} else if (!R->sharded && !R->o->resume && fstatat(fd, JOURNAL_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		diag_error(d, NULL,
+		           "%s already holds a run; use --resume %s to complete it, or another -o directory",
+		           R->E.outdir, R->E.outdir);
+		rc = -EINVAL;
+	}
+	close(fd);
+	return rc;
 }
 
 /* Every share of a sweep must run the same plan, or the shares would
@@ -219,6 +248,12 @@ static int open_outdir(struct runner *R, const struct spec *s, const struct cell
 	describe_run(R, s, R->sharded ? R->o->shards->ncells[R->o->share] : n);
 	int rc = journal_write_plan(R->E.outfd, s, cells, n, (int64_t)R->E.rs.fingerprint, R->E.warmup);
 	const char *what = "plan.tsv";
+	static const struct defines none = {0};
+	if (rc == 0 && !R->sharded && !R->o->resume) { /* a resumed run keeps its own */
+		rc = selection_write(R->E.outfd, R->o->defines ? R->o->defines : &none,
+		                     R->o->only ? R->o->only : &none);
+		what = SELECTION_NAME;
+	}
 	if (rc == 0) {
 		rc = outdir_copy_scenario(R->E.outfd, s->file);
 		what = "scenario.yaml";
@@ -699,6 +734,10 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	if (gethostname(R.host, sizeof(R.host) - 1) < 0)
 		snprintf(R.host, sizeof(R.host), "unknown");
 	R.E.outdir = o->outdir ? strdup(o->outdir) : outdir_default(s->name);
+	if (o->dry_run && dry_run_outdir(&R, d) < 0) {
+		free(R.E.outdir);
+		return -EINVAL;
+	}
 	if (o->dry_run) {
 		printf("would run %zu cell%s into %s\n", n, n == 1 ? "" : "s", R.E.outdir);
 		plan_print(s, cells, n, PLAN_TABLE, stdout);

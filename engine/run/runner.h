@@ -30,6 +30,8 @@ struct runner_opts {
 	 * a run of every cell. */
 	const struct shard_plan *shards;
 	size_t share;
+	/* -D and --only as given, recorded for --resume (selection.h); NULL: none. */
+	const struct defines *defines, *only;
 };
 
 /* Returns 0 when every cell succeeded and every result was written, 1 when

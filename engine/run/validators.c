@@ -11,6 +11,7 @@
 #include "fx_pg.h"
 #include "knobs.h"
 #include "raw_device.h"
+#include "ref_check.h"
 #include "rep_config.h"
 #include "spec_check.h"
 #include "workload_table.h"
@@ -91,4 +92,5 @@ void validators_register(void)
 	spec_check_add_validator(check_knobs);
 	spec_check_add_validator(check_report);
 	spec_check_add_validator(check_expect);
+	spec_check_add_validator(ref_check);
 }

@@ -4,10 +4,13 @@
 #define BENCHGRID_WORKLOAD_TABLE_H
 
 #include "workload.h"
+#include "workload_metrics.h"
 
 /* The workload whose key appears in the step map, or NULL. */
 const struct workload_ops *workload_find(const char *name);
 /* NULL-terminated list of all workloads. */
 const struct workload_ops *const *workload_all(void);
+/* The metrics the workload named so can write, or NULL (unknown kind). */
+const struct workload_metrics *workload_metrics_of(const char *name);
 
 #endif

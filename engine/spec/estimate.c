@@ -341,7 +341,7 @@ static int walk_slots(struct walk *W, size_t n, const struct run_slot *seq, size
 		if (!cc)
 			return -ENOMEM;
 		if (c != prev) { /* the runner's test: the interpolated target(s) differ */
-			bool new_fs = !prev || c->fs_key != prev->fs_key;
+			bool new_fs = cell_new_fs(prev, c);
 			if (new_fs) {
 				e->fs_setups++;
 				each[j].mkfs = cc->nmkfs;
@@ -400,11 +400,14 @@ int estimate_slots(const struct spec *s, const struct cell *cells, size_t n, con
 	spec_cell_refs(s, NULL, &W.refs, &W.nrefs);
 	struct setups all = {0}, *each = calloc(ns ? ns : 1, sizeof(*each));
 	e->slot_s = calloc(ns ? ns : 1, sizeof(*e->slot_s));
+	e->slot_loads = calloc(ns ? ns : 1, sizeof(*e->slot_loads));
 	e->nslots = ns;
-	int rc = each && e->slot_s && W.seen ? walk_slots(&W, n, seq, ns, each, e) : -ENOMEM;
+	int rc = each && e->slot_s && e->slot_loads && W.seen ? walk_slots(&W, n, seq, ns, each, e) : -ENOMEM;
 	walk_free(&W);
-	for (size_t j = 0; rc == 0 && j < ns; j++)
+	for (size_t j = 0; rc == 0 && j < ns; j++) {
 		add_setups(&all, &each[j]);
+		e->slot_loads[j] = each[j].loads;
+	}
 	e->mkfs = all.mkfs;
 	e->fs_setups_made = all.made;
 	e->initdb = all.initdb;
@@ -452,8 +455,10 @@ void estimate_free(struct estimate *e)
 		free(e->steps[i].name);
 	free(e->steps);
 	free(e->slot_s);
+	free(e->slot_loads);
 	e->steps = NULL;
 	e->slot_s = NULL;
+	e->slot_loads = NULL;
 	e->nsteps = 0;
 }
 
@@ -468,6 +473,24 @@ double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, s
 		e.slot_s = NULL;
 	}
 	estimate_free(&e);
+	return v;
+}
+
+size_t *estimate_cell_loads(const struct spec *s, const struct cell *cells, size_t n)
+{
+	struct estimate_rates r = ESTIMATE_DEFAULTS;
+	struct estimate e;
+	size_t *v = NULL;
+	struct run_slot *seq = calloc(n ? n : 1, sizeof(*seq));
+	for (size_t i = 0; seq && i < n; i++)
+		seq[i].cell = i;
+	if (seq && estimate_slots(s, cells, n, seq, n, &r, NULL, &e) == 0) {
+		v = e.slot_loads;
+		e.slot_loads = NULL;
+	}
+	if (seq)
+		estimate_free(&e);
+	free(seq);
 	return v;
 }
 

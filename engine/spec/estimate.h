@@ -69,6 +69,7 @@ struct estimate {
 	struct estimate_step *steps;
 	size_t nsteps;
 	double *slot_s; /* each slot's seconds (its steps, its warm-ups with its cell's first, its set-ups) */
+	size_t *slot_loads; /* each slot's pgbench data loads (plan's "sets up" column) */
 	size_t nslots;
 	size_t undeclared;  /* steps (by name) that declare no duration */
 	uint64_t disk_need; /* bytes the largest cell needs in the work directory */
@@ -88,6 +89,10 @@ void estimate_free(struct estimate *e);
  * frees it. */
 double *estimate_slots_seconds(const struct spec *s, const struct cell *cells, size_t n,
                                const struct run_slot *seq, size_t ns);
+
+/* Each cell's pgbench data loads when the cells run in this order, one
+ * slot each (plan's table); NULL when out of memory. The caller frees it. */
+size_t *estimate_cell_loads(const struct spec *s, const struct cell *cells, size_t n);
 
 /* What run's ETA knows (run/progress.h): the slots run so far and left,
  * split by whether the plan priced them above 0 s (steps that declare no

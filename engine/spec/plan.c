@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate.h"
 #include "jsonio.h"
 #include "matrix.h"
 #include "spec_hooks.h"
@@ -107,6 +108,19 @@ static void dedupe_into(struct diag *dst, struct diag *src, struct strset *seen)
 			diag_add(dst, e->level, e->pos.file ? &e->pos : NULL, "%s", e->msg);
 	}
 	diag_free(src);
+}
+
+/* Does a target of the cell's tree ask for `fresh: per-cell`? (spec cannot
+ * read fixtures/fs's tables: the value is the one fs_opts_table names.) */
+static bool fresh_per_cell(const struct node *tree)
+{
+	const struct node *t = node_get(node_get(tree, "target"), "fresh"), *ts = node_get(tree, "targets");
+	bool per_cell = t && t->kind == NODE_SCALAR && !strcmp(t->text, "per-cell");
+	for (size_t i = 0; ts && ts->kind == NODE_MAP && i < ts->n && !per_cell; i++) {
+		t = node_get(ts->items[i], "fresh");
+		per_cell = t && t->kind == NODE_SCALAR && !strcmp(t->text, "per-cell");
+	}
+	return per_cell;
 }
 
 /* Sort keys for plan_order: [fs_key, pg_key, position] triples. */
@@ -230,6 +244,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 			size_t twin = first_of[combo];
 			(*cells)[c].fs_key = (*cells)[twin].fs_key;
 			(*cells)[c].pg_key = (*cells)[twin].pg_key;
+			(*cells)[c].fresh_fs = (*cells)[twin].fresh_fs;
 			cell_steps_copy(&(*cells)[c], &(*cells)[twin]);
 			continue;
 		}
@@ -244,6 +259,7 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 			(*cells)[c].fs_key =
 			    node_hash(node_get(tree, "target")) ^ (node_hash(node_get(tree, "targets")) * 31);
 			(*cells)[c].pg_key = node_hash(node_get(tree, "postgres"));
+			(*cells)[c].fresh_fs = fresh_per_cell(tree);
 		}
 		node_free(tree);
 		dedupe_into(d, &one, &seen);
@@ -356,11 +372,16 @@ static size_t param_columns(const struct cell *cells, size_t n, const char ***co
 	return nc;
 }
 
-void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, char *buf, size_t len)
+void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, bool loads, char *buf, size_t len)
 {
-	bool fs = i == 0 || cells[i].fs_key != cells[i - 1].fs_key;
+	bool fs = cell_new_fs(i ? &cells[i - 1] : NULL, &cells[i]);
 	bool pg = has_pg && (fs || cells[i].pg_key != cells[i - 1].pg_key);
-	snprintf(buf, len, "%s", fs ? (has_pg ? "target+pg" : "target") : pg ? "pg settings" : "-");
+	const char *what = fs ? (has_pg ? "target+pg" : "target") : pg ? "pg settings" : NULL;
+	/* data: pgbench's tables loaded (the estimate's data loads) */
+	snprintf(buf, len, "%s%s%s", what ? what : "", what && loads ? "+" : "",
+	         loads  ? "data"
+	         : what ? ""
+	                : "-");
 }
 
 void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out)
@@ -407,15 +428,23 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	fprintf(out, "# %s: %zu cell%s in run order; 'sets up' names the fixtures a cell builds anew\n",
 	        s->name, n, n == 1 ? "" : "s");
 	bool whens = spec_has_when(s);
-	fprintf(out, "%-*s  %-*s  %-13s", (int)w[0], "index", (int)w[1], "id", "sets up");
+	size_t *loads = estimate_cell_loads(s, cells, n);
+	bool has_pg = node_get(s->root, "postgres") != NULL;
+	int wset = 13;
+	for (size_t i = 0; i < n; i++) {
+		char what[32];
+		plan_fixture_changes(cells, i, has_pg, loads && loads[i], what, sizeof(what));
+		wset = (int)strlen(what) > wset ? (int)strlen(what) : wset;
+	}
+	fprintf(out, "%-*s  %-*s  %-*s", (int)w[0], "index", (int)w[1], "id", wset, "sets up");
 	for (size_t j = 0; j < nc; j++)
 		fprintf(out, "  %-*s", (int)w[j + 2], cols[j]);
 	fputs(whens ? "  steps\n" : "\n", out);
-	bool has_pg = node_get(s->root, "postgres") != NULL;
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
-		plan_fixture_changes(cells, i, has_pg, what, sizeof(what));
-		fprintf(out, "%*zu  %-*s  %-13s", (int)w[0], cells[i].index, (int)w[1], cells[i].id, what);
+		plan_fixture_changes(cells, i, has_pg, loads && loads[i], what, sizeof(what));
+		fprintf(out, "%*zu  %-*s  %-*s", (int)w[0], cells[i].index, (int)w[1], cells[i].id, wset,
+		        what);
 		for (size_t j = 0; j < nc; j++) {
 			const struct node *v = node_get(cells[i].params, cols[j]);
 			fprintf(out, "  %-*s", (int)w[j + 2], v ? v->text : "-");
@@ -430,5 +459,6 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	if (whens)
 		print_whens(s, out);
 	free(w);
+	free(loads);
 	free(cols);
 }

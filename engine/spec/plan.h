@@ -18,7 +18,7 @@ void plan_order(struct cell *cells, size_t n);
 
 /* What cell i of the run order sets up anew: "target", "target+pg",
  * "pg settings" (same filesystem, other server settings) or "-". */
-void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, char *buf, size_t len);
+void plan_fixture_changes(const struct cell *cells, size_t i, bool has_pg, bool loads, char *buf, size_t len);
 
 void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum plan_format f, FILE *out);
 

@@ -201,7 +201,7 @@ void run_order_cost(const struct cell *cells, const struct run_slot *seq, size_t
 	const struct cell *prev = NULL;
 	for (size_t i = 0; i < nslots; i++) {
 		const struct cell *c = &cells[seq[i].cell];
-		bool fs = !prev || c->fs_key != prev->fs_key;
+		bool fs = cell_new_fs(prev, c);
 		bool pg = has_pg && (fs || c->pg_key != prev->pg_key);
 		cost->setups += fs || pg;
 		cost->switches += c != prev;

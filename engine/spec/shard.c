@@ -52,7 +52,7 @@ static size_t count_setups(const struct cell *cells, size_t n, const size_t *sha
 	for (size_t i = 0; i < n; i++) {
 		if (share_of && share_of[i] != share)
 			continue;
-		bool fs = !prev || cells[i].fs_key != prev->fs_key;
+		bool fs = cell_new_fs(prev, &cells[i]);
 		bool pg = has_pg && (fs || cells[i].pg_key != prev->pg_key);
 		setups += fs || pg;
 		prev = &cells[i];
@@ -79,7 +79,7 @@ int shard_plan_build(const struct spec *s, const struct cell *cells, size_t n, s
 	sp->cheap = !fixtures_worth_keeping(s);
 	bool keep = !split_groups && !sp->cheap;
 	for (size_t i = 0; i < n; i++) {
-		if (keep && sp->ngroups && cells[i].fs_key == cells[i - 1].fs_key)
+		if (keep && sp->ngroups && !cell_new_fs(&cells[i - 1], &cells[i]))
 			g[sp->ngroups - 1].n++;
 		else
 			g[sp->ngroups++] = (struct group){i, 1};

@@ -103,6 +103,87 @@ static int check_scalar_map(const struct node *m, const char *what, struct diag 
 	return bad;
 }
 
+/* Adds to *names (NULL-terminated) each NAME of a `${NAME}` in the tree n. */
+static void add_refs(const struct node *n, const char ***names, size_t *len)
+{
+	if (!n)
+		return;
+	for (const char *p = n->kind == NODE_SCALAR ? n->text : NULL; p && (p = strstr(p, "${")); p += 2) {
+		size_t k = strcspn(p + 2, "}");
+		char *name = p[2 + k] && k ? strndup(p + 2, k) : NULL;
+		const char **nv = name ? realloc(*names, (*len + 2) * sizeof(*nv)) : NULL;
+		if (!nv) {
+			free(name);
+			continue;
+		}
+		*names = nv;
+		(*names)[(*len)++] = name;
+		(*names)[*len] = NULL;
+	}
+	for (size_t i = 0; n->kind != NODE_SCALAR && i < n->n; i++)
+		add_refs(n->items[i], names, len);
+}
+
+static bool in_names(const char *const *v, size_t n, const char *x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], x))
+			return true;
+	return false;
+}
+
+/* Every -D names a variable the scenario has: one of vars:, of a profile's
+ * vars, `profile`, or a `${NAME}` it writes somewhere (given only by -D). A
+ * misspelt -D would otherwise change nothing, silently. */
+static void check_defines(const struct node *root, const struct defines *D, struct diag *d)
+{
+	const char **known = NULL, **refs = NULL;
+	size_t nk = 0, nr = 0;
+	const struct node *vars = node_get(root, "vars"), *profiles = node_get(root, "profiles");
+	if (!D || !D->n)
+		return;
+	known = calloc(2 + (vars && vars->kind == NODE_MAP ? vars->n : 0), sizeof(*known));
+	if (!known)
+		return;
+	known[nk++] = "profile";
+	for (size_t i = 0; vars && vars->kind == NODE_MAP && i < vars->n; i++)
+		known[nk++] = vars->keys[i];
+	for (size_t p = 0; profiles && profiles->kind == NODE_MAP && p < profiles->n; p++) {
+		const struct node *pv = profiles->items[p];
+		for (size_t i = 0; pv->kind == NODE_MAP && i < pv->n; i++) {
+			const char **nv =
+			    in_names(known, nk, pv->keys[i]) ? NULL : realloc(known, (nk + 2) * sizeof(*nv));
+			if (nv) {
+				known = nv;
+				known[nk++] = pv->keys[i];
+				known[nk] = NULL;
+			}
+		}
+	}
+	add_refs(root, &refs, &nr);
+	for (size_t i = 0; i < D->n; i++) {
+		if (in_names(known, nk, D->names[i]) || in_names(refs, nr, D->names[i]))
+			continue;
+		char list[512];
+		size_t k = 0;
+		for (size_t j = 1; j < nk && k < sizeof(list); j++)
+			k +=
+			    (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", j > 1 ? ", " : "", known[j]);
+		const char *sug = node_suggest(D->names[i], known);
+		struct src_pos p = {diag_intern("-D"), 0, 0};
+		diag_error(d, &p,
+		           "-D %s: the scenario has no variable '%s' (%s%s); declare it in vars: to pass "
+		           "it%s%s%s",
+		           D->names[i], D->names[i],
+		           nk > 1 ? "vars: " : "it has no vars:", nk > 1 ? list : "",
+		           sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+	}
+	for (size_t i = 0; i < nr; i++)
+		free((char *)refs[i]);
+	free(refs);
+	free(known);
+}
+
 /* vars, then the selected profile's vars, then -D overrides. */
 static struct node *merge_vars(const struct node *root, const struct defines *D, struct diag *d)
 {
@@ -214,6 +295,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 	double t;
 	if ((v = node_get(root, "timeout")))
 		node_as_duration(v, "timeout", false, &t, d);
+	check_defines(root, D, d);
 	s->vars = merge_vars(root, D, d);
 	interp_name(s, d);
 	spec_hooks_load_lua(s, d);

@@ -306,3 +306,79 @@ void store_facts_free(struct store_fact *f, size_t n)
 	}
 	free(f);
 }
+
+struct names {
+	char **v;
+	size_t n, cap;
+	bool oom;
+};
+
+/* One row as its columns joined by tabs. */
+static int name_row(void *arg, int ncol, const char *const *v)
+{
+	struct names *N = arg;
+	if (ncol < 1 || !v[0])
+		return 0;
+	if (N->n == N->cap) {
+		size_t cap = N->cap ? 2 * N->cap : 32;
+		char **nv = realloc(N->v, cap * sizeof(*nv));
+		if (!nv) {
+			N->oom = true;
+			return 1;
+		}
+		N->v = nv;
+		N->cap = cap;
+	}
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	for (int i = 0; f && i < ncol; i++)
+		fprintf(f, "%s%s", i ? "\t" : "", v[i] ? v[i] : "");
+	if (!f || fclose(f) != 0) {
+		N->oom = true;
+		return 1;
+	}
+	N->v[N->n++] = line;
+	return 0;
+}
+
+static int list_rows(struct store *s, const char *sql, int np, const char *const *p, char ***out, size_t *n,
+                     char *err, size_t errlen)
+{
+	struct names N = {0};
+	long rc = sdb_exec(s, sql, np, p, name_row, &N);
+	if (rc < 0 || N.oom) {
+		snprintf(err, errlen, "%s", rc < 0 ? s->err : "out of memory");
+		store_names_free(N.v, N.n);
+		return -1;
+	}
+	*out = N.v;
+	*n = N.n;
+	return 0;
+}
+
+int store_list_scenarios(struct store *s, char ***out, size_t *n, char *err, size_t errlen)
+{
+	return list_rows(s,
+	                 "SELECT scenario, COUNT(*), CAST(MAX(started) AS BIGINT) FROM runs GROUP BY scenario"
+	                 " ORDER BY scenario",
+	                 0, NULL, out, n, err, errlen);
+}
+
+int store_list_metrics(struct store *s, const char *scenario, char ***out, size_t *n, char *err,
+                       size_t errlen)
+{
+	const char *p[] = {scenario};
+	return list_rows(s,
+	                 "SELECT m.step || '.' || m.metric, MAX(m.unit) FROM metrics m JOIN runs r"
+	                 " ON r.run_id = m.run_id WHERE r.scenario = $1 GROUP BY m.step, m.metric"
+	                 " ORDER BY m.step, m.metric",
+	                 1, p, out, n, err, errlen);
+}
+
+void store_names_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -49,6 +49,15 @@ void store_points_free(struct store_point *p, size_t n);
 int store_default_metric(struct store *s, const char *scenario, char *step, size_t steplen, char *metric,
                          size_t metriclen, char *err, size_t errlen);
 
+/* For `history --list`: the stored scenarios, each "NAME\tRUNS\tLAST"
+ * (its number of runs, the start of the latest in unix seconds), by name;
+ * or the step.metric names (each "STEP.METRIC\tUNIT") stored for one
+ * scenario, by name. 0, or -1 with why in err. */
+int store_list_scenarios(struct store *s, char ***out, size_t *n, char *err, size_t errlen);
+int store_list_metrics(struct store *s, const char *scenario, char ***out, size_t *n, char *err,
+                       size_t errlen);
+void store_names_free(char **v, size_t n);
+
 /* The facts of a run as seen by one of its cells: the environment rows
  * (machine, kernel, benchgrid version: keys as stored) and the cell's own
  * facts (file system, mount options, PostgreSQL version and settings),

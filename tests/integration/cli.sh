@@ -21,6 +21,7 @@ check() { # check NAME EXPECTED_STATUS PATTERN -- command...
 	fi
 }
 check help 0 'usage: benchgrid' -- "$bg" --help
+check help-tutorial 0 'TUTORIAL: FROM THE QUICKSTART TO YOUR OWN SWEEP' -- "$bg" help tutorial
 check version 0 '^benchgrid [0-9]+\.[0-9]+' -- "$bg" --version
 check no-args 2 'usage' -- "$bg"
 check unknown-command 2 "unknown command 'frobnicate'" -- "$bg" frobnicate
@@ -37,6 +38,8 @@ printf 'name: ok\nmatrix:\n  a: [1, 2]\nsteps:\n  - name: s\n    exec: {command:
 check check-ok 0 'ok, 2 cells' -- "$bg" check "$t/ok.yaml"
 check plan-tsv 0 $'^index\tid\ta' -- "$bg" plan --format tsv "$t/ok.yaml"
 check plan-table 0 'index +id +sets up +a' -- "$bg" plan "$t/ok.yaml"
+# the second cell loads pgbench's tables again: its 'sets up' says so, as the total counts it
+check plan-data-loads 0 '^ +1 +[0-9a-f]{12} +data +4' -- "$bg" plan "${BENCHGRID_SRC:?}/examples/pgbench-script.yaml"
 check only-nomatch 2 'no cell matches' -- "$bg" run -q --only a=9 -o "$t/o1" "$t/ok.yaml"
 check dry-run 0 'would run 1 cell' -- "$bg" run --dry-run --only a=2 "$t/ok.yaml"
 # benchgrid slurm without Slurm: its arguments, and the script it prints (tests/integration/slurm.sh submits it).
@@ -64,7 +67,7 @@ echo "$((100 + n));cluster"
 STUB
 chmod +x "$t/stub/sbatch"
 mkdir -p "$t/sb"
-printf 'name: evil\nmatrix:\n  a: ["1;touch %s/PWNED4", "2"]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' "$t" >"$t/evil.yaml"
+printf 'name: evil\nvars: {x: ""}\nmatrix:\n  a: ["1;touch %s/PWNED4", "2"]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' "$t" >"$t/evil.yaml"
 evil_dir="$t/evil/o'\$(touch $t/PWNED1)\`touch $t/PWNED2\`%x"
 "$bg" slurm -o "$evil_dir" -D "x=\$(touch $t/PWNED3)" --only "a=1;touch $t/PWNED4" \
 	--sbatch-arg="--comment=\$(touch $t/PWNED5)" "$t/evil.yaml" >"$t/evil.sh" 2>/dev/null

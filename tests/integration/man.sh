@@ -46,6 +46,7 @@ declare -A file=([scenario]=docs/scenario.md [target]=docs/sections/target.md
 file[statistics]=docs/statistics.md
 file[reports]=docs/reports.md # report.html, numbers, charts
 file+=([options]=docs/options.md [editors]=docs/editors.md)
+file[tutorial]=docs/tutorial.md
 for topic in "${topics[@]}"; do
 	[[ $topic == commands ]] && continue
 	[[ -n ${file[$topic]:-} ]] || {

@@ -98,4 +98,11 @@ history_checks() {
 	same history-svg "$(svg_series "$t/h.svg")" "1 3"
 	check history-unknown 2 "no stored run of scenario 'nope'" -- "$bg" history nope --store "$store"
 	check history-bad-metric 2 'has s.nope' -- "$bg" history store-tiny --store "$store" --metric s.nope
+	# what is stored, and the nearest name for a misspelt one (issue 27)
+	check history-list 0 '^store-tiny +[0-9]+  20[0-9]{2}-' -- "$bg" history --list --store "$store"
+	check history-list-metrics 0 '^s\.tps +tps$' -- "$bg" history store-tiny --list --store "$store"
+	check history-metric-suggest 2 "has s\.tsp .*; did you mean 's\.tps'\?" -- \
+		"$bg" history store-tiny --store "$store" --metric s.tsp
+	check history-scenario-suggest 2 "did you mean the scenario 'store-tiny'\?" -- \
+		"$bg" history store-tny --store "$store"
 }

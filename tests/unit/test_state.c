@@ -141,6 +141,42 @@ static void test_reverse_order_and_done(void **state)
 	diag_free(&d);
 }
 
+/* cleanup lists each action with the run (pid) that set it up; --dry-run
+ * lists the same and changes nothing: not the files, not the journal. */
+static void test_list_and_dry_run(void **state)
+{
+	(void)state;
+	char file[400], listed[4096], expect[1024];
+	snprintf(file, sizeof(file), "%s/img", tmp);
+	assert_int_equal(state_open(journal), 0);
+	assert_true(state_push("rm", file, NULL) > 0);
+	touch(file, "x");
+	state_close();
+	off_t before = fsize(journal);
+	snprintf(expect, sizeof(expect), "run %ld: rm %s\n", (long)getpid(), file);
+
+	struct diag d;
+	diag_init(&d);
+	FILE *out = fmemopen(listed, sizeof(listed), "w");
+	struct state_cleanup_opts dry = {.dry_run = true, .list = out};
+	assert_int_equal(state_cleanup_opts(journal, &dry, &d), 1);
+	fclose(out);
+	assert_int_equal(strncmp(listed, "would undo ", 11), 0);
+	assert_string_equal(listed + 11, expect);
+	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(fsize(journal), before);
+
+	out = fmemopen(listed, sizeof(listed), "w");
+	struct state_cleanup_opts real = {.list = out};
+	assert_int_equal(state_cleanup_opts(journal, &real, &d), 1);
+	fclose(out);
+	assert_int_equal(strncmp(listed, "undone ", 7), 0);
+	assert_string_equal(listed + 7, expect);
+	assert_int_equal(access(file, F_OK), -1);
+	assert_int_equal(d.nerrors, 0);
+	diag_free(&d);
+}
+
 /* Values with spaces, tabs, newlines, '%', "-" and "" survive the journal. */
 static void test_encoding_roundtrip(void **state)
 {
@@ -523,6 +559,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_reverse_order_and_done, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_list_and_dry_run, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_encoding_roundtrip, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_torn_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_live_owner_skipped, setup, teardown),

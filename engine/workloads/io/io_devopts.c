@@ -10,7 +10,7 @@
 static void precond_parse(const struct node *n, struct io_dev_opts *o, struct diag *d)
 {
 	o->precond_pos = n->pos;
-	if (opt_check_keys(n, "io.precondition", &io_precondition_table, d))
+	if (opt_check_keys(n, "io.precondition", &io_precondition_table, d) && n->kind != NODE_MAP)
 		return;
 	int64_t passes = 1;
 	const struct node *p = node_get(n, "passes");
@@ -61,7 +61,7 @@ static void ss_parse(const struct node *n, struct io_dev_opts *o, const struct i
                      struct diag *d)
 {
 	o->ss_pos = n->pos;
-	if (opt_check_keys(n, "io.steady_state", &io_steady_state_table, d))
+	if (opt_check_keys(n, "io.steady_state", &io_steady_state_table, d) && n->kind != NODE_MAP)
 		return;
 	const struct node *v, *slope = node_get(n, "slope"), *range = node_get(n, "range");
 	int e;

@@ -20,3 +20,66 @@ void io_lat_metrics(struct step_result *res, const char *prefix, const struct hi
 		result_metric(res, name, ns / 1e3, "us");
 	}
 }
+
+/* wl_io.c's totals, io_metrics' latency figures (lat_*: data I/O or
+ * metadata operations; sched_lat_*: paced I/O), io_meta.c, io_ss.c,
+ * io_precond.c; read.* and write.*: each direction of mixed I/O. */
+static const char *const io_names[] = {"bytes",
+                                       "seconds",
+                                       "mb_s",
+                                       "mib_s",
+                                       "iops",
+                                       "cpu_usr",
+                                       "cpu_sys",
+                                       "sync_s",
+                                       "verify_errors",
+                                       "ops",
+                                       "ops_s",
+                                       "steady_state_reached",
+                                       "steady_state_at_s",
+                                       "steady_state_criterion",
+                                       "precondition_bytes",
+                                       "precondition_s",
+                                       "lat_mean_us",
+                                       "lat_min_us",
+                                       "lat_p50_us",
+                                       "lat_p90_us",
+                                       "lat_p99_us",
+                                       "lat_p999_us",
+                                       "lat_max_us",
+                                       "sched_lat_mean_us",
+                                       "sched_lat_min_us",
+                                       "sched_lat_p50_us",
+                                       "sched_lat_p90_us",
+                                       "sched_lat_p99_us",
+                                       "sched_lat_p999_us",
+                                       "sched_lat_max_us",
+                                       "read.bytes",
+                                       "read.mb_s",
+                                       "read.mib_s",
+                                       "read.iops",
+                                       "read.lat_mean_us",
+                                       "read.lat_min_us",
+                                       "read.lat_p50_us",
+                                       "read.lat_p90_us",
+                                       "read.lat_p99_us",
+                                       "read.lat_p999_us",
+                                       "read.lat_max_us",
+                                       "write.bytes",
+                                       "write.mb_s",
+                                       "write.mib_s",
+                                       "write.iops",
+                                       "write.lat_mean_us",
+                                       "write.lat_min_us",
+                                       "write.lat_p50_us",
+                                       "write.lat_p90_us",
+                                       "write.lat_p99_us",
+                                       "write.lat_p999_us",
+                                       "write.lat_max_us",
+                                       NULL};
+
+/* wl_io.c, io_lat.c (each direction), io_precond.c, io_meta.c */
+static const char *const io_series[] = {
+    "mb_s", "iops", "write_lat_*_us", "read_lat_*_us", "precondition.mb_s", "ops_s", NULL};
+
+const struct workload_metrics io_metric_names = {.names = io_names, .series = io_series};

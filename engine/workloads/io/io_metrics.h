@@ -7,6 +7,11 @@
 
 #include "hist.h"
 #include "result.h"
+#include "workload_metrics.h"
+
+/* Every metric an io step can write (the per-direction read.* and write.*
+ * of mixed I/O included), for `check`. */
+extern const struct workload_metrics io_metric_names;
 
 void io_lat_metrics(struct step_result *res, const char *prefix, const struct hist *h);
 

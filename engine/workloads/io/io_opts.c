@@ -239,10 +239,11 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 		return 0;
 	if (opts->pos.line)
 		o->pos = opts->pos;
-	if (opt_check_keys(opts, "io", &io_opt_table, d))
-		return -EINVAL; /* also catches a non-map */
-
 	size_t before = d->nerrors;
+	/* An unknown key is one error among the others, not the only one. */
+	if (opt_check_keys(opts, "io", &io_opt_table, d) && opts->kind != NODE_MAP)
+		return -EINVAL;
+
 	struct io_parsed ok = {true, true, true, true};
 	parse_shape(opts, o, &ok, d);
 	parse_how(opts, o, d);

@@ -281,7 +281,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 			return -EINVAL;
 		return 0;
 	}
-	if (opt_check_keys(opts, "pgbench", &pgb_opt_table, d))
+	/* An unknown key is one error among the others (nerr0 counts it). */
+	if (opt_check_keys(opts, "pgbench", &pgb_opt_table, d) && opts->kind != NODE_MAP)
 		return -EINVAL;
 	if ((x = node_get(opts, "init"))) {
 		o->is_init = true;

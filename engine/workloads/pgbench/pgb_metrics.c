@@ -1,0 +1,20 @@
+/* pgb_metrics: the names wl_pgbench.c and pgb_fail_opts.c write (see
+ * pgb_metrics.h). */
+#include "pgb_metrics.h"
+
+#include <stddef.h>
+
+static const char *const names[] = {
+    /* the load (wl_pgbench.c) */
+    "tps", "transactions", "failed", "lat_mean_ms", "lat_stddev_ms", "lat_p50_ms", "lat_p90_ms", "lat_p95_ms",
+    "lat_p99_ms", "lat_max_ms", "duration_s", "conn_mean_ms",
+    /* report_statements: one per statement of the scripts */
+    "stmt*_ms",
+    /* the database's counters around the load */
+    "cache_hit_ratio", "blks_read", "xact_commit", "deadlocks", "temp_bytes", "wal_bytes",
+    /* failures, retries, latency limit (pgb_fail_opts.c) */
+    "retried", "retries", "serialization_failures", "deadlock_failures", "late", "skipped", NULL};
+
+static const char *const series[] = {"tps", "lat_ms", NULL};
+
+const struct workload_metrics pgb_metric_names = {.names = names, .series = series, .server_activity = true};

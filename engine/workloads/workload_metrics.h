@@ -1,0 +1,30 @@
+/* workload_metrics: the metric names a step kind can produce, so that
+ * `check` can refuse a reference (`report:`, `expect:`) to a metric the step
+ * never writes. Each workload keeps its table next to its code; the runner
+ * reaches it through run/workload_table.c (issue 30 moves it into
+ * workload_ops).
+ *
+ * The metrics every step carries whatever its kind (the system monitor's,
+ * the device models', the server activity's) and the ones Lua hooks add are
+ * known to the check itself (run/ref_check.c). */
+#ifndef BENCHGRID_WORKLOAD_METRICS_H
+#define BENCHGRID_WORKLOAD_METRICS_H
+
+#include <stdbool.h>
+
+#include "node.h"
+
+struct workload_metrics {
+	/* Names, NULL-terminated; a '*' stands for any text (`stmt*_ms`), as in
+	 * fnmatch(3). The names without '*' are the did-you-mean candidates. */
+	const char *const *names;
+	/* The series it samples over time (a chart with x: time), the same form. */
+	const char *const *series;
+	/* True when these options let the step write names nobody knows
+	 * before it runs (exec's `parse:`); NULL: never. */
+	bool (*dynamic)(const struct node *opts);
+	/* True when the step runs with the server activity sampler (pg_*). */
+	bool server_activity;
+};
+
+#endif
