@@ -25,14 +25,28 @@ static const char *suggest_key(const char *k)
 	return node_suggest(k, names);
 }
 
-/* Parse `[value, lower, upper]` or `[value, tol]`. */
+/* Parse `[value, lower, upper]`, `[value, tol]` or `{min: X, max: Y}` (no
+ * published value: NaN). */
 static int parse_ref(const struct node *n, const char *ref, double *value, double *lo, double *hi,
                      struct diag *d)
 {
+	if (n->kind == NODE_MAP) {
+		char what[192];
+		snprintf(what, sizeof(what), "expect: %s", ref);
+		*value = NAN;
+		int rc =
+		    node_check_keys(n, what, (const char *const[]){"min", "max", NULL}, d) < 0 ? -EINVAL : 0;
+		int k = expect_parse_minmax(n, ref, lo, hi, d);
+		if (k == 0 && rc == 0) {
+			diag_error(d, &n->pos, "expect: %s: give min:, max: or both (e.g. {min: 5000})", ref);
+			return -EINVAL;
+		}
+		return k < 0 ? -EINVAL : rc;
+	}
 	if (n->kind != NODE_SEQ || n->n < 2 || n->n > 3) {
 		diag_error(d, &n->pos,
-		           "expect: %s must be [value, lower, upper] (e.g. [7000, -20%%, +20%%]) "
-		           "or [value, tolerance]",
+		           "expect: %s must be [value, lower, upper] (e.g. [7000, -20%%, +20%%]), "
+		           "[value, tolerance] or {min: X, max: Y}",
 		           ref);
 		return -EINVAL;
 	}
@@ -79,6 +93,10 @@ static int check_entry(const struct node *e, const struct expect_names *names, b
 			nrefs++;
 		} else if (strcmp(k, "where") == 0) {
 			if (expect_check_where(v, "where", d) < 0)
+				rc = -EINVAL;
+		} else if (strcmp(k, "role") == 0) {
+			enum expect_role role;
+			if (expect_entry_role(e, EXPECT_ABSOLUTE, &role, d) < 0)
 				rc = -EINVAL;
 		} else if (strcmp(k, "xfail") == 0 || strcmp(k, "strict") == 0 || strcmp(k, "note") == 0) {
 			if (expect_entry_common(e, k, xfail, reason, strict, d) < 0)
@@ -143,6 +161,7 @@ struct expect_ref {
 	char step[128];
 	double value, lo, hi;
 	bool xfail, strict;
+	enum expect_role role;
 	const char *reason; /* xfail's reason, or the entry's note, or NULL */
 	const char *claim;  /* the entry's note, or NULL */
 };
@@ -159,6 +178,7 @@ static struct expect_row *new_row(struct expect_result *out, const struct expect
 	row->lower = x->lo;
 	row->upper = x->hi;
 	row->strict = x->strict;
+	row->role = x->role;
 	row->measured = NAN;
 	row->diff_pct = NAN;
 	row->claim = x->claim ? strdup(x->claim) : NULL;
@@ -197,7 +217,7 @@ static void judge(struct expect_row *row, const struct expect_ref *x, const stru
 		return;
 	}
 	row->measured = m->st.mean;
-	if (x->value != 0)
+	if (x->value != 0 && isfinite(x->value))
 		row->diff_pct = (row->measured - x->value) / fabs(x->value) * 100.0;
 	bool within = row->measured >= x->lo && row->measured <= x->hi;
 	if (x->xfail)
@@ -251,6 +271,10 @@ static int evaluate_entry(const struct node *e, size_t ei, const struct run *r,
 		return -EINVAL;
 	if (expect_rel_kind(e) != EXPECT_ABSOLUTE)
 		return expect_rel_evaluate(e, ei, r, sums, x.xfail, x.reason, x.strict, out);
+	struct diag quiet; /* checked above */
+	diag_init(&quiet);
+	expect_entry_role(e, EXPECT_ABSOLUTE, &x.role, &quiet);
+	diag_free(&quiet);
 	const struct node *where = node_get(e, "where");
 	/* `note:` (the source of a published figure, say) shows in every
 	 * row of the entry unless a more specific note replaces it. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_bind.h"
 #include "rep_group.h"
 #include "report_opts_table.h"
 #include "stats.h"
@@ -140,10 +141,20 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 	else
 		rc |= check_side(node_get(ra, "to"), "ratio.to", names, d);
 	double v, lo, hi;
+	int mm = expect_parse_minmax(e, "ratio", &lo, &hi, d);
+	if (mm < 0)
+		return -EINVAL;
+	if (mm > 0 && (pub || tol)) {
+		diag_error(d, node_key_pos(e, pub ? "published" : "tolerance"),
+		           "expect: a ratio takes published: and tolerance:, or min:/max:, not both");
+		return -EINVAL;
+	}
+	if (mm > 0)
+		return rc ? -EINVAL : 0;
 	if (!pub || !tol) {
-		diag_error(
-		    d, &e->pos,
-		    "expect: a ratio needs published: (the published ratio) and tolerance: (e.g. 25%%)");
+		diag_error(d, &e->pos,
+		           "expect: a ratio needs published: (the published ratio) and tolerance: (e.g. "
+		           "25%%), or min:/max: (bounds of the ratio, e.g. min: 0.9)");
 		return -EINVAL;
 	}
 	if (node_as_double(pub, "expect.published", &v, d) < 0)
@@ -235,6 +246,12 @@ int expect_rel_check(const struct node *e, const struct expect_names *names, boo
 		    expect_entry_common(e, e->keys[i], xfail, reason, strict, d) < 0)
 			rc = -EINVAL;
 	if ((kind == EXPECT_RATIO ? check_ratio(e, names, d) : check_order(e, names, d)) < 0)
+		rc = -EINVAL;
+	enum expect_role role;
+	double bind;
+	if (expect_entry_role(e, kind, &role, d) < 0)
+		rc = -EINVAL;
+	if (expect_bind_parse(node_get(e, "bind"), &bind, d) < 0)
 		rc = -EINVAL;
 	return rc;
 }
@@ -355,7 +372,9 @@ struct rel {
 	char to_step[128];
 	const struct node *where, *to;
 	double published, lo, hi;
-	char rel; /* order: '<' or '>'; 0 for a ratio */
+	char rel;    /* order: '<' or '>'; 0 for a ratio */
+	double bind; /* expect_bind.h: the threshold, 0 none */
+	enum expect_role role;
 	bool xfail;
 	const char *reason;
 };
@@ -450,7 +469,7 @@ static void judge(struct expect_row *row, const struct rel *x, const struct run 
 		within = x->rel == '<' ? med_diff < 0 : med_diff > 0;
 	} else {
 		within = row->measured >= x->lo && row->measured <= x->hi;
-		if (x->published != 0 && isfinite(row->measured))
+		if (x->published != 0 && isfinite(x->published) && isfinite(row->measured))
 			row->diff_pct = (row->measured - x->published) / fabs(x->published) * 100.0;
 	}
 	if (x->xfail)
@@ -478,8 +497,12 @@ static void read_rel(const struct node *e, struct rel *x)
 			x->to_ref = x->to->text;
 			x->to = NULL;
 		}
-		node_as_double(node_get(e, "published"), "published", &x->published, &quiet);
-		expect_parse_bounds(node_get(e, "tolerance"), x->published, &x->lo, &x->hi, &quiet);
+		if (expect_parse_minmax(e, "ratio", &x->lo, &x->hi, &quiet) > 0) {
+			x->published = NAN;
+		} else {
+			node_as_double(node_get(e, "published"), "published", &x->published, &quiet);
+			expect_parse_bounds(node_get(e, "tolerance"), x->published, &x->lo, &x->hi, &quiet);
+		}
 	} else {
 		const struct node *o = node_get(e, "order");
 		if (is_metric_side(o->items[0])) {
@@ -494,6 +517,8 @@ static void read_rel(const struct node *e, struct rel *x)
 		x->rel = o->items[1]->text[0];
 		x->published = x->lo = x->hi = NAN;
 	}
+	expect_entry_role(e, expect_rel_kind(e), &x->role, &quiet);
+	expect_bind_parse(node_get(e, "bind"), &x->bind, &quiet);
 	results_split_ref(x->ref, x->step, sizeof(x->step), &x->metric);
 	if (x->to_ref)
 		results_split_ref(x->to_ref, x->to_step, sizeof(x->to_step), &x->to_metric);
@@ -525,6 +550,7 @@ int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
 	row->lower = x.lo;
 	row->upper = x.hi;
 	row->strict = strict;
+	row->role = x.role;
 	row->diff_pct = NAN;
 	if (x.to_ref)
 		row->check = fmt("`%s` %s `%s` in %s", x.ref,
@@ -546,6 +572,7 @@ int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
 	size_t nm = 0;
 	measure(row, &x, r, sums, &med_diff, &nm);
 	judge(row, &x, r, med_diff, nm);
+	expect_bind_judge(row, r, sums, x.step, x.to_ref ? x.to_step : NULL, x.bind);
 	expect_finish_row(out, row);
 	return 0;
 }

@@ -4,14 +4,54 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const status_names[] = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP"};
+#include "report_opts_table.h"
+
+static const char *const status_names[] = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP", "INCONCLUSIVE"};
 
 const char *expect_status_name(enum expect_status s)
 {
-	return (unsigned)s < 5 ? status_names[s] : "?";
+	return (unsigned)s < EXPECT_NSTATUS ? status_names[s] : "?";
+}
+
+const char *expect_role_name(enum expect_role r)
+{
+	return (unsigned)r <= EXPECT_INFO ? expect_role_values[r] : "?";
+}
+
+int expect_entry_role(const struct node *e, enum expect_kind kind, enum expect_role *role, struct diag *d)
+{
+	const struct node *v = node_get(e, "role");
+	*role = kind == EXPECT_ABSOLUTE ? EXPECT_INFO : EXPECT_HEADLINE;
+	int k = 0;
+	if (!v)
+		return 0;
+	if (node_as_enum(v, "expect: role", expect_role_values, &k, d) < 0)
+		return -EINVAL;
+	*role = (enum expect_role)k;
+	return 0;
+}
+
+int expect_parse_minmax(const struct node *map, const char *what, double *lo, double *hi, struct diag *d)
+{
+	const struct node *mn = node_get(map, "min"), *mx = node_get(map, "max");
+	char w[160];
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	snprintf(w, sizeof(w), "expect: %s.min", what);
+	if (mn && node_as_double(mn, w, lo, d) < 0)
+		return -EINVAL;
+	snprintf(w, sizeof(w), "expect: %s.max", what);
+	if (mx && node_as_double(mx, w, hi, d) < 0)
+		return -EINVAL;
+	if (mn && mx && *lo > *hi) {
+		diag_error(d, &mx->pos, "expect: %s: max (%s) is below min (%s)", what, mx->text, mn->text);
+		return -EINVAL;
+	}
+	return mn || mx ? 1 : 0;
 }
 
 int expect_parse_tolerance(const struct node *n, double value, bool lower, double *offset, struct diag *d)

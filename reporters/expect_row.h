@@ -11,8 +11,15 @@
 #include "diag.h"
 #include "node.h"
 
-enum expect_status { EXPECT_PASS, EXPECT_FAIL, EXPECT_XFAIL, EXPECT_XPASS, EXPECT_SKIP };
+/* INCONCLUSIVE: measured, but the run cannot say (expect_bind.h: no model
+ * limited a compared cell, or a compared cell was CPU-bound). */
+enum expect_status { EXPECT_PASS, EXPECT_FAIL, EXPECT_XFAIL, EXPECT_XPASS, EXPECT_SKIP, EXPECT_INCONCLUSIVE };
+#define EXPECT_NSTATUS 6
 enum expect_kind { EXPECT_ABSOLUTE, EXPECT_RATIO, EXPECT_ORDER };
+/* What an entry proves (`role:`): the publication's claim, the shape
+ * without the model (the control arm), a figure no model was fitted to,
+ * a test of the tool itself, or context. */
+enum expect_role { EXPECT_HEADLINE, EXPECT_CONTROL, EXPECT_HELD_OUT, EXPECT_SELF_TEST, EXPECT_INFO };
 
 /* One pair of a ratio or order row: cell a matches `where` (the order's
  * left side), cell b matches `to` (its right side) and has a's value for
@@ -37,6 +44,7 @@ struct expect_row {
 	double measured;               /* mean; NaN when not measured */
 	double diff_pct;               /* (measured - expected) / |expected| * 100 */
 	enum expect_status status;
+	enum expect_role role;
 	bool strict;
 	char *note; /* why (not measured, xfail reason, no cell), or NULL */
 	/* ratio and order rows (cell -1; ref = the metric; measured = the
@@ -63,8 +71,8 @@ static inline bool expect_row_strict_fail(const struct expect_row *row)
 struct expect_result {
 	struct expect_row *rows;
 	size_t n, cap;
-	size_t count[5]; /* per status */
-	size_t nstrict;  /* strict failures */
+	size_t count[EXPECT_NSTATUS]; /* per status */
+	size_t nstrict;               /* strict failures */
 };
 
 /* What a scenario names: its parameters and step names, for the checks of
@@ -80,6 +88,21 @@ void expect_result_free(struct expect_result *res);
 /* Free what one row holds (the last row of a result, taken back on failure). */
 void expect_row_free(struct expect_row *row);
 const char *expect_status_name(enum expect_status s);
+/* "headline", "control", "held-out", "self-test", "info" */
+const char *expect_role_name(enum expect_role r);
+/* Shape checks (ratio and order) carry across machines; absolute ones hold
+ * on this machine only. */
+static inline bool expect_row_is_shape(const struct expect_row *row)
+{
+	return row->kind != EXPECT_ABSOLUTE;
+}
+/* The entry's role: (default headline for ratio and order, info for an
+ * absolute entry). 0 or -EINVAL. */
+int expect_entry_role(const struct node *e, enum expect_kind kind, enum expect_role *role, struct diag *d);
+/* A min:/max: pair of bounds (either may be absent: open): lo, hi. what
+ * names it in messages. 1 when at least one is given, 0 when neither,
+ * -EINVAL. */
+int expect_parse_minmax(const struct node *map, const char *what, double *lo, double *hi, struct diag *d);
 /* Parse one tolerance ("-20%", "+5", "null") relative to value into an
  * absolute offset; lower says which side it is. 0 or -EINVAL with d. */
 int expect_parse_tolerance(const struct node *n, double value, bool lower, double *offset, struct diag *d);

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect_json.h"
 #include "rep_csv.h"
 #include "rep_html.h"
 #include "rep_md.h"
 #include "rep_timeseries.h"
 
-static const struct reporter_ops *const reporters[] = {&rep_csv_ops, &rep_timeseries_ops, &rep_md_ops,
-                                                       &rep_html_ops, NULL};
+static const struct reporter_ops *const reporters[] = {&rep_csv_ops,  &rep_timeseries_ops,  &rep_md_ops,
+                                                       &rep_html_ops, &rep_expect_json_ops, NULL};
 
 const struct reporter_ops *const *rep_all(void)
 {

@@ -512,7 +512,7 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 	FILE *f = m->rf.f;
 	const struct expect_result *res = &m->exp;
 	char a[64], b[64], c[64], d[64];
-	size_t count[5] = {0}, nstrict = 0, n = 0;
+	size_t count[EXPECT_NSTATUS] = {0}, nstrict = 0, n = 0;
 
 	for (size_t i = 0; i < res->n; i++) {
 		const struct expect_row *row = &res->rows[i];

@@ -53,12 +53,23 @@ double rep_md_published(const struct md *m, size_t ci, const char *ref)
 	return NAN;
 }
 
-/* "0.66 [0.495, 0.825]" or "< 1" (order). */
+/* "0.66 [0.495, 0.825]", "< 1" (order), ">= 0.9" (min:/max:). */
 static void published_text(const struct expect_row *row, char *buf, size_t len)
 {
 	char a[24], b[24], c[24];
 	if (row->kind == EXPECT_ORDER) {
 		snprintf(buf, len, "%s", row->rel == '<' ? "left < right" : "left > right");
+		return;
+	}
+	if (!isfinite(row->expected)) { /* min:/max: bounds without a published figure */
+		rep_fmt_bound(row->lower, b, sizeof(b));
+		rep_fmt_bound(row->upper, c, sizeof(c));
+		if (!isfinite(row->upper))
+			snprintf(buf, len, ">= %s", b);
+		else if (!isfinite(row->lower))
+			snprintf(buf, len, "<= %s", c);
+		else
+			snprintf(buf, len, "[%s, %s]", b, c);
 		return;
 	}
 	rep_fmt_human(row->expected, a, sizeof(a));
@@ -127,7 +138,7 @@ static void claim_row(FILE *f, const struct run *r, const struct rep_strs *vary,
 	fprintf(f, " | %s | %s%s | ", b, expect_status_name(row->status),
 	        expect_row_strict_fail(row) ? " (strict)" : "");
 	rep_md_cell(f, row->note && (!row->claim || strcmp(row->note, row->claim)) ? row->note : "");
-	fputs(" |\n", f);
+	fprintf(f, " | %s |\n", expect_role_name(row->role));
 }
 
 static void cell_ref(FILE *f, const struct run *r, const struct rep_strs *vary, size_t ci)
@@ -198,6 +209,75 @@ static void pairs_table(FILE *f, const struct run *r, const struct rep_strs *var
 	fputc('\n', f);
 }
 
+/* "2 PASS, 1 INCONCLUSIVE" of the shape (or absolute) rows; "none". */
+static void tally(FILE *f, const struct expect_result *res, bool shape)
+{
+	size_t count[EXPECT_NSTATUS] = {0}, n = 0;
+	for (size_t i = 0; i < res->n; i++)
+		if (expect_row_is_shape(&res->rows[i]) == shape) {
+			count[res->rows[i].status]++;
+			n++;
+		}
+	bool first = true;
+	for (int s = 0; s < EXPECT_NSTATUS; s++)
+		if (count[s]) {
+			fprintf(f, "%s%zu %s", first ? "" : ", ", count[s],
+			        expect_status_name((enum expect_status)s));
+			first = false;
+		}
+	if (n == 0)
+		fputs("none", f);
+}
+
+/* The cells run without their models (the control arm) and the scale of
+ * the models, from the cells' facts (devmodel.h). */
+static void models_text(FILE *f, const struct run *r)
+{
+	size_t off = 0, on = 0;
+	const char *scale = NULL;
+	bool mixed = false;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const char *mo = result_info_get(&r->cells[i].facts, "models");
+		const char *sc = result_info_get(&r->cells[i].facts, "model.scale");
+		off += mo && !strcmp(mo, "off");
+		on += mo && !strcmp(mo, "on");
+		if (mo && !strcmp(mo, "on") && sc) {
+			mixed |= scale && strcmp(scale, sc) != 0;
+			scale = scale ? scale : sc;
+		}
+	}
+	if (off) {
+		fprintf(f,
+		        "%zu cell%s ran with `models: false`: the control arm, without the device models "
+		        "(memory limits and sysctls kept):",
+		        off, off == 1 ? "" : "s");
+		for (size_t i = 0; i < r->ncells; i++) {
+			const char *mo = result_info_get(&r->cells[i].facts, "models");
+			if (mo && !strcmp(mo, "off"))
+				fprintf(f, " %zu", r->cells[i].index);
+		}
+		fputs(".\n\n", f);
+	}
+	if (on && scale && (mixed || strcmp(scale, "1") != 0)) {
+		fputs("The device models are scaled: `model_scale`", f);
+		if (mixed) {
+			fputs(" by cell:", f);
+			for (size_t i = 0; i < r->ncells; i++) {
+				const char *sc = result_info_get(&r->cells[i].facts, "model.scale");
+				const char *mo = result_info_get(&r->cells[i].facts, "models");
+				if (sc && mo && !strcmp(mo, "on"))
+					fprintf(f, " %zu: %s%s", r->cells[i].index, sc,
+					        i + 1 < r->ncells ? "," : "");
+			}
+		} else {
+			fprintf(f, " %s", scale);
+		}
+		fputs(" multiplies every bytes/s and IO/s limit of every model (latency service times are "
+		      "divided by it; sizes stay), so the ratios between devices are kept.\n\n",
+		      f);
+	}
+}
+
 void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 {
 	const struct run *r = cx->run;
@@ -222,11 +302,32 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 	fprintf(f, "%zu PASS, %zu FAIL, %zu XFAIL, %zu XPASS, %zu SKIP", res->count[EXPECT_PASS],
 	        res->count[EXPECT_FAIL], res->count[EXPECT_XFAIL], res->count[EXPECT_XPASS],
 	        res->count[EXPECT_SKIP]);
+	if (res->count[EXPECT_INCONCLUSIVE])
+		fprintf(f, ", %zu INCONCLUSIVE", res->count[EXPECT_INCONCLUSIVE]);
 	if (res->nstrict)
 		fprintf(f, "; %zu strict failure%s", res->nstrict, res->nstrict == 1 ? "" : "s");
 	fputs(" (all expectations).\n\n", f);
-	fputs("| # | published claim | checked by | measured | published | verdict | note |\n", f);
-	rep_md_row_sep(f, 7);
+	if (nrel) {
+		fputs("- shape checks (ratio and order: they carry across machines): ", f);
+		tally(f, res, true);
+		fputs("\n", f);
+	}
+	if (nabs) {
+		fputs("- absolute checks (on this machine only): ", f);
+		tally(f, res, false);
+		fputs("\n", f);
+	}
+	fputs("\n", f);
+	if (res->count[EXPECT_INCONCLUSIVE])
+		fputs(
+		    "INCONCLUSIVE: the shape was measured, but a compared cell's device models did not limit "
+		    "it (no model at its `bind:` utilisation, 80 % unless the entry says) or it was "
+		    "CPU-bound (idle + iowait below 5 %); the note says which, and the verdict the shape "
+		    "alone had.\n\n",
+		    f);
+	models_text(f, r);
+	fputs("| # | published claim | checked by | measured | published | verdict | note | role |\n", f);
+	rep_md_row_sep(f, 8);
 	/* the figures that carry across machines first */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < res->n; i++)

@@ -5,6 +5,7 @@
 
 const char *const report_stat_values[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
 const char *const report_kind_values[] = {"line", "bar", NULL};
+const char *const expect_role_values[] = {"headline", "control", "held-out", "self-test", "info", NULL};
 
 #define WHERE                                                                                                \
 	"{\"type\":\"object\",\"additionalProperties\":{\"type\":[\"string\",\"number\",\"boolean\","        \
@@ -27,6 +28,15 @@ const char *const report_kind_values[] = {"line", "bar", NULL};
 	}
 
 /* clang-format off */
+#define BOUND_ROWS \
+    {"min", OPT_NUMBER, NULL, NULL, NULL, "the lowest value that passes (instead of published and tolerance)", 0, NULL, NULL, NULL}, \
+    {"max", OPT_NUMBER, NULL, NULL, NULL, "the highest value that passes (instead of published and tolerance)", 0, NULL, NULL, NULL}
+#define ROLE_ROW(def) \
+    {"role", OPT_ENUM, NULL, def, expect_role_values, "what the entry proves: the publication's claim (headline), the shape without the model (control), a figure no model was fitted to (held-out), a test of the tool (self-test) or context (info)", 0, NULL, NULL, NULL}
+#define BIND_ROW \
+    {"bind", OPT_ANY, NULL, "80% when a compared cell has models", NULL, "INCONCLUSIVE unless each compared cell with models on had a model at or above this utilisation (N%, or a fraction), and no compared cell was CPU-bound; none: off", 0, NULL, \
+     "{\"anyOf\":[{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1},{\"type\":\"string\"}]}", NULL}
+
 static const struct opt_desc report_rows[] = {
     {"pivot", OPT_LIST, NULL, NULL, NULL, "pivot tables of report.md: one, or a list", OPT_OR_LIST, "report.pivot", NULL, NULL},
     {"charts", OPT_LIST, NULL, NULL, NULL, "SVG charts of report.md: one, or a list", OPT_OR_LIST, "report.charts", NULL, NULL},
@@ -52,6 +62,7 @@ static const struct opt_desc chart_rows[] = {
 
 static const struct opt_desc expect_rows[] = {
     {"where", OPT_MAP, NULL, "all cells", NULL, "the cells this entry applies to: parameter: value or [values]", 0, NULL, WHERE, NULL},
+    ROLE_ROW("info"),
     XFAIL_ROW,
     STRICT_ROW,
     NOTE_ROW,
@@ -59,9 +70,12 @@ static const struct opt_desc expect_rows[] = {
 
 static const struct opt_desc ratio_rows[] = {
     {"ratio", OPT_MAP, NULL, NULL, NULL, "{of: step.metric, where: {param: value}, to: {param: value} or step.metric}", OPT_REQUIRED, "expect.ratio.of", NULL, NULL},
-    {"published", OPT_NUMBER, NULL, NULL, NULL, "the published ratio (where / to)", OPT_REQUIRED, NULL, NULL, NULL},
-    {"tolerance", OPT_ANY, NULL, NULL, NULL, "N% of published, a plain number (absolute), or [lower, upper]", OPT_REQUIRED, NULL,
+    {"published", OPT_NUMBER, NULL, NULL, NULL, "the published ratio (where / to); with tolerance, or give min/max instead", 0, NULL, NULL, NULL},
+    {"tolerance", OPT_ANY, NULL, NULL, NULL, "N% of published, a plain number (absolute), or [lower, upper]", 0, NULL,
      "{\"type\":[\"string\",\"number\",\"array\"]}", NULL},
+    BOUND_ROWS,
+    ROLE_ROW("headline"),
+    BIND_ROW,
     NOTE_ROW,
     XFAIL_ROW,
     STRICT_ROW,
@@ -72,6 +86,8 @@ static const struct opt_desc order_rows[] = {
      "{\"type\":\"array\",\"minItems\":3,\"maxItems\":3}", NULL},
     {"metric", OPT_STRING, NULL, NULL, NULL, "step.metric compared between the two cells", 0, NULL, NULL, NULL},
     {"where", OPT_MAP, NULL, "all cells", NULL, "the cells to compare (two metrics of each cell)", 0, NULL, WHERE, NULL},
+    ROLE_ROW("headline"),
+    BIND_ROW,
     NOTE_ROW,
     XFAIL_ROW,
     STRICT_ROW,

@@ -15,5 +15,6 @@ extern const struct opt_table expect_ratio_of_table; /* "expect.ratio.of": its r
 
 extern const char *const report_stat_values[];
 extern const char *const report_kind_values[];
+extern const char *const expect_role_values[]; /* headline, control, held-out, self-test, info */
 
 #endif

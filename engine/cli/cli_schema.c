@@ -187,10 +187,13 @@ static json_t *row_schema(const struct opt_desc *o)
 /* The items of an open table's other keys. */
 static json_t *open_items(const struct opt_table *t, json_t *obj)
 {
-	if (!strcmp(t->name, "expect")) { /* step.metric: [value, lower, upper] or [value, tol] */
-		json_object_set_new(
-		    json_object_get(obj, "patternProperties"), "\\.",
-		    json_pack("{s:s, s:i, s:i}", "type", "array", "minItems", 2, "maxItems", 3));
+	if (!strcmp(t->name, "expect")) { /* step.metric: [value, lower, upper], [value, tol], {min, max} */
+		json_t *bounds = json_pack("{s:s, s:{s:{s:s}, s:{s:s}}, s:i, s:b}", "type", "object",
+		                           "properties", "min", "type", "number", "max", "type", "number",
+		                           "minProperties", 1, "additionalProperties", 0);
+		json_object_set_new(json_object_get(obj, "patternProperties"), "\\.",
+		                    json_pack("{s:[{s:s, s:i, s:i}, o]}", "anyOf", "type", "array",
+		                              "minItems", 2, "maxItems", 3, bounds));
 		return json_false();
 	}
 	if (!strcmp(t->name, "matrix"))

@@ -145,6 +145,10 @@ int fixture_set_models(struct fixture_set *fx, const struct node *tree, struct d
 		return 0;
 	if (!fx->dm && !(fx->dm = devmodel_new(NULL, contain_cgroup())))
 		return -ENOMEM;
+	struct dm_cell cell;
+	if (dm_cell_parse(tree, true, &cell, d) < 0)
+		return -EINVAL;
+	devmodel_cell(fx->dm, &cell);
 	int r = devmodel_target(fx->dm, "target", node_get(tree, "target"), fx_fs_blockdev(fx->fs), d);
 	const struct node *targets = node_get(tree, "targets");
 	for (size_t i = 0; r == 0 && i < fx->nnamed; i++)

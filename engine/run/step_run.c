@@ -158,8 +158,10 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	struct monitor *mon = monitor_start_devs(&E->devs, 1.0);
 	struct pg_activity *act = step_server_stats(E, S);
 	interrupt_step_begin(S->timeout);
+	devmodel_step_begin(E->fx.dm);
 	double t0 = clock_mono();
 	int rc = S->ops->run(S->opts, &cx, res, sd);
+	devmodel_step_util(E->fx.dm, res); /* model.NAME.utilisation */
 	interrupt_step_end();
 	pg_activity_stop(act, res);
 	if (mon)

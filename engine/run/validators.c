@@ -40,7 +40,9 @@ static int check_targets(const struct node *cell, const struct node *scenario, s
 /* The device models (`model:`, `model_during:`) of every target. */
 static int check_models(const struct node *cell, const struct node *scenario, struct diag *d)
 {
-	int bad = devmodel_check(node_get(cell, "target"), "target", d);
+	int bad = devmodel_check_cell(cell, d);
+	if (devmodel_check(node_get(cell, "target"), "target", d) < 0)
+		bad = -EINVAL;
 	const struct node *v = node_get(cell, "targets");
 	for (size_t i = 0; v && v->kind == NODE_MAP && i < v->n; i++) {
 		char where[256];

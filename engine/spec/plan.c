@@ -203,7 +203,8 @@ int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 	char **refs = NULL;
 	size_t nrefs = 0;
 	bool every_cell = false;
-	static const char *const secs[] = {"target", "targets", "postgres", "sysctl", "queue", "steps", NULL};
+	static const char *const secs[] = {"target", "targets", "postgres",    "sysctl", "queue",
+	                                   "steps",  "models",  "model_scale", NULL};
 	for (int i = 0; secs[i]; i++)
 		every_cell |= spec_hooks_has_lua(node_get(s->root, secs[i]));
 	spec_cell_refs(s, NULL, &refs, &nrefs);

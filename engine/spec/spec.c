@@ -254,8 +254,9 @@ static const struct node *cell_lookup_fn(void *ud, const char *name, bool *defer
 	return NULL;
 }
 
-static const char *const cell_sections[] = {"target", "targets", "postgres", "sysctl",
-                                            "queue",  "steps",   NULL};
+/* models and model_scale are per cell (a matrix axis may switch them) */
+static const char *const cell_sections[] = {"target", "targets", "postgres",    "sysctl", "queue",
+                                            "steps",  "models",  "model_scale", NULL};
 
 struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const struct node *runtime,
                                bool defer_runtime, struct diag *d)
@@ -272,10 +273,11 @@ struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const
 			bad = 1;
 			continue;
 		}
-		if (s->lua && spec_hooks_eval_lua(s, v, c ? c->params : NULL, d) < 0)
-			bad = 1;
 		node_map_put(out, cell_sections[i], node_key_pos(s->root, cell_sections[i]), v);
 	}
+	/* over the whole map: a section that is itself !lua (models:) too */
+	if (s->lua && spec_hooks_eval_lua(s, out, c ? c->params : NULL, d) < 0)
+		bad = 1;
 	if (bad) {
 		node_free(out);
 		return NULL;

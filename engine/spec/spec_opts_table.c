@@ -31,6 +31,8 @@ static const struct opt_desc top_rows[] = {
     {"run_order_seed", OPT_INT, NULL, NULL, NULL, "the seed of run_order: random", 0, NULL, NULL, NULL},
     {"timeout", OPT_DURATION, "s", NULL, NULL, "default time limit of every step", 0, NULL, NULL, NULL},
     {"lua_budget", OPT_DURATION, "s", "10s", NULL, "how long one hook call or !lua value may run before it is stopped", 0, NULL, NULL, NULL},
+    {"models", OPT_BOOL, NULL, "true", NULL, "false: no target's model: is applied in the cell (its control arm); memory limits and sysctls stay", 0, NULL, NULL, NULL},
+    {"model_scale", OPT_NUMBER, NULL, "1", NULL, "every model's bps/iops limits and refill_bps times this, latency service times divided by it (sizes unchanged)", 0, NULL, "{\"type\":\"number\",\"exclusiveMinimum\":0}", NULL},
     {"target", OPT_MAP, NULL, "{kind: dir}", NULL, "where the cell's files and PostgreSQL data live", 0, "target", NULL, NULL},
     {"targets", OPT_MAP, NULL, NULL, NULL, "more targets by name (a WAL file system, a tablespace), as ${targets.NAME.path}", OPT_MAP_OF, "target", NULL, NULL},
     {"postgres", OPT_MAP, NULL, NULL, NULL, "a managed (or external) PostgreSQL server", 0, "postgres", NULL, NULL},
