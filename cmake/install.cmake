@@ -30,7 +30,8 @@ endforeach()
 add_custom_target(install_files ALL DEPENDS ${BG_GZ_FILES})
 add_dependencies(install_files man) # the pages are made in engine/cli/
 
-install(TARGETS benchgrid RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# benchgrid-latdev: the latency model's FUSE server (engine/fixtures/latdev), beside benchgrid.
+install(TARGETS benchgrid benchgrid-latdev RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${BG_GZ_DIR}/benchgrid.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${BG_GZ_DIR}/benchgrid-scenario.5.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
 install(FILES completions/benchgrid.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

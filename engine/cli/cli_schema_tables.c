@@ -29,6 +29,7 @@ const struct opt_table *const cli_schema_tables[] = {
     &dm_model_table,
     &dm_cache_table,
     &dm_limits_table,
+    &dm_latency_table,
     &fs_queue_table,
     &pg_opt_table,
     &pgb_init_opt_table,

@@ -119,7 +119,7 @@ while read -r lib; do
 	grep -qE "(^|, )$pkg( |,|$)" <<<"$depends" || bad "Depends lacks $pkg (for $lib)"
 done < <(ldd "$pb/benchgrid" | awk -v needed="$(objdump -p "$pb/benchgrid" | awk '$1 == "NEEDED" { printf " %s ", $2 }')" \
 	'$2 == "=>" && $3 ~ /^\// && index(needed, " " $1 " ") { print $3 }')
-for want in libyaml-0-2 liblua5.4-0 libpq5 liburing2 libjansson4; do
+for want in libyaml-0-2 liblua5.4-0 libpq5 liburing2 libjansson4 libfuse3-3; do
 	grep -qE "(^|, )$want( |,|$)" <<<"$depends" || bad "Depends lacks $want"
 done
 for want in postgresql fio xfsprogs btrfs-progs; do
@@ -131,7 +131,7 @@ dpkg-deb -c "$deb" | awk '{ print $6 }' >"$t/contents"
 for f in ./usr/bin/benchgrid ./usr/share/doc/benchgrid/changelog.Debian.gz ./usr/share/doc/benchgrid/copyright \
 	./usr/share/man/man1/benchgrid.1.gz ./usr/share/man/man5/benchgrid-scenario.5.gz \
 	./usr/share/bash-completion/completions/benchgrid ./usr/share/zsh/vendor-completions/_benchgrid \
-	./usr/share/doc/benchgrid/examples/io-blocksize.yaml; do
+	./usr/share/doc/benchgrid/examples/io-blocksize.yaml ./usr/bin/benchgrid-latdev; do
 	grep -qxF "$f" "$t/contents" || bad ".deb lacks $f"
 done
 
