@@ -52,8 +52,9 @@ def size_bytes(v):
 
 
 def summary(cell, step):
+    """the step's summary, None when it did not run (absent, or skipped by `when:`)"""
     for s in cell.get("summary", []):
-        if s["step"] == step:
+        if s["step"] == step and not s.get("skipped"):
             return s
     return None
 
@@ -102,6 +103,8 @@ for c in ok_cells:
     bad = [s["step"] for s in c["summary"] if s["failed"]]
     check(not bad, f"{label(c)}: no step failed ({bad})")
     for s in c["summary"]:
+        if s.get("skipped"):
+            continue  # `when:` false in this cell
         if s["workload"] == "pgbench" and "init_s" in s["metrics"]:
             continue  # a data load
         missing = [m for m in base.get(s["workload"], []) if m not in s["metrics"]]
@@ -202,7 +205,10 @@ if check(os.path.isfile(ej_path), f"{spec}: the run wrote expect.json"):
     ej = json.load(open(ej_path))
     rows = ej.get("entries", ej.get("expect", [])) if isinstance(ej, dict) else ej
     entries = R.get("expect") or []
-    check(len(rows) == len(entries), f"{spec}: expect.json has one object per expect entry ({len(rows)} of {len(entries)})")
+    # one row per ratio/order entry; an absolute entry has one per cell and metric (or one SKIP row)
+    seen = {r.get("n") for r in rows}
+    check(seen == set(range(1, len(entries) + 1)),
+          f"{spec}: expect.json has rows for every expect entry ({len(seen)} of {len(entries)})")
     roles = {r.get("role") for r in rows}
     check({"headline", "control", "held-out"} <= roles or spec in ("dd-fdatasync", "ssd-fs-blocksize"),
           f"{spec}: the spec has headline, control and held-out entries ({sorted(x for x in roles if x)})")
@@ -311,6 +317,8 @@ if spec == "ssd-fs-blocksize":
 # ---- the system monitor, sampled around every step ----
 for c in ok_cells:
     for s in c["summary"]:
+        if s.get("skipped"):
+            continue
         ms = s["metrics"]
         cpu = [ms.get(k, {}).get("value") for k in ("sys_usr_pct", "sys_sys_pct", "sys_iowait_pct",
                                                      "sys_idle_pct", "sys_steal_pct")]
