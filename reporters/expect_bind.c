@@ -84,14 +84,24 @@ bool expect_bind_cell(const struct run_cell *c, const struct cell_summary *s, co
 	const char *models = result_info_get(&c->facts, "models");
 	if (thr <= 0 || !models)
 		return true;
-	double idle = median_of(s, step, "sys_idle_pct"), iowait = median_of(s, step, "sys_iowait_pct");
-	if (isfinite(idle) && isfinite(iowait) && idle + iowait < EXPECT_CPU_BOUND_PCT) {
-		snprintf(why, len, "CPU-bound: idle %.0f %%, iowait %.0f %% (cell %zu, step %s)", idle,
-		         iowait, c->index, step);
+	if (strcmp(models, "on") != 0) {
+		/* without its models: did the CPU limit the step instead? */
+		double idle = median_of(s, step, "sys_idle_pct"),
+		       iowait = median_of(s, step, "sys_iowait_pct");
+		if (!isfinite(idle) || !isfinite(iowait) || idle + iowait >= EXPECT_CPU_BOUND_PCT)
+			return true;
+		const struct step_summary *ss = cell_summary_step(s, step);
+		const char *other =
+		    ss && ss->first ? result_info_get(ss->first, "noise.foreign_cpu_pct") : NULL;
+		char fo[64] = "";
+		if (other)
+			snprintf(fo, sizeof(fo), ", other processes %.0f %%", atof(other));
+		snprintf(why, len, "CPU-bound: idle %.0f %%, iowait %.0f %%%s (cell %zu, step %s)", idle,
+		         iowait, fo, c->index, step);
 		return false;
 	}
-	if (strcmp(models, "on") != 0)
-		return true;
+	/* with its models: a model at the threshold limited the step, however
+	 * busy the CPUs were */
 	char name[128], limit[64];
 	double top = top_model(cell_summary_step(s, step), name, sizeof(name), limit, sizeof(limit));
 	if (!isfinite(top)) {

@@ -10,9 +10,14 @@
  *     the largest STEP.model.NAME.utilisation (the median over repeats) is
  *     below it: "models did not bind: walfs at 42 % of write_iops (cell 3,
  *     step load)";
- *   - a compared cell (models on or off) was CPU-bound in the compared
- *     step: sys_idle_pct + sys_iowait_pct below EXPECT_CPU_BOUND_PCT:
- *     "CPU-bound: idle 1 %, iowait 0 % (cell 3, step load)".
+ *   - a compared cell with models off (the control arm) was CPU-bound in
+ *     the compared step: sys_idle_pct + sys_iowait_pct (the whole
+ *     machine's, the monitor's) below EXPECT_CPU_BOUND_PCT: "CPU-bound:
+ *     idle 1 %, iowait 0 %, other processes 40 % (cell 3, step load)"
+ *     (other processes: the noise watch's foreign share, when known).
+ * A cell whose model bound is not judged by its CPU: at 80 % of its limit
+ * the device is what limited the step, however busy the CPUs were (on a
+ * loaded machine they often show no idle time at all).
  * `bind: none` turns both off. Cells without models (no `models` fact:
  * results from before, or a scenario without model:) are never judged. */
 #ifndef BENCHGRID_EXPECT_BIND_H

@@ -142,7 +142,7 @@ def check_md(d):
     _, h, rows = table(t, 'seqwrite.mb_s (MB/s), median — fs=ext4')
     check(h == ['fs_block', 'seqwrite.mb_s'], 'no published column without a figure %r' % h)
     _, h, rows = table(t, 'Reproduction')
-    check(h == ['#', 'published claim', 'checked by', 'measured', 'published', 'verdict', 'note'], 'repro header %r' % h)
+    check(h == ['#', 'published claim', 'checked by', 'measured', 'published', 'verdict', 'note', 'role'], 'repro header %r' % h)
     check(len(rows) == 10, 'repro rows: %d' % len(rows))
     if len(rows) == 10:
         check(rows[0][:6] == ['8', '4 KiB blocks write 1.5x faster',

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Reproduction infrastructure against the real kernel's block throttling
+# (issue 28): a loop target whose model binds and one whose does not, the
+# control arm (`models: false`) and `model_scale`, judged through
+# expect.json. One run of five cells:
+#   model  write_bps 8MB, model_scale 1    16 MiB written: ~2 s, bound
+#   half   the same with model_scale 0.5   ~4 s, bound
+#   far    write_bps 4GB                   the step writes ~1-5 % of it
+#   none   models: false                   no throttle at all
+# and checks
+#   - utilisation ~1 where the model binds (model.target.write_bps_util,
+#     .utilisation within 10 %), far below 80 % where it does not;
+#   - the ratio half/model ~0.5 (a ratio of two throttled rates in the same
+#     run: robust under load) is PASS, with its role;
+#   - the ratio far/model is INCONCLUSIVE, "models did not bind: target at
+#     N % of write_bps";
+#   - the control cell: fact models off, no utilisation, no throttling rule
+#     for its device while its step ran (read by an exec step), and its rate
+#     above the limit; its entry is PASS or, on a machine without idle CPU,
+#     INCONCLUSIVE "CPU-bound" (never FAIL);
+#   - report.md's tally separates shape and absolute checks and names the
+#     control arm and the scale.
+# Exit 77 without root, loop devices or cgroup-v1 blkio throttling.
+set -u
+bg=${BENCHGRID:?}
+[[ $(id -u) -eq 0 && -e /dev/loop-control ]] || { echo "skip: needs root and loop devices"; exit 77; }
+V1=/sys/fs/cgroup/blkio
+[[ -w $V1/blkio.throttle.write_bps_device ]] || { echo "skip: no cgroup-v1 blkio throttling at $V1"; exit 77; }
+t=$(mktemp -d /var/tmp/bg-repro.XXXXXX)
+export BENCHGRID_STATE=$t/state
+finish() {
+	"$bg" cleanup >/dev/null 2>&1
+	rm -rf "$t"
+}
+trap finish EXIT
+
+cat >"$t/repro.yaml" <<'YAML'
+name: reproduction infrastructure
+matrix:
+  zip: {arm: [model, half, far, none], wbps: [8MB, 8MB, 4GB, 8MB], scale: [1, 0.5, 1, 1]}
+models: !lua "arm ~= 'none'"
+model_scale: ${scale}
+target: {kind: loop, size: 96MB, fs: ext4, model: {write_bps: "${wbps}"}}
+hooks: |
+  function rules(text, result)
+    result:metric("rules", tonumber(text:match("rules=(%d+)")))
+  end
+steps:
+  - name: w
+    io: {rw: write, bs: 64k, size: 16MB, direct: true, engine: psync}
+  - name: rules
+    exec:
+      command: "mm=$(lsblk -dno MAJ:MIN \"$(findmnt -no SOURCE -T .)\" | tr -d ' '); echo rules=$(grep -c \"^$mm \" /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device)"
+      parse: rules
+expect:
+  - ratio: {of: w.mb_s, where: {arm: half}, to: {arm: model, scale: 1, wbps: 8MB}}
+    published: 0.5
+    tolerance: 15%
+    note: "model_scale 0.5 halves a bound device"
+  - ratio: {of: w.mb_s, where: {arm: far, wbps: 4GB}, to: {arm: model, wbps: 8MB}}
+    published: 1
+    tolerance: 10%
+    role: held-out
+  - ratio: {of: w.mb_s, where: {arm: none}, to: {arm: model}}
+    min: 2
+    role: control
+  - w.mb_s: {max: 9}
+    where: {arm: model}
+    role: self-test
+YAML
+"$bg" run -q -o "$t/out" --work-dir "$t" "$t/repro.yaml" >"$t/log" 2>&1
+rc=$?
+[[ $rc -eq 0 ]] || { echo "run: exit status $rc"; cat "$t/log"; exit 1; }
+
+python3 - "$t/out" <<'PY'
+import json, os, re, sys
+out = sys.argv[1]
+r = json.load(open(os.path.join(out, "results.json")))
+fail = 0
+def check(ok, what):
+    global fail
+    print(("ok   " if ok else "FAIL ") + what)
+    fail |= not ok
+cells = {c["params"]["arm"]: c for c in r["cells"]}
+for arm, c in cells.items():
+    check(c["status"] == "ok", "%s: cell ok (%s)" % (arm, c.get("error")))
+def step(arm, name):
+    return {s["name"]: s for s in cells[arm]["reps"][0]}[name]
+def metric(arm, name, m):
+    v = step(arm, name)["metrics"].get(m)
+    return v["value"] if isinstance(v, dict) else v
+facts = {a: c["facts"]["info"] for a, c in cells.items()}
+for arm in ("model", "half"):
+    u, bu = metric(arm, "w", "model.target.utilisation"), metric(arm, "w", "model.target.write_bps_util")
+    check(u is not None and 0.85 <= u <= 1.1 and u == bu, "%s: bound, utilisation %s (write_bps_util %s)" % (arm, u, bu))
+    check(metric(arm, "rules", "rules") == 1, "%s: one throttling rule on the device during the steps" % arm)
+    check(facts[arm].get("models") == "on", "%s: fact models on" % arm)
+check(facts["half"].get("model.scale") == "0.5" and facts["half"].get("model.target.write_bps") == str(4 * 2**20),
+      "half: fact model.scale 0.5, the limit applied halved: %s" % facts["half"].get("model.target.write_bps"))
+u = metric("far", "w", "model.target.utilisation")
+check(u is not None and u < 0.5, "far: not bound, utilisation %s" % u)
+# the control arm: no model, no rule, no utilisation
+check(facts["none"].get("models") == "off" and facts["none"].get("model.target.applied") == "no (models: false)",
+      "none: facts models off, model.target.applied")
+check(metric("none", "rules", "rules") == 0, "none: no throttling rule on the device while its steps ran")
+check(not any(k.startswith("model.") for k in step("none", "w")["metrics"]), "none: no utilisation metric")
+check(metric("none", "w", "mb_s") > 2 * 8 * 1.048576, "none: %.1f MB/s, above the 8 MiB/s the model would allow" % metric("none", "w", "mb_s"))
+
+ex = {e["n"]: e for e in json.load(open(os.path.join(out, "expect.json")))}
+for n, e in sorted(ex.items()):
+    print("     expect #%d %s %s %s: measured %s, %s" % (n, e["role"], e["kind"], e["status"], e["measured"], e["reason"]))
+check(ex[1]["status"] == "PASS" and ex[1]["role"] == "headline" and ex[1]["kind"] == "shape"
+      and abs(ex[1]["measured"] - 0.5) < 0.075 and ex[1]["note"] == "model_scale 0.5 halves a bound device",
+      "#1 model_scale 0.5 / 1 = %s: PASS" % ex[1]["measured"])
+check(ex[2]["status"] == "INCONCLUSIVE" and ex[2]["role"] == "held-out"
+      and re.match(r"models did not bind: target at \d+ % of write_bps \(cell 2, step w", ex[2]["reason"] or ""),
+      "#2 far/model INCONCLUSIVE: %s" % ex[2]["reason"])
+check(ex[3]["status"] == "PASS" or (ex[3]["status"] == "INCONCLUSIVE" and ex[3]["reason"].startswith("CPU-bound: ")),
+      "#3 control: %s %s" % (ex[3]["status"], ex[3]["reason"]))
+check(ex[3]["lo"] == 2 and ex[3]["hi"] is None and ex[3]["published"] is None, "#3 min: 2 as lo, no published")
+check(ex[4]["kind"] == "absolute" and ex[4]["role"] == "self-test" and ex[4]["status"] == "PASS" and ex[4]["cell"] == 0,
+      "#4 absolute {max: 9}: %s" % ex[4]["status"])
+md = open(os.path.join(out, "report.md")).read()
+check("- shape checks (ratio and order: they carry across machines): " in md
+      and "- absolute checks (on this machine only): 1 PASS" in md, "report.md: shape and absolute tallies")
+check("1 cell ran with `models: false`: the control arm" in md, "report.md: the control arm named")
+check("`model_scale` by cell: 0: 1, 1: 0.5" in md, "report.md: the scale stated")
+check("| verdict | note | role |" in md and "| INCONCLUSIVE | models did not bind" in md, "report.md: roles and the reason")
+sys.exit(1 if fail else 0)
+PY
