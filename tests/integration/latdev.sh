@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The latency element of device models (model: {latency: ...}) for real:
+# loop targets whose image is served by benchgrid-latdev over FUSE, ext4,
+# O_DIRECT io steps. One part per CTest test (tests/CMakeLists.txt, latdev):
+#   accuracy  QD1, write_us 5ms, 4k O_DIRECT writes one at a time: no
+#             write completes in less than 5 ms; the client's p50 with and
+#             without the model (interleaved pairs) and the server's
+#             lateness are printed (how much the kernel's path adds depends
+#             on the machine's load: qd checks the model's rate exactly)
+#   qd        a backlog at queue_depth 1 gives 1/write_us IO/s, at
+#             queue_depth 2 twice that
+#   cache     write_cache: 512 KiB of writes complete at once, the flush
+#             after them waits for the drain (128 x 5 ms); then 2 MiB
+#             through a 1 MiB cache: the second half at the service time
+#   cleanup   kill -9 of a run with a latency model, then `benchgrid
+#             cleanup`: the server is ended, the FUSE mount and the loop
+#             device are gone
+# Exit 77 (skipped) without root, loop devices, /dev/fuse or the server.
+set -u
+part=${1:?part}
+bg=${BENCHGRID:?}
+[[ $(id -u) -eq 0 && -e /dev/loop-control ]] || { echo "skip: needs root and loop devices"; exit 77; }
+[[ -c /dev/fuse ]] || { echo "skip: no /dev/fuse (this kernel or container has no FUSE)"; exit 77; }
+grep -qw fuse /proc/filesystems || { echo "skip: the kernel has no fuse file system"; exit 77; }
+[[ -x $(dirname "$bg")/benchgrid-latdev ]] || { echo "skip: no benchgrid-latdev beside $bg"; exit 77; }
+t=$(mktemp -d /var/tmp/bg-latdev.XXXXXX)
+export BENCHGRID_STATE=$t/state
+fail=0
+
+# Loop devices on an image in $t, FUSE mounts in $t, servers serving $t.
+own_loops() { grep -l "^$t/" /sys/block/loop*/loop/backing_file 2>/dev/null; }
+own_mounts() { awk -v t="$t/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts; }
+own_servers() { pgrep -f "benchgrid-latdev $t/" ; }
+finish() {
+	"$bg" cleanup >/dev/null 2>&1
+	rm -rf "$t"
+}
+trap finish EXIT
+
+run() {
+	cat >"$t/$1.yaml"
+	"$bg" run -q -o "$t/$1.out" --work-dir "$t" "$t/$1.yaml" >"$t/$1.log" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] || { echo "run $1: exit status $rc"; cat "$t/$1.log"; fail=1; }
+}
+
+# check NAME: python over results.json given on stdin, with r (results),
+# cells (ok ones), m(cell, rep, step, metric).
+check() {
+	python3 - "$t/$1.out/results.json" <<PY || fail=1
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))
+cells = r["cells"]
+assert all(c["status"] == "ok" for c in cells), [c.get("error") for c in cells]
+def m(c, rep, step, metric):
+    s = [s for s in c["reps"][rep] if s["name"] == step][0]
+    return s["metrics"][metric]["value"]
+def within(what, got, lo, hi):
+    ok = lo <= got <= hi
+    print("%s %s: %.4g (bounds %.4g .. %.4g)" % ("ok  " if ok else "FAIL", what, got, lo, hi))
+    return ok
+$(cat)
+PY
+}
+
+nothing_left() {
+	local left
+	left="$(own_servers) $(own_mounts) $(own_loops)"
+	[[ -z ${left// /} ]] || { echo "FAIL: left behind: $left"; fail=1; }
+}
+
+case $part in
+accuracy)
+	# Interleaved pairs of cells on one target (one server, re-armed per
+	# cell): write_us 5ms and 0 (the same path without the model).
+	run acc <<'Y'
+name: latdev-accuracy
+matrix: {wus: [5ms, "0"]}
+repeat: 5
+run_order: interleave
+target: {kind: loop, size: 128MiB, fs: ext4, model: {latency: {write_us: "${wus}", queue_depth: 1}}}
+steps:
+  - name: w
+    io: {rw: randwrite, bs: 4k, size: 8MiB, direct: true, engine: psync, runtime: 1s, time_based: true}
+Y
+	check acc <<'PY'
+by = {c["params"]["wus"]: c for c in cells}
+model, zero = by["5ms"], by["0"]
+n = min(len(model["reps"]), len(zero["reps"]))
+p50 = [m(model, i, "w", "lat_p50_us") for i in range(n)]
+print("write p50 with the model (us):", ["%.0f" % x for x in p50])
+print("write p50 without (us):       ", ["%.0f" % m(zero, i, "w", "lat_p50_us") for i in range(n)])
+print("IO/s with the model:          ", ["%.1f" % m(model, i, "w", "iops") for i in range(n)])
+f = model["facts"]["info"]
+print("server:", f["model.target.latency.server"])
+# the model's own error: how late the server answered against its times
+# (the kernel's wake-up of a real-time thread: printed, not judged)
+print("server's answers late by %s us on average, at most %s us" % (
+    f["model.target.latency.late_mean_us"], f["model.target.latency.late_max_us"]))
+# the model never answers early; what the client sees on top is the
+# kernel's path (loop worker, FUSE, wake-ups), reported above
+ok = within("lat_min with the model (us)", min(m(model, i, "w", "lat_min_us") for i in range(n)), 5000, 1e9)
+ok &= within("median write p50 with the model (us)", statistics.median(p50), 5000, 1e9)
+sys.exit(0 if ok else 1)
+PY
+	;;
+qd)
+	run qd <<'Y'
+name: latdev-qd
+matrix: {qd: [1, 2]}
+target: {kind: loop, size: 128MiB, fs: ext4, model: {latency: {write_us: 5ms, queue_depth: "${qd}"}}}
+steps:
+  - name: w
+    io: {rw: randwrite, bs: 4k, size: 8MiB, direct: true, iodepth: 8, runtime: 2s, time_based: true}
+Y
+	check qd <<'PY'
+by = {str(c["params"]["qd"]): c for c in cells}
+i1, i2 = m(by["1"], 0, "w", "iops"), m(by["2"], 0, "w", "iops")
+ok = within("IO/s at queue_depth 1 (model 200)", i1, 200 * 0.95, 200 * 1.02)
+ok &= within("IO/s at queue_depth 2 / queue_depth 1", i2 / i1, 1.9, 2.05)
+sys.exit(0 if ok else 1)
+PY
+	;;
+cache)
+	# fill: the file written and flushed (the cache is empty after);
+	# burst: 128 4k writes into the 1 MiB cache, then fdatasync: the
+	# flush waits for the drain, 128 x 5 ms; over: 512 writes (8 in
+	# flight), the last 256 of them wait for room, one service time each.
+	run cache <<'Y'
+name: latdev-cache
+target: {kind: loop, size: 128MiB, fs: ext4, mount_options: [lazytime],
+         model: {latency: {write_us: 5ms, queue_depth: 1, write_cache: 1MiB}}}
+steps:
+  - name: fill
+    io: {rw: write, bs: 1MiB, size: 8MiB, direct: true, sync: end, file: f.dat, keep: true}
+  - name: burst
+    io: {rw: randwrite, bs: 4k, size: 8MiB, io_size: 512KiB, direct: true, sync: end, engine: psync, file: f.dat, prepare: none, keep: true}
+  - name: over
+    io: {rw: randwrite, bs: 4k, size: 8MiB, io_size: 2MiB, direct: true, iodepth: 8, file: f.dat, prepare: none, keep: true}
+Y
+	check cache <<'PY'
+c = cells[0]
+ok = within("burst: write latency p50 into the cache (us)", m(c, 0, "burst", "lat_p50_us"), 0, 1000)
+# the drain starts with the first write: the step (writes + fdatasync) lasts 128 x 5 ms
+ok &= within("burst: the flush waits for the drain, 128 x 5 ms (s)", m(c, 0, "burst", "seconds"), 0.640, 0.640 * 1.1)
+ok &= within("burst: of which the fdatasync (s)", m(c, 0, "burst", "sync_s"), 0.5, 0.640 * 1.1)
+# 8 writes in flight keep the device busy: the model's schedule sets the time
+ok &= within("over: 256 writes wait for room, 5 ms each (s)", m(c, 0, "over", "seconds"), 1.28, 1.28 * 1.05)
+sys.exit(0 if ok else 1)
+PY
+	;;
+cleanup)
+	cat >"$t/k.yaml" <<'Y'
+name: latdev-kill
+target: {kind: loop, size: 64MiB, fs: ext4, model: {latency: {write_us: 1ms}}}
+steps:
+  - name: wait
+    exec: "sleep 60"
+Y
+	"$bg" run -q -o "$t/k.out" --work-dir "$t" "$t/k.yaml" >"$t/k.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		[[ -n $(own_servers) && -n $(own_loops) ]] && pgrep -f "sleep 60" >/dev/null && break
+		sleep 0.1
+	done
+	[[ -n $(own_servers) ]] || { echo "FAIL: no server started"; cat "$t/k.log"; fail=1; }
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	[[ -n $(own_servers) && -n $(own_mounts) ]] || { echo "FAIL: the server died with benchgrid"; fail=1; }
+	"$bg" cleanup >"$t/cleanup.log" 2>&1 || { echo "FAIL: cleanup: $(cat "$t/cleanup.log")"; fail=1; }
+	sleep 0.2
+	nothing_left
+	[[ $fail -eq 0 ]] && echo "ok   kill -9 + cleanup: server ended, FUSE mount and loop device gone"
+	;;
+*)
+	echo "unknown part $part"
+	exit 2
+	;;
+esac
+[[ $part == cleanup ]] || nothing_left
+exit $fail
