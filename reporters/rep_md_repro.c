@@ -259,22 +259,26 @@ static void models_text(FILE *f, const struct run *r)
 		fputs(".\n\n", f);
 	}
 	if (on && scale && (mixed || strcmp(scale, "1") != 0)) {
-		fputs("The device models are scaled: `model_scale`", f);
+		fputs("The device models are scaled by `model_scale`", f);
 		if (mixed) {
-			fputs(" by cell:", f);
+			fputs(" (cell: factor —", f);
+			bool first = true;
 			for (size_t i = 0; i < r->ncells; i++) {
 				const char *sc = result_info_get(&r->cells[i].facts, "model.scale");
 				const char *mo = result_info_get(&r->cells[i].facts, "models");
-				if (sc && mo && !strcmp(mo, "on"))
-					fprintf(f, " %zu: %s%s", r->cells[i].index, sc,
-					        i + 1 < r->ncells ? "," : "");
+				if (!sc || !mo || strcmp(mo, "on") != 0)
+					continue;
+				fprintf(f, "%s %zu: %s", first ? "" : ",", r->cells[i].index, sc);
+				first = false;
 			}
+			fputc(')', f);
 		} else {
 			fprintf(f, " %s", scale);
 		}
-		fputs(" multiplies every bytes/s and IO/s limit of every model (latency service times are "
-		      "divided by it; sizes stay), so the ratios between devices are kept.\n\n",
-		      f);
+		fputs(
+		    ": it multiplies every bytes/s and IO/s limit of every model (latency service times are "
+		    "divided by it; sizes stay), so the ratios between devices are kept.\n\n",
+		    f);
 	}
 }
 
@@ -321,9 +325,9 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 	if (res->count[EXPECT_INCONCLUSIVE])
 		fputs(
 		    "INCONCLUSIVE: the shape was measured, but a compared cell's device models did not limit "
-		    "it (no model at its `bind:` utilisation, 80 % unless the entry says) or it was "
-		    "CPU-bound (idle + iowait below 5 %); the note says which, and the verdict the shape "
-		    "alone had.\n\n",
+		    "it (no model at its `bind:` utilisation, 80 % unless the entry says), or a compared "
+		    "cell without its models was CPU-bound (idle + iowait below 5 %); the note says which, "
+		    "and the verdict the shape alone had.\n\n",
 		    f);
 	models_text(f, r);
 	fputs("| # | published claim | checked by | measured | published | verdict | note | role |\n", f);

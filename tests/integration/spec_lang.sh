@@ -186,7 +186,7 @@ expect:
     strict: true
 Y
 expect rel-skip-run 0 '' -- "$bg" run -q -o "$t/rat" "$t/rat.yaml"
-[[ $(grep -cE "^\| [12] \| .*\| SKIP \| cell 1: step 'b' skipped: when: n == 1 \|$" "$t/rat/report.md") -eq 2 ]] &&
+[[ $(grep -cE "^\| [12] \| .*\| SKIP \| cell 1: step 'b' skipped: when: n == 1 \| headline \|$" "$t/rat/report.md") -eq 2 ]] &&
 	ok rel-skip || bad rel-skip "$(grep -n 'exit_status' "$t/rat/report.md")"
 
 # A step its when: skips is not recorded when it says record: false.

@@ -65,6 +65,56 @@ static void test_spec_full(void **st)
 	node_free(root);
 }
 
+/* model_scale multiplies every rate (cache.then's and refill_bps too), not
+ * the cache's size; models: and model_scale: of a cell, and their errors. */
+static void test_cell_scale(void **st)
+{
+	(void)st;
+	struct node *root = load("models: off\nmodel_scale: 0.25\n"
+	                         "target: {kind: loop, size: 1GiB, model: {write_bps: 120MB, read_iops: 3,\n"
+	                         "  cache: {size: 8GB, then: {write_bps: 40MB}, refill_bps: 50MB}}}\n");
+	struct dm_spec s;
+	struct dm_cell c;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(dm_cell_parse(root, true, &c, &d), 0);
+	assert_false(c.on);
+	assert_true(c.scale == 0.25);
+	assert_int_equal(dm_spec_parse(node_get(root, "target"), "target", true, &s, &d), 0);
+	dm_spec_scale(&s, c.scale);
+	assert_int_equal(s.base.v[DM_WRITE_BPS], 30 * MiB);
+	assert_int_equal(s.base.v[DM_READ_IOPS], 1); /* 0.75 rounds to 1: a limit stays a limit */
+	assert_int_equal(s.then.v[DM_WRITE_BPS], 10 * MiB);
+	assert_int_equal(s.then.v[DM_READ_IOPS], 1);
+	assert_int_equal(s.refill_bps, (uint64_t)(12.5 * MiB));
+	assert_int_equal(s.cache_size, 8 * 1024 * MiB);
+	assert_int_equal(s.base.v[DM_READ_BPS], 0); /* no limit stays none */
+	node_free(root);
+
+	root = load("name: x\n"); /* the defaults */
+	assert_int_equal(dm_cell_parse(root, true, &c, &d), 0);
+	assert_true(c.on && c.scale == 1);
+	node_free(root);
+	root = load("models: ${arm}\nmodel_scale: ${k}\n"); /* left for run time */
+	assert_int_equal(dm_cell_parse(root, false, &c, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(dm_cell_parse(root, true, &c, &d), -EINVAL);
+	assert_int_equal(d.nerrors, 2);
+	node_free(root);
+	static const char *const bad[] = {"model_scale: 0\n", "model_scale: -2\n", "model_scale: fast\n",
+	                                  "model_scale: .nan\n", "models: maybe\n"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct diag e;
+		diag_init(&e);
+		root = load(bad[i]);
+		if (dm_cell_parse(root, false, &c, &e) != -EINVAL || e.nerrors != 1)
+			fail_msg("%s: not refused once", bad[i]);
+		node_free(root);
+		diag_free(&e);
+	}
+	diag_free(&d);
+}
+
 static void test_spec_errors(void **st)
 {
 	(void)st;
@@ -280,9 +330,10 @@ static void test_backend_v2(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_spec_full),     cmocka_unit_test(test_spec_errors),
-	    cmocka_unit_test(test_spec_deferred), cmocka_unit_test(test_iomax_line),
-	    cmocka_unit_test(test_backend_v1),    cmocka_unit_test(test_backend_v2),
+	    cmocka_unit_test(test_spec_full),   cmocka_unit_test(test_cell_scale),
+	    cmocka_unit_test(test_spec_errors), cmocka_unit_test(test_spec_deferred),
+	    cmocka_unit_test(test_iomax_line),  cmocka_unit_test(test_backend_v1),
+	    cmocka_unit_test(test_backend_v2),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
