@@ -6,7 +6,9 @@
  * cells go to compare_render (medians, ratio, test, verdicts). Cells record
  * the host and kernel they ran on: a shared cell that ran on different
  * hosts (kernels) in A and B is flagged, unless all of A ran on one host
- * (kernel) and all of B on another (then one line says so). */
+ * (kernel) and all of B on another (then one line says so). A shared cell
+ * whose loop device had direct I/O in one run and not in the other is
+ * flagged too (dev.loop_direct_io). */
 #include "compare.h"
 #include "compare_render.h"
 
@@ -196,9 +198,41 @@ static bool compare_kernels_note(FILE *out, const struct run *a, const struct ru
 	return true;
 }
 
+/* Whether a cell's loop device read its image with direct I/O ("1") or
+ * through the page cache ("0"); NULL when not a loop target. The default
+ * changed (issue 27): runs on either side of it measure different things. */
+static const char *cell_loop_dio(const struct run_cell *c)
+{
+	return result_info_get(&c->facts, "dev.loop_direct_io");
+}
+
+static bool loop_dio_differs(const struct run_cell *ca, const struct run_cell *cb)
+{
+	const char *x = cell_loop_dio(ca), *y = cell_loop_dio(cb);
+	return x && y && strcmp(x, y) != 0;
+}
+
+/* A warning when shared cells' loop devices read their images one way in A
+ * and the other in B (each such cell is marked). */
+static bool compare_loop_dio_note(FILE *out, const struct run *a, const struct run *b, size_t shared)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct run_cell *cb = run_find_cell(b, a->cells[i].id);
+		n += cb && loop_dio_differs(&a->cells[i], cb);
+	}
+	if (n)
+		fprintf(out,
+		        "- **Warning:** %zu of %zu shared cells read their loop image with direct I/O in "
+		        "one run and through the host's page cache in the other (marked); their ratios "
+		        "may be the page cache's\n",
+		        n, shared);
+	return n > 0;
+}
+
 /* "0 `id` fs=ext4 (A on h1, B on h2)" and the table's "0 | id | fs=ext4 ..." */
 static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *b, bool flag_hosts,
-                     bool flag_kernels)
+                     bool flag_kernels, bool flag_dio)
 {
 	char label[512], *flag = NULL;
 	size_t flen = 0;
@@ -217,6 +251,9 @@ static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *
 		rep_md_cell(f, kb);
 		fputc(')', f);
 	}
+	if (flag_dio && loop_dio_differs(p->a, p->b))
+		fprintf(f, " (loop direct I/O A %s, B %s)", strcmp(cell_loop_dio(p->a), "1") ? "off" : "on",
+		        strcmp(cell_loop_dio(p->b), "1") ? "off" : "on");
 	fclose(f);
 	run_cell_label(p->a, label, sizeof(label));
 	char *cell = NULL;
@@ -255,7 +292,7 @@ static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *
 }
 
 static int compare_body(FILE *out, const struct run *a, const struct run *b, size_t shared, bool flag_hosts,
-                        bool flag_kernels, const struct compare_opts *o, bool *failed)
+                        bool flag_kernels, bool flag_dio, const struct compare_opts *o, bool *failed)
 {
 	struct cmp_pair *pairs = calloc(shared ? shared : 1, sizeof(*pairs));
 	size_t n = 0;
@@ -265,7 +302,7 @@ static int compare_body(FILE *out, const struct run *a, const struct run *b, siz
 		if (!cb)
 			continue;
 		pairs[n] = (struct cmp_pair){.a = &a->cells[i], .b = cb};
-		rc = pair_text(&pairs[n++], a, b, flag_hosts, flag_kernels);
+		rc = pair_text(&pairs[n++], a, b, flag_hosts, flag_kernels, flag_dio);
 	}
 	if (rc == 0)
 		rc = cmp_render(out, pairs, n, o, "# | id | cell", 3, failed);
@@ -306,7 +343,8 @@ int rep_compare_runs(const char *pa, const char *pb, const struct compare_opts *
 	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n", shared, only_a, only_b);
 	bool flag_hosts = compare_hosts_note(out, &a, &b, shared);
 	bool flag_kernels = compare_kernels_note(out, &a, &b, shared);
-	rc = compare_body(out, &a, &b, shared, flag_hosts, flag_kernels, o, failed);
+	bool flag_dio = compare_loop_dio_note(out, &a, &b, shared);
+	rc = compare_body(out, &a, &b, shared, flag_hosts, flag_kernels, flag_dio, o, failed);
 	if (rc == 0) {
 		list_unshared(out, "A", &a, &b);
 		list_unshared(out, "B", &b, &a);

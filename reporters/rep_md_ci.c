@@ -11,7 +11,7 @@ static bool any_interval(const struct rep_ctx *cx)
 	for (size_t i = 0; i < cx->run->ncells; i++) {
 		const struct cell_summary *s = cx->sum[i];
 		for (size_t k = 0; s && k < s->nsteps; k++) {
-			const struct metric_summary *h[2];
+			const struct metric_summary *h[HEADLINE_MAX];
 			size_t nh = step_headlines(&s->steps[k], h);
 			for (size_t j = 0; j < nh; j++)
 				if (h[j]->st.n >= 2)
@@ -78,7 +78,7 @@ void rep_md_ci(struct rep_ctx *cx, struct md *m)
 	for (size_t i = 0; i < cx->run->ncells; i++) {
 		const struct cell_summary *s = cx->sum[i];
 		for (size_t k = 0; s && k < s->nsteps; k++) {
-			const struct metric_summary *h[2];
+			const struct metric_summary *h[HEADLINE_MAX];
 			size_t nh = step_headlines(&s->steps[k], h);
 			for (size_t j = 0; j < nh; j++)
 				ci_row(f, m, &cx->run->cells[i], s->steps[k].step, h[j]);

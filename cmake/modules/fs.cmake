@@ -37,3 +37,8 @@ set_tests_properties(cleanup_procs PROPERTIES SKIP_RETURN_CODE 77)
 # Tests that change the same real sysctl (vm.stat_interval) must not overlap:
 # benchgrid's own knob lock would (rightly) refuse the second one.
 set_tests_properties(fs_lifecycle knobs_lock PROPERTIES RESOURCE_LOCK sysctl_vm_stat_interval)
+
+# Loop targets reach the disk (issue 27): direct I/O by default, the ramfs
+# fallback, an explicit refusal, report.md's Devices and Warnings, compare.
+bg_script_test(loop_direct_io tests/integration/loop_direct_io.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
+set_tests_properties(loop_direct_io PROPERTIES SKIP_RETURN_CODE 77)

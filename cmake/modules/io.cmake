@@ -32,3 +32,6 @@ bg_script_test(io_dist tests/integration/io_dist.sh LABELS integration;io TIMEOU
 # on real loop devices and a tmpfs (root).
 bg_unit_test(test_io_device SOURCES tests/unit/test_io_device.c LABELS io)
 bg_script_test(io_device tests/integration/io_device.sh LABELS integration;io;root;loop TIMEOUT 300)
+# randrw per direction (read.*, write.*) against fio, alternating pairs (issue 27).
+bg_script_test(io_rw_fio tests/integration/io_rw_fio.sh LABELS integration;io TIMEOUT 180)
+set_tests_properties(io_rw_fio PROPERTIES SKIP_RETURN_CODE 77)

@@ -23,6 +23,8 @@ bg_script_test(report_hosts tests/integration/report_hosts.sh LABELS "report;int
 bg_script_test(valid_output tests/integration/valid_output.sh LABELS "report;integration" TIMEOUT 120)
 # Confidence intervals (Student's t, seeded bootstrap) and the tests of compare.
 bg_unit_test(test_stats_ci SOURCES tests/unit/test_stats_ci.c LABELS "report;stats")
+# The one rule of a step's headline metrics (issue 27).
+bg_unit_test(test_headline SOURCES tests/unit/test_headline.c LABELS "report;stats")
 # compare on real runs: verdicts, --all, --by, --fail-above exit statuses.
 bg_script_test(compare tests/integration/compare.sh LABELS "compare;report;integration" TIMEOUT 120)
 bg_unit_test(test_compare_metric SOURCES tests/unit/test_compare_metric.c LABELS "report;compare")

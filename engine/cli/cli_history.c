@@ -282,7 +282,7 @@ static void history_usage(FILE *out)
 	             "same host in the runs before it (at least 3) is flagged LOW or HIGH, with the\n"
 	             "facts that changed since the run before (kernel, PostgreSQL, mount options,\n"
 	             "benchgrid version, ...).\n\n"
-	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's tps, iops or mb_s)\n"
+	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's headline metric)\n"
 	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
 	             "  --last N              show the last N runs (the flags use all of them)\n"
 	             "  --window N            judge each run against the N runs before it (default 5,\n"

@@ -162,33 +162,35 @@ const struct metric_summary *cell_summary_metric(const struct cell_summary *s, c
 	return NULL;
 }
 
-static const struct metric_summary *first_of(const struct step_summary *ss, const char *const *names)
-{
-	for (size_t i = 0; names[i]; i++)
-		for (size_t j = 0; j < ss->nm; j++)
-			if (strcmp(ss->m[j].name, names[i]) == 0)
-				return &ss->m[j];
-	return NULL;
-}
-
 size_t step_headlines(const struct step_summary *ss, const struct metric_summary **out)
 {
-	static const char *const rate[] = {"tps", "mb_s", "iops", NULL};
-	static const char *const lat[] = {"lat_p99_ms", "lat_p99_us", NULL};
-	static const char *const time[] = {"elapsed_s", "seconds", NULL};
-	size_t n = 0;
-	if ((out[n] = first_of(ss, rate)))
-		n++;
-	if ((out[n] = first_of(ss, lat)))
-		n++;
-	if (n == 0 && (out[n] = first_of(ss, time)))
-		n++;
+	/* The rule reads a step result: one with the summary's metric names
+	 * and the first repetition's infos the rule looks at. */
+	static const char *const keys[] = {"rw", "bs", "headline"};
+	struct step_result v;
+	result_init(&v, ss->step, ss->workload);
+	for (size_t j = 0; j < ss->nm; j++)
+		result_metric(&v, ss->m[j].name, 0, "");
+	for (size_t k = 0; ss->first && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *x = result_info_get(ss->first, keys[k]);
+		if (x)
+			result_info(&v, keys[k], "%s", x);
+	}
+	const char *names[HEADLINE_MAX];
+	size_t nn = headline_names(&v, names, HEADLINE_MAX), n = 0;
+	for (size_t i = 0; i < nn; i++)
+		for (size_t j = 0; j < ss->nm; j++)
+			if (!strcmp(ss->m[j].name, names[i])) {
+				out[n++] = &ss->m[j];
+				break;
+			}
+	result_free(&v);
 	return n;
 }
 
 bool step_is_headline(const struct step_summary *ss, const char *metric)
 {
-	const struct metric_summary *h[2];
+	const struct metric_summary *h[HEADLINE_MAX];
 	size_t n = step_headlines(ss, h);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(h[i]->name, metric) == 0)
@@ -238,6 +240,18 @@ size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, con
 			fn(arg, msg);
 		count += nout || nslow;
 		free(msg);
+		/* what the step itself warned of (its first repetition's): a
+		 * fallback, figures that measure a cache */
+		for (size_t k = 0; ss->first && k < ss->first->ni; k++) {
+			const struct info *in = &ss->first->info[k];
+			if (strcmp(in->key, "warning"))
+				continue;
+			char line[2048];
+			snprintf(line, sizeof(line), "%s: %s", ss->step, in->value);
+			if (fn)
+				fn(arg, line);
+			count++;
+		}
 	}
 	return count;
 }

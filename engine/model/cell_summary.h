@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "headline.h"
 #include "run_cells.h"
 #include "stats.h"
 #include "stats_ci.h"
@@ -53,15 +54,17 @@ void cell_summary_free(struct cell_summary *s);
 const struct step_summary *cell_summary_step(const struct cell_summary *s, const char *step);
 const struct metric_summary *cell_summary_metric(const struct cell_summary *s, const char *step,
                                                  const char *metric);
-/* A step's headline metrics, at most 2, into out: its throughput (the first
- * of tps, mb_s, iops) and its 99th percentile latency (lat_p99_ms,
- * lat_p99_us); a step with neither gets its duration (elapsed_s of exec,
- * seconds). Returns how many. compare shows these by default. */
+/* A step's headline metrics into out (room for HEADLINE_MAX), by the one
+ * rule of headline.h: e.g. iops and lat_p99_us for 4 KiB random reads, mb_s
+ * and lat_p99_us for a sequential write, tps and lat_p99_ms for pgbench,
+ * elapsed_s for an exec step without a parser, or the step's `headline:`.
+ * Returns how many. compare, report.html and rep_md_ci show these. */
 size_t step_headlines(const struct step_summary *ss, const struct metric_summary **out);
 bool step_is_headline(const struct step_summary *ss, const char *metric);
 /* Split "step.metric" at the first dot. Returns false when there is none. */
 bool results_split_ref(const char *ref, char *step, size_t steplen, const char **metric);
-/* Every warning text (outliers, cold first run) of a cell, one per call of
+/* Every warning text (outliers, cold first run; what a step warned of in
+ * its first repetition, info "warning") of a cell, one per call of
  * fn; returns how many. */
 size_t run_cell_warnings(const struct cell_summary *s, void (*fn)(void *arg, const char *msg), void *arg);
 

@@ -56,6 +56,25 @@ static int before_cell(struct run_env *E, const struct cell *c, struct run_cell 
 	return skip ? 1 : 0;
 }
 
+/* A loop target whose default direct I/O the kernel refused reads its
+ * image through the page cache: a warning of the cell, on screen too. */
+static void warn_dio_refused(struct run_env *E, struct run_cell *rc)
+{
+	static const char key[] = "dev.loop_direct_io_refused"; /* also NAME.dev.... */
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < rc->facts.ni; i++) {
+		const char *k = rc->facts.info[i].key;
+		size_t n = strlen(k);
+		if (n < kl || strcmp(k + n - kl, key) || (n > kl && k[n - kl - 1] != '.'))
+			continue;
+		char msg[1200];
+		snprintf(msg, sizeof(msg), "direct I/O refused, buffered instead: %s",
+		         rc->facts.info[i].value);
+		progress_note(&E->prog, "  warning: %s", msg);
+		result_info(&rc->facts, "warning", "%s", msg);
+	}
+}
+
 /* Interpolate what is known now, set up the filesystems, then resolve
  * ${target.path} and friends; PostgreSQL comes after the filesystems.
  * Returns the final tree, or NULL with errors in d. */
@@ -82,6 +101,7 @@ static struct node *set_up(struct run_env *E, const struct cell *c, struct run_c
 	if (!(tree = spec_cell_tree_rt(E->s, c, rt, false, d)))
 		goto out;
 	fixture_set_facts(&E->fx, &rc->facts);
+	warn_dio_refused(E, rc);
 	/* Once per cell (it reads sysfs): the monitor's devices, and facts
 	 * devices.PREFIX that say what its columns are. */
 	mon_devs_free(&E->devs);
@@ -182,8 +202,12 @@ int cell_open(struct run_env *E, const struct cell *c, struct run_cell *rc, bool
 int cell_rep(struct run_env *E, struct cell_session *S, struct run_cell *rc, size_t rep, bool warm)
 {
 	int status = STEPS_OK;
-	for (long w = warm ? 0 : -(long)E->warmup; w < 0 && status == STEPS_OK; w++)
+	for (long w = warm ? 0 : -(long)E->warmup; w < 0 && status == STEPS_OK; w++) {
+		progress_rep(&E->prog, true, (size_t)(E->warmup + w + 1), (size_t)E->warmup);
 		status = step_run_rep(E, S->c, S->tree, rc, w, S->dir);
+	}
+	if (status == STEPS_OK && E->repeat > 1) /* "rep 2/5": 5 the most, under repeat: {until} */
+		progress_rep(&E->prog, false, rep + 1, (size_t)E->repeat);
 	if (status == STEPS_OK)
 		status = step_run_rep(E, S->c, S->tree, rc, (long)rep, S->dir);
 	return status;

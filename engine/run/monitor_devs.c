@@ -140,7 +140,8 @@ void mon_devs_add_under(struct mon_devs *L)
 	}
 }
 
-/* What a target is, from its facts: "ext4 on loop image /x",
+/* What a target is, from its facts: "ext4 on loop image /x, direct I/O
+ * to the disk under it",
  * "xfs on the device", "directory /x on ext4". */
 static void target_what(const struct fx_fs *fs, char *out, size_t len)
 {
@@ -150,8 +151,12 @@ static void target_what(const struct fx_fs *fs, char *out, size_t len)
 	const char *kind = result_info_get(&f, "fs.kind"), *type = result_info_get(&f, "fs.type");
 	const char *image = result_info_get(&f, "fs.image"), *path = result_info_get(&f, "fs.path");
 	type = type ? type : "?";
-	if (kind && !strcmp(kind, "loop"))
-		snprintf(out, len, "%s on loop image %s", type, image ? image : "?");
+	const char *dio = result_info_get(&f, "dev.loop_direct_io");
+	if (kind && !strcmp(kind, "loop")) /* how it reaches its disk: issue 27 */
+		snprintf(out, len, "%s on loop image %s, %s", type, image ? image : "?",
+		         !dio                ? "its I/O path unknown"
+		         : !strcmp(dio, "1") ? "direct I/O to the disk under it"
+		                             : "buffered: through the host's page cache");
 	else if (kind && !strcmp(kind, "device"))
 		snprintf(out, len, "%s on the device", type);
 	else

@@ -173,9 +173,20 @@ void progress_step_done(struct progress *p, const char *step, bool failed, const
 	pthread_mutex_lock(&p->lock);
 	if (!p->quiet) {
 		progress_clear(p);
-		if (failed || !p->tty)
-			fprintf(stderr, "  %s: %s%s%s\n", step, failed ? "FAILED" : "ok",
-			        summary && *summary ? ", " : "", summary ? summary : "");
+		/* on a terminal as in a log: the step's figures stay on screen */
+		fprintf(stderr, "  %s: %s%s%s\n", step, failed ? "FAILED" : "ok",
+		        summary && *summary ? ", " : "", summary ? summary : "");
+		draw(p);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_rep(struct progress *p, bool warmup, size_t i, size_t n)
+{
+	pthread_mutex_lock(&p->lock);
+	if (!p->quiet) {
+		progress_clear(p);
+		fprintf(stderr, "  %s %zu/%zu\n", warmup ? "warmup" : "rep", i, n);
 		draw(p);
 	}
 	pthread_mutex_unlock(&p->lock);

@@ -2,7 +2,8 @@
  *
  * On a terminal: one line redrawn in place with cell k/N, the cell's
  * parameters, the running step, a live figure reported by the workload and
- * an ETA. Otherwise: plain lines, one when a step starts and one when it
+ * an ETA, and above it the line of each finished step with its figures.
+ * Otherwise: plain lines, one when a cell starts and one when each step
  * ends. Quiet mode prints nothing. Rate-limited so that workloads may report
  * often without cost. */
 #ifndef BENCHGRID_PROGRESS_H
@@ -57,7 +58,12 @@ void progress_slot_took(struct progress *p, double spent, bool ran);
 void progress_step(struct progress *p, const char *step);
 /* The workload's live figure (struct step_ctx.progress). */
 void progress_live(void *p, const char *unit, double value);
+/* The step's line ("  io: ok, iops=... lat_p99=..."), on a terminal as
+ * in a log. */
 void progress_step_done(struct progress *p, const char *step, bool failed, const char *summary);
+/* "  rep 2/5" (or "  warmup 1/2") before a repetition's step lines, when a
+ * cell runs more than one. */
+void progress_rep(struct progress *p, bool warmup, size_t i, size_t n);
 /* A message that must not be drawn over (warnings, cell results). */
 void progress_note(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void progress_clear(struct progress *p);

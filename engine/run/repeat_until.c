@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "headline.h"
 #include "stats_ci.h"
 
 const char *repeat_headline_metric(const struct step_result *r)
 {
-	static const char *const first[] = {"mb_s", "iops", "tps", NULL};
-	for (int i = 0; first[i]; i++)
-		if (result_get(r, first[i]))
-			return first[i];
+	const char *h[HEADLINE_MAX];
+	if (headline_names(r, h, HEADLINE_MAX) > 0) /* the one rule: headline.h */
+		return h[0];
 	for (size_t i = 0; i < r->nm; i++)
 		if (strcmp(r->m[i].name, "exit_status") && strcmp(r->m[i].name, "elapsed_s") &&
 		    strncmp(r->m[i].name, "sys_", 4) && strncmp(r->m[i].name, "disk_", 5))

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "devmodel.h"
 #include "fx_pg.h"
+#include "headline.h"
 #include "interrupt.h"
 #include "lb.h"
 #include "monitor.h"
@@ -27,27 +28,41 @@ void step_run_first_error(const struct diag *d, char *buf, size_t len)
 		}
 }
 
-/* A short summary of a step's headline figures for progress lines, as
- * people read numbers (rep_fmt.h): "iops=25800 mb_s=100.8 lat_p99=1.234 ms". */
+/* One figure of a progress line: "iops=25800", "lat_p99=1.234 ms". */
+static size_t summary_put(const struct metric *m, char *buf, size_t used, size_t len)
+{
+	char num[64], label[64];
+	bool time = strncmp(m->name, "lat_", 4) == 0 || !strcmp(m->name, "elapsed_s");
+	snprintf(label, sizeof(label), "%s", m->name);
+	if (!strncmp(label, "lat_p99_", 8))
+		label[7] = 0; /* lat_p99_us, lat_p99_ms: lat_p99 in its own unit */
+	rep_fmt_quantity(m->value, time ? m->unit : NULL, num, sizeof(num));
+	int w = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", label, num);
+	return w > 0 && (size_t)w < len - used ? used + (size_t)w : len;
+}
+
+/* A short summary of a step's figures for progress lines, as people read
+ * numbers (rep_fmt.h), its headline first (headline.h): "iops=25800
+ * lat_p99=1.234 ms mb_s=100.8 seconds=1". */
 static void step_summary(const struct step_result *r, char *buf, size_t len)
 {
-	static const struct {
-		const char *key, *label;
-	} keys[] = {{"mb_s", "mb_s"},          {"iops", "iops"},          {"tps", "tps"},
-	            {"lat_p99_us", "lat_p99"}, {"lat_p99_ms", "lat_p99"}, {"seconds", "seconds"}};
-	char num[64];
+	static const char *const more[] = {"mb_s", "iops", "tps", "lat_p99_us", "lat_p99_ms", "seconds"};
+	const char *shown[HEADLINE_MAX + 8];
+	size_t ns = headline_names(r, shown, HEADLINE_MAX), used = 0;
 	buf[0] = 0;
-	size_t used = 0;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && used < len; i++) {
-		const struct metric *m = result_get(r, keys[i].key);
-		if (!m)
-			continue;
-		bool time = strncmp(keys[i].key, "lat_", 4) == 0;
-		rep_fmt_quantity(m->value, time ? m->unit : NULL, num, sizeof(num));
-		used +=
-		    (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", keys[i].label, num);
+	for (size_t i = 0; i < ns && used < len; i++)
+		used = summary_put(result_get(r, shown[i]), buf, used, len);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]) && used < len; i++) {
+		const struct metric *m = result_get(r, more[i]);
+		bool dup = false;
+		for (size_t k = 0; k < ns; k++)
+			dup |= !strcmp(shown[k], more[i]) ||
+			       (!strncmp(shown[k], "lat_p99_", 8) && !strncmp(more[i], "lat_p99_", 8));
+		if (m && !dup)
+			used = summary_put(m, buf, used, len);
 	}
 	if (!used) {
+		char num[64];
 		rep_fmt_quantity(r->elapsed, "s", num, sizeof(num));
 		snprintf(buf, len, "%s", num);
 	}
@@ -229,6 +244,59 @@ static void step_skip(struct run_env *E, const struct node *st, size_t i, const 
 		result_free(&res);
 }
 
+/* The step's `headline: [a, b]` as the info "headline" ("a b"), which the
+ * rule of headline.h reads wherever the step's figures are shown. */
+static void step_headline_info(const struct node *st, struct step_result *res)
+{
+	const struct node *h = node_get(st, "headline");
+	if (!h)
+		return;
+	char names[1024];
+	size_t used = 0;
+	names[0] = 0;
+	for (size_t i = 0; h->kind == NODE_SEQ && i < h->n && used < sizeof(names); i++)
+		if (h->items[i]->kind == NODE_SCALAR)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? " " : "",
+			                         h->items[i]->text);
+	if (h->kind == NODE_SCALAR)
+		snprintf(names, sizeof(names), "%s", h->text);
+	if (names[0])
+		result_info(res, "headline", "%s", names);
+}
+
+/* A headline name the step did not produce: said in its warnings. */
+static void warn_headline_missing(struct step_result *res)
+{
+	const char *list = result_info_get(res, "headline");
+	if (!list || res->failed)
+		return;
+	char copy[1024], *save = NULL;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (!result_get(res, w))
+			result_info(res, "warning", "headline: the step gave no metric %s", w);
+}
+
+/* An io step that asked for `direct: true` on a loop device that reads its
+ * image through the page cache measures that cache, not the disk: say so
+ * in the step's warnings (report.md shows them). */
+static void warn_direct_on_buffered_loop(const struct step *S, const struct run_cell *rc,
+                                         struct step_result *res)
+{
+	const struct node *n = S->opts ? node_get(S->opts, "direct") : NULL;
+	const char *dio = result_info_get(&rc->facts, "dev.loop_direct_io");
+	bool direct = false;
+	struct diag q;
+	diag_init(&q);
+	if (n && node_as_bool(n, "direct", &direct, &q) == 0 && direct && dio && !strcmp(dio, "0"))
+		result_info(
+		    res, "warning",
+		    "direct: true, but the loop device %s reads and writes its image through the "
+		    "host's page cache (target direct_io off): the figures are the cache's",
+		    result_info_get(&rc->facts, "fs.source") ? result_info_get(&rc->facts, "fs.source") : "");
+	diag_free(&q);
+}
+
 static int step_run_one(struct run_env *E, const struct cell *c, const struct node *st, size_t i,
                         struct run_cell *rc, long rep, const char *cell_dir)
 {
@@ -242,12 +310,15 @@ static int step_run_one(struct run_env *E, const struct cell *c, const struct no
 	res.started = clock_wall();
 	double t0 = clock_mono();
 	int rc_run = 0;
+	step_headline_info(st, &res);
 	if (!S.ops)
 		result_fail(&res, "step %s has no workload", S.name);
 	else if (sd.nerrors == 0)
 		rc_run = step_exec(E, c, &S, rep, cell_dir, &res, &sd);
 	res.elapsed = clock_mono() - t0;
 	step_verdict(&S, &sd, rc_run, &res);
+	if (S.ops && !strcmp(S.ops->name, "io"))
+		warn_direct_on_buffered_loop(&S, rc, &res);
 	diag_free(&sd);
 	node_free(S.opts);
 	if (interrupt_requested()) {
@@ -255,6 +326,7 @@ static int step_run_one(struct run_env *E, const struct cell *c, const struct no
 		return STEPS_INTERRUPTED;
 	}
 	step_after_hook(E, c, &S, &res);
+	warn_headline_missing(&res);
 	char summary[256];
 	step_summary(&res, summary, sizeof(summary));
 	progress_step_done(&E->prog, S.name, res.failed, res.failed ? res.error : summary);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "headline.h"
 #include "spec_opts_table.h"
 
 #define SPEC_CHECK_MAX 12
@@ -123,7 +124,46 @@ static int check_when(const struct node *st, const struct node *orig_st, struct 
 	return -EINVAL;
 }
 
-static int check_step(const struct node *st, const struct node *orig_st, struct diag *d)
+/* headline: a non-empty list of metric names (model/headline.h). Each must
+ * be a metric the step's kind can produce: names of io, pgbench and exec
+ * metrics are known to headline_metric_known; exec's come from its parser,
+ * and with Lua hooks (after_step may add metrics) any name passes. */
+static int check_headline(const struct node *st, bool lua_hooks, struct diag *d)
+{
+	const struct node *h = node_get(st, "headline");
+	if (!h)
+		return 0;
+	if (h->kind != NODE_SEQ || h->n == 0) {
+		diag_error(
+		    d, &h->pos,
+		    "step.headline: expected a non-empty list of metric names, e.g. [iops, lat_p99_us]");
+		return -EINVAL;
+	}
+	int bad = 0;
+	const char *kind = NULL;
+	for (size_t w = 0; w < nstep_kinds && !kind; w++)
+		if (node_get(st, step_kinds[w].name))
+			kind = step_kinds[w].name;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct node *v = h->items[i];
+		if (v->kind != NODE_SCALAR || !v->text[0]) {
+			diag_error(d, &v->pos, "step.headline: expected a metric name, found %s",
+			           v->kind == NODE_SCALAR ? "an empty string" : node_kind_name(v->kind));
+			bad = -EINVAL;
+			continue;
+		}
+		const char *hint = NULL;
+		if (kind && !lua_hooks && !headline_metric_known(kind, v->text, &hint)) {
+			diag_error(d, &v->pos, "step.headline: '%s' is not a metric of %s steps%s%s%s",
+			           v->text, kind, hint ? " (did you mean " : "", hint ? hint : "",
+			           hint ? "?)" : "");
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
+static int check_step(const struct node *st, const struct node *orig_st, bool lua_hooks, struct diag *d)
 {
 	if (st->kind != NODE_MAP) {
 		diag_error(d, &st->pos,
@@ -156,6 +196,8 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 		bad = -EINVAL;
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
 		bad = -EINVAL;
+	if (check_headline(st, lua_hooks, d) < 0)
+		bad = -EINVAL;
 	if (check_when(st, orig_st, d) < 0)
 		bad = -EINVAL;
 	if (opt_check_values(st, "step", &spec_step_table, d) < 0)
@@ -165,7 +207,7 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 
 /* orig: the steps as the scenario writes them (for their `when:`). */
 static int check_steps(const struct node *steps, const struct node *orig, const struct src_pos *file,
-                       struct diag *d)
+                       bool lua_hooks, struct diag *d)
 {
 	if (!steps) {
 		struct src_pos p = {file ? file->file : NULL, 0, 0};
@@ -179,7 +221,8 @@ static int check_steps(const struct node *steps, const struct node *orig, const 
 	int bad = 0;
 	for (size_t i = 0; i < steps->n; i++)
 		if (check_step(steps->items[i],
-		               orig && orig->kind == NODE_SEQ && i < orig->n ? orig->items[i] : NULL, d) < 0)
+		               orig && orig->kind == NODE_SEQ && i < orig->n ? orig->items[i] : NULL,
+		               lua_hooks, d) < 0)
 			bad = -EINVAL;
 	/* Step names must be unique: metrics are addressed as step.metric. */
 	for (size_t i = 0; i < steps->n; i++)
@@ -199,7 +242,8 @@ static int check_steps(const struct node *steps, const struct node *orig, const 
 int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
 {
 	int bad = 0;
-	if (check_steps(node_get(tree, "steps"), node_get(s->root, "steps"), &s->root->pos, d) < 0)
+	bool lua_hooks = node_get(tree, "hooks") || node_get(tree, "hooks_file");
+	if (check_steps(node_get(tree, "steps"), node_get(s->root, "steps"), &s->root->pos, lua_hooks, d) < 0)
 		bad = -EINVAL;
 	for (size_t i = 0; i < nvalidators; i++)
 		if (validators[i](tree, s->root, d) < 0)

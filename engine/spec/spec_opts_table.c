@@ -51,6 +51,8 @@ static const struct opt_desc step_rows[] = {
     {"record", OPT_BOOL, NULL, "true", NULL, "false: run it (a warmup) but keep no figures", 0, NULL, NULL, NULL},
     {"timeout", OPT_DURATION, "s", "the scenario's timeout", NULL, "time limit of the step", 0, NULL, NULL, NULL},
     {"server_stats", OPT_BOOL, NULL, "true", NULL, "false: do not sample the server's activity (pgbench and exec steps)", 0, NULL, NULL, NULL},
+    {"headline", OPT_LIST, NULL, "by the step: iops (random, blocks <= 64 KiB), mb_s (sequential, larger blocks), tps (pgbench), elapsed_s (exec); lat_p99", NULL, "the metrics a person reads first (reports, compare, history, the live line), e.g. [iops, lat_p99_us]", 0, NULL,
+     "{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"string\"}}", NULL},
     {"when", OPT_BOOL, NULL, "true", NULL, "run the step only when true: a !lua predicate over the cell's parameters and vars", OPT_ELSEWHERE, NULL, NULL, NULL},
     {"io", OPT_MAP, NULL, NULL, NULL, "the native I/O workload", 0, "io", NULL, NULL},
     {"pgbench", OPT_MAP, NULL, NULL, NULL, "the pgbench-compatible load", 0, "pgbench", NULL, NULL},

@@ -316,6 +316,22 @@ static int put_steps(struct store *s, const char *run_id, const struct run_cell 
 
 /* Each metric's summary over the repetitions, and one sample per
  * repetition that has it. */
+/* The fact headline.STEP: the step's headline metrics by the one rule
+ * (headline.h), space-separated; history's default metric is the first
+ * one of the first step. */
+static int put_headline(struct store *s, const char *run_id, const char *cell_id,
+                        const struct step_summary *ss)
+{
+	const struct metric_summary *h[HEADLINE_MAX];
+	size_t n = step_headlines(ss, h), used = 0;
+	char key[512], names[1024] = "";
+	for (size_t i = 0; i < n && used < sizeof(names); i++)
+		used +=
+		    (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? " " : "", h[i]->name);
+	snprintf(key, sizeof(key), "headline.%s", ss->step);
+	return n ? put_fact(s, run_id, cell_id, key, names) : 0;
+}
+
 static int put_metrics(struct store *s, const char *run_id, const struct run_cell *c)
 {
 	struct cell_summary *cs = run_cell_summarize(c);
@@ -327,6 +343,7 @@ static int put_metrics(struct store *s, const char *run_id, const struct run_cel
 	int rc = 0;
 	for (size_t i = 0; i < cs->nsteps && rc == 0; i++) {
 		const struct step_summary *ss = &cs->steps[i];
+		rc = put_headline(s, run_id, c->id, ss);
 		for (size_t j = 0; j < ss->nm && rc == 0; j++) {
 			const struct metric_summary *m = &ss->m[j];
 			const char *p[] = {run_id,

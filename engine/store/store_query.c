@@ -194,11 +194,42 @@ static int pick_row(void *arg, int ncol, const char *const *v)
 	return 0;
 }
 
+/* A row "step", "headline names": the first name. */
+static int pick_headline(void *arg, int ncol, const char *const *v)
+{
+	struct metric_pick *m = arg;
+	if (ncol < 2 || !v[0] || !v[1] || !*v[1] || m->rank)
+		return 0;
+	snprintf(m->step, sizeof(m->step), "%s", v[0]);
+	snprintf(m->metric, sizeof(m->metric), "%.*s", (int)strcspn(v[1], " "), v[1]);
+	m->rank = 1;
+	return 0;
+}
+
 int store_default_metric(struct store *s, const char *scenario, char *step, size_t steplen, char *metric,
                          size_t metriclen, char *err, size_t errlen)
 {
 	struct metric_pick m = {.rank = 0};
 	const char *p[] = {scenario};
+	/* The headline rule's first metric of the first step (headline.h), as
+	 * recorded with the latest run's first cell; runs stored before it was
+	 * recorded: the first step's tps, iops or mb_s. */
+	if (sdb_exec(s,
+	             "SELECT st.step, f.value FROM steps st JOIN facts f ON f.run_id = st.run_id"
+	             " AND f.cell_id = st.cell_id AND f.key = 'headline.' || st.step WHERE st.rep = 1"
+	             " AND st.run_id = (SELECT run_id FROM runs WHERE scenario = $1 ORDER BY started DESC"
+	             " LIMIT 1) AND st.cell_id = (SELECT c.cell_id FROM cells c JOIN runs r ON r.run_id ="
+	             " c.run_id WHERE r.scenario = $1 ORDER BY r.started DESC, c.cell_index LIMIT 1)"
+	             " ORDER BY st.step_index LIMIT 1",
+	             1, p, pick_headline, &m) < 0) {
+		snprintf(err, errlen, "%s", s->err);
+		return -1;
+	}
+	if (m.rank) {
+		snprintf(step, steplen, "%s", m.step);
+		snprintf(metric, metriclen, "%s", m.metric);
+		return 0;
+	}
 	/* The steps in the order of the latest run's first cell. */
 	if (sdb_exec(s,
 	             "SELECT st.step, m.metric FROM steps st JOIN metrics m ON m.run_id = st.run_id"

@@ -115,16 +115,28 @@ matrix:
 target: {kind: loop, size: 128MiB, fs: ext4, mount_options: [noatime, lazytime],
          model: {latency: {write_us: 5ms, read_us: 10ms, queue_depth: "${qd}"}}}
 steps:
+  # the file first (its layout would take the model's time inside w), and
+  # everything of the file system written out: its allocation's metadata,
+  # dirty in the page cache, would otherwise be written back during w
+  - name: fill
+    io: {rw: write, bs: 1MiB, size: 8MiB, direct: true, sync: end, file: q.dat, keep: true}
+  - name: syncfs
+    exec: "sync -f ${target.path}"
   - name: w
-    io: {rw: randwrite, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true, keep: true}
+    io: {rw: randwrite, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true,
+         file: q.dat, prepare: none, keep: true}
   - name: r
-    io: {rw: randread, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true, prepare: none}
+    io: {rw: randread, bs: 4k, size: 8MiB, direct: true, iodepth: "${iod}", runtime: 2s, time_based: true,
+         file: q.dat, prepare: none}
 Y
 	check qd <<'PY'
 by = {str(c["params"]["qd"]): c for c in cells}
-i = {q: m(by[q], 0, "w", "iops") for q in ("1", "2", "32")}
+# the requests the loop device completed (its /sys stat, over the step):
+# the step's own and the file system's, all of which the model served
+i = {q: m(by[q], 0, "w", "disk_w_iops") for q in ("1", "2", "32")}
 u = {q: m(by[q], 0, "w", "model.target.latency_util") for q in ("1", "2", "32")}
 print("IO/s %s, latency_util %s" % (i, u))
+print("the step's own IO/s: %s" % {q: round(m(by[q], 0, "w", "iops"), 1) for q in ("1", "2", "32")})
 # While its slots are busy the model completes queue_depth requests per
 # write_us, whatever the machine's load: the rate over the busy fraction
 # (latency_util, the server's busy slot-time over the same seconds). A
@@ -136,7 +148,7 @@ ok &= within("IO/s while busy at queue_depth 2 / queue_depth 1", (i["2"] / u["2"
 ok &= within("IO/s while busy at queue_depth 32 / queue_depth 1", (i["32"] / u["32"]) / (i["1"] / u["1"]), 31, 33)
 # reads reach the server too (no page cache on either side): read_us 10ms
 for q in ("1", "32"):
-    ri, ru = m(by[q], 0, "r", "iops"), m(by[q], 0, "r", "model.target.latency_util")
+    ri, ru = m(by[q], 0, "r", "disk_r_iops"), m(by[q], 0, "r", "model.target.latency_util")
     ok &= within("reads: IO/s while busy at queue_depth %s (model %d)" % (q, 100 * int(q)), ri / ru, 97 * int(q), 103 * int(q))
 # latency_util itself depends on the load (printed above); at most 1
 for q in ("1", "2", "32"):
@@ -179,7 +191,9 @@ ok &= within("burst: of which the fdatasync (s)", m(c, 0, "burst", "sync_s"), 0.
 # 512 writes: the first 256 fill the cache, each of the others waits for
 # one write to drain; 256 are still cached when the step ends
 ok &= within("over: the step (s)", m(c, 0, "over", "seconds"), 1.28, 1e9)
-ok &= within("over: busy draining (s)", busy("over"), 1.28 * 0.97, 1.28 * 1.03)
+# busy draining: 256 x 5 ms when the writes keep up with the drain; a
+# starved writer lets more drain within the step (up to all 512)
+ok &= within("over: busy draining (s)", busy("over"), 1.28 * 0.97, 2.56 * 1.03)
 print("over: the step took %.3f s (model 1.28 s when the writes keep up)" % m(c, 0, "over", "seconds"))
 sys.exit(0 if ok else 1)
 PY

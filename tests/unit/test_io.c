@@ -900,12 +900,57 @@ static void test_modes(void **state)
 	diag_free(&d);
 }
 
+/* randrw gives read.* and write.* as fio does: they add up to the step's
+ * figures, split as mix says; other patterns give none. */
+static void test_rw_split(void **state)
+{
+	struct t *t = *state;
+	static const char *const engines[] = {"psync", "io_uring"};
+	for (int e = 0; e < 2; e++) {
+		char yaml[256];
+		snprintf(yaml, sizeof(yaml),
+		         "{rw: randrw, mix: 70, size: 8MiB, io_size: 8MiB, bs: 4k, engine: %s}", engines[e]);
+		struct step_result res;
+		run_ok(yaml, t->dir, &res);
+		double rb = metric(&res, "read.bytes"), wb = metric(&res, "write.bytes");
+		assert_true(rb + wb == metric(&res, "bytes"));
+		double ri = metric(&res, "read.iops"), wi = metric(&res, "write.iops"),
+		       all = metric(&res, "iops");
+		assert_true(fabs(ri + wi - all) <= 1e-9 * all);
+		assert_true(fabs(metric(&res, "read.mb_s") + metric(&res, "write.mb_s") -
+		                 metric(&res, "mb_s")) <= 1e-9 * metric(&res, "mb_s"));
+		/* 2048 I/Os drawn 70/30: the read share within 5 points */
+		double share = ri / all;
+		if (share < 0.65 || share > 0.75)
+			fail_msg("%s: read share %.3f, mix 70", engines[e], share);
+		static const char *const dirs[] = {"read", "write"};
+		for (int d = 0; d < 2; d++) {
+			char a[64], b[64], c[64], m[64];
+			snprintf(a, sizeof(a), "%s.lat_min_us", dirs[d]);
+			snprintf(b, sizeof(b), "%s.lat_p50_us", dirs[d]);
+			snprintf(c, sizeof(c), "%s.lat_p99_us", dirs[d]);
+			snprintf(m, sizeof(m), "%s.lat_max_us", dirs[d]);
+			assert_true(metric(&res, a) <= metric(&res, b));
+			assert_true(metric(&res, b) <= metric(&res, c));
+			assert_true(metric(&res, c) <= metric(&res, m));
+			assert_true(metric(&res, m) <= metric(&res, "lat_max_us"));
+		}
+		result_free(&res);
+	}
+	struct step_result res;
+	run_ok("{rw: randread, size: 1MiB, bs: 4k}", t->dir, &res);
+	assert_null(result_get(&res, "read.iops"));
+	assert_null(result_get(&res, "write.iops"));
+	result_free(&res);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_options),
 	    cmocka_unit_test_setup_teardown(test_write_exact, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_time_based, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rw_split, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sync_end, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sync_end_kpageflags, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_verify, setup, teardown),

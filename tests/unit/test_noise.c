@@ -139,12 +139,14 @@ static void test_headline(void **state)
 	result_metric(&r, "elapsed_s", 1, "s");
 	assert_string_equal(repeat_headline_metric(&r), "elapsed_s");
 	result_metric(&r, "sys_busy_pct", 1, "%");
+	/* the headline rule (headline.h): an exec step's parsed rate (tps,
+	 * then iops, then mb_s), else its parser's first metric */
 	result_metric(&r, "bytes", 1, "");
 	assert_string_equal(repeat_headline_metric(&r), "bytes");
-	result_metric(&r, "iops", 1, "");
-	assert_string_equal(repeat_headline_metric(&r), "iops");
 	result_metric(&r, "mb_s", 1, "MB/s");
 	assert_string_equal(repeat_headline_metric(&r), "mb_s");
+	result_metric(&r, "iops", 1, "");
+	assert_string_equal(repeat_headline_metric(&r), "iops");
 	result_free(&r);
 }
 

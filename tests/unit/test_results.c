@@ -262,11 +262,14 @@ static void test_journal_line(void **state)
 	diag_free(&d);
 }
 
-static void keep_msg(void *arg, const char *msg)
+/* The messages so far, one a line. */
+static void add_msg(void *arg, const char *msg)
 {
-	char **out = arg;
+	char **out = arg, *more = NULL;
+	if (asprintf(&more, "%s%s%s", *out ? *out : "", *out ? "\n" : "", msg) < 0)
+		more = NULL;
 	free(*out);
-	*out = strdup(msg);
+	*out = more;
 }
 
 static void test_summary(void **state)
@@ -297,11 +300,13 @@ static void test_summary(void **state)
 	assert_null(cell_summary_metric(s, "ro", "nosuch"));
 	assert_null(cell_summary_step(s, "nosuch"));
 	char *msg = NULL;
-	assert_int_equal(run_cell_warnings(s, keep_msg, &msg), 1); /* one line per step */
+	/* one line per step of statistics, then the step's own warnings (of its
+	 * first repetition) */
+	assert_int_equal(run_cell_warnings(s, add_msg, &msg), 3);
 	assert_string_equal(
 	    msg, "ro: statistical outliers in tps (sample 1), lat_avg (sample 1) (a busy machine? "
 	         "consider more repeats); the first run was much slower in tps, lat_avg (cold caches? "
-	         "consider `warmup:`)");
+	         "consider `warmup:`)\nro: first warning, rep 0\nro: second warning");
 	free(msg);
 	cell_summary_free(s);
 

@@ -354,7 +354,7 @@ static void test_headlines(void **state)
 	                              {.name = "lat_p99_us"},
 	                              {.name = "seconds"}};
 	struct step_summary ss = {.step = "rr", .m = m, .nm = 5};
-	const struct metric_summary *h[2];
+	const struct metric_summary *h[HEADLINE_MAX];
 	assert_int_equal(step_headlines(&ss, h), 2);
 	assert_string_equal(h[0]->name, "mb_s");
 	assert_string_equal(h[1]->name, "lat_p99_us");

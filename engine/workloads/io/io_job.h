@@ -83,7 +83,11 @@ struct io_job {
 
 	/* results, written by the worker, read after join */
 	struct hist *lat;
-	uint64_t bytes, ios;    /* measured (after the ramp) */
+	uint64_t bytes, ios; /* measured (after the ramp) */
+	/* randrw: the same per direction [0 write, 1 read], as fio's read and
+	 * write sections (io_metrics_dirs); lat_dir NULL for other patterns */
+	struct hist *lat_dir[2];
+	uint64_t bytes_dir[2], ios_dir[2];
 	uint64_t written_total; /* all bytes written to the file, for errors */
 	uint64_t verify_errors, verify_first;
 	uint64_t t_end; /* when the job's last I/O (and sync) finished */
@@ -213,6 +217,11 @@ static inline void io_done(struct io_job *j, bool rd, void *buf, uint64_t off, u
 		io_lat_count(j->lat_ivl[rd], j->lat_log, rd, lat, off, len, now);
 		j->bytes += len;
 		j->ios++;
+		if (j->lat_dir[rd]) {
+			hist_record(j->lat_dir[rd], lat);
+			j->bytes_dir[rd] += len;
+			j->ios_dir[rd]++;
+		}
 	}
 	j->tot_ios++;
 	j->tot_bytes += len; /* published by io_publish */

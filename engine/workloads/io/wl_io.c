@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "fstype.h"
+#include "headline.h"
 #include "io_device.h"
 #include "io_engine.h"
 #include "io_files.h"
@@ -315,8 +316,13 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	if (run->o.dev.ss.on && io_ss_add(&run->ss, ((double)now - (double)run->sh.measure_start) / 1e9, dt,
 	                                  mb_s, (double)(n - *last_i) / dt))
 		__atomic_store_n(&run->sh.run_end, now, __ATOMIC_RELAXED); /* steady: stop */
-	if (run->cx && run->cx->progress) /* the live figure of the progress line */
-		run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
+	if (run->cx && run->cx->progress) { /* the live figure: the step's headline rate */
+		if (headline_io_by_iops(io_rw_random(run->o.rw),
+		                        run->o.bssplit.n ? run->o.bssplit.max : run->o.bs))
+			run->cx->progress(run->cx->progress_ud, "IOPS", (double)(n - *last_i) / dt);
+		else
+			run->cx->progress(run->cx->progress_ud, "MB/s", mb_s);
+	}
 	*last_t = now;
 	*last_b = b;
 	*last_i = n;
@@ -393,6 +399,36 @@ static void io_pick_engine(struct io_run *run)
 	        src_pos_prefix(&run->o.engine_pos, at, sizeof(at)), eng->name, strerror(-ret), why);
 }
 
+/* randrw: read.* and write.* as fio reports each direction: bytes, mb_s,
+ * mib_s, iops over the same measured seconds, and the latency figures. */
+static void io_metrics_dirs(struct io_run *run, double div)
+{
+	static const char *const dir_names[2] = {"write", "read"};
+	struct hist *h = run->jobs[0].lat_dir[0] ? malloc(sizeof(*h)) : NULL;
+	for (int d = 1; h && d >= 0; d--) {
+		uint64_t bytes = 0, ios = 0;
+		hist_init(h);
+		for (unsigned i = 0; i < run->o.jobs; i++) {
+			hist_merge(h, run->jobs[i].lat_dir[d]);
+			bytes += run->jobs[i].bytes_dir[d];
+			ios += run->jobs[i].ios_dir[d];
+		}
+		char name[64];
+		const char *dn = dir_names[d];
+		snprintf(name, sizeof(name), "%s.bytes", dn);
+		result_metric(run->res, name, (double)bytes, "bytes");
+		snprintf(name, sizeof(name), "%s.mb_s", dn);
+		result_metric(run->res, name, (double)bytes / div / 1e6, "MB/s");
+		snprintf(name, sizeof(name), "%s.mib_s", dn);
+		result_metric(run->res, name, (double)bytes / div / 1048576.0, "MiB/s");
+		snprintf(name, sizeof(name), "%s.iops", dn);
+		result_metric(run->res, name, (double)ios / div, "IOPS");
+		snprintf(name, sizeof(name), "%s.lat", dn);
+		io_lat_metrics(run->res, name, h);
+	}
+	free(h);
+}
+
 static void io_metrics(struct io_run *run, uint64_t t_end)
 {
 	struct step_result *res = run->res;
@@ -420,6 +456,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 	result_metric(res, "mib_s", (double)bytes / div / 1048576.0, "MiB/s");
 	result_metric(res, "iops", (double)ios / div, "IOPS");
 	io_lat_metrics(res, "lat", h);
+	io_metrics_dirs(run, div);
 	result_metric(res, "cpu_usr", usr / div * 100, "%");
 	result_metric(res, "cpu_sys", sys / div * 100, "%");
 	if (o->sync == IO_SYNC_END)
@@ -446,6 +483,8 @@ static void io_cleanup(struct io_run *run, bool *created)
 			unlink(j->path);
 		free(j->bufs);
 		free(j->lat);
+		free(j->lat_dir[0]);
+		free(j->lat_dir[1]);
 		free(j->written);
 		io_lat_job_free(j);
 		io_pace_free(j);
@@ -482,6 +521,11 @@ static int io_setup_job(struct io_run *run, struct io_job *j, unsigned i)
 	if (!j->lat || posix_memalign((void **)&j->bufs, 4096, j->slot_sz * j->nslots))
 		return -ENOMEM;
 	hist_init(j->lat);
+	for (int d = 0; o->rw == IO_RW_RANDRW && d < 2; d++) { /* per-direction figures */
+		if (!(j->lat_dir[d] = malloc(sizeof(*j->lat_dir[d]))))
+			return -ENOMEM;
+		hist_init(j->lat_dir[d]);
+	}
 	if (io_lat_job_setup(j, o))
 		return -ENOMEM;
 	if (o->data == IO_DATA_ZERO)
@@ -704,6 +748,9 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	}
 	io_pick_engine(run);
 	result_info(res, "engine", "%s", run->sh.engine->name);
+	/* what the headline rule reads (headline.h): IOPS or MB/s */
+	result_info(res, "rw", "%s", io_rw_name(o->rw));
+	result_info(res, "bs", "%llu", (unsigned long long)(o->bssplit.n ? o->bssplit.max : o->bs));
 
 	run->jobs = calloc(o->jobs, sizeof(*run->jobs));
 	bool *created = calloc(o->jobs, sizeof(bool));

@@ -1,0 +1,163 @@
+/* test_headline: the one rule of a step's headline metrics (model/headline.h,
+ * issue 27): io by pattern and block size, pgbench, exec, the step's own
+ * `headline:`, results from before the rule, and the names `check` knows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "cell_summary.h"
+#include "headline.h"
+#include "result.h"
+
+/* An io result with the usual figures, and its rw and bs infos when given. */
+static void io_result(struct step_result *r, const char *rw, const char *bs)
+{
+	result_init(r, "s", "io");
+	static const char *const names[] = {"bytes",   "seconds",      "mb_s",
+	                                    "iops",    "lat_p50_us",   "lat_p99_us",
+	                                    "cpu_usr", "sys_busy_pct", "disk_util_pct"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		result_metric(r, names[i], 1, "");
+	if (rw)
+		result_info(r, "rw", "%s", rw);
+	if (bs)
+		result_info(r, "bs", "%s", bs);
+}
+
+/* The names, space-separated. */
+static const char *names_of(const struct step_result *r)
+{
+	static char buf[512];
+	const char *h[HEADLINE_MAX];
+	size_t n = headline_names(r, h, HEADLINE_MAX), used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? " " : "", h[i]);
+	return buf;
+}
+
+static void test_io(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *rw, *bs, *want;
+	} cases[] = {
+	    {"randread", "4096", "iops lat_p99_us"}, {"randwrite", "65536", "iops lat_p99_us"},
+	    {"randrw", "8192", "iops lat_p99_us"},   {"randread", "131072", "mb_s lat_p99_us"},
+	    {"read", "4096", "mb_s lat_p99_us"},     {"write", "1048576", "mb_s lat_p99_us"},
+	    {"randtrim", "4096", "iops lat_p99_us"}, {NULL, NULL, "mb_s lat_p99_us"}, /* before the rule */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct step_result r;
+		io_result(&r, cases[i].rw, cases[i].bs);
+		assert_string_equal(names_of(&r), cases[i].want);
+		result_free(&r);
+	}
+	assert_true(headline_io_by_iops(true, 65536));
+	assert_false(headline_io_by_iops(true, 65537));
+	assert_false(headline_io_by_iops(false, 4096));
+}
+
+static void test_other_kinds(void **state)
+{
+	(void)state;
+	struct step_result r;
+	result_init(&r, "ro", "pgbench");
+	result_metric(&r, "transactions", 1, "");
+	result_metric(&r, "tps", 1, "tps");
+	result_metric(&r, "lat_p50_ms", 1, "ms");
+	result_metric(&r, "lat_p99_ms", 1, "ms");
+	assert_string_equal(names_of(&r), "tps lat_p99_ms");
+	result_free(&r);
+
+	result_init(&r, "x", "exec");
+	result_metric(&r, "exit_status", 0, "");
+	result_metric(&r, "elapsed_s", 1, "s");
+	result_metric(&r, "sys_busy_pct", 1, "%");
+	assert_string_equal(names_of(&r), "elapsed_s"); /* exec without a parser: its duration */
+	result_metric(&r, "bytes", 1, "");
+	assert_string_equal(names_of(&r), "bytes"); /* its parser's first metric */
+	result_metric(&r, "mb_s", 1, "MB/s");
+	assert_string_equal(names_of(&r), "mb_s"); /* ... unless its parser gave a rate */
+	result_metric(&r, "tps", 1, "tps");
+	assert_string_equal(names_of(&r), "tps");
+	result_free(&r);
+
+	result_init(&r, "m", "io"); /* metadata operations */
+	result_metric(&r, "ops", 1, "");
+	result_metric(&r, "ops_s", 1, "ops/s");
+	result_metric(&r, "lat_p99_us", 1, "us");
+	assert_string_equal(names_of(&r), "ops_s lat_p99_us");
+	result_free(&r);
+	assert_int_equal(headline_names(NULL, NULL, 0), 0);
+}
+
+static void test_step_option(void **state)
+{
+	(void)state;
+	struct step_result r;
+	io_result(&r, "randread", "4096");
+	result_info(&r, "headline", "lat_p99_us mb_s");
+	assert_string_equal(names_of(&r), "lat_p99_us mb_s");
+	/* a name the step did not give is left out; none given: the rule */
+	result_info(&r, "headline", "nosuch lat_p50_us");
+	assert_string_equal(names_of(&r), "lat_p50_us");
+	result_info(&r, "headline", "nosuch");
+	assert_string_equal(names_of(&r), "iops lat_p99_us");
+	const char *h[1];
+	result_info(&r, "headline", "lat_p99_us mb_s");
+	assert_int_equal(headline_names(&r, h, 1), 1); /* max is kept */
+	assert_string_equal(h[0], "lat_p99_us");
+	result_free(&r);
+}
+
+/* step_headlines (cell_summary.h) is the same rule over a summary. */
+static void test_summary(void **state)
+{
+	(void)state;
+	struct step_result first;
+	io_result(&first, "randread", "4096");
+	struct metric_summary m[3] = {{.name = "mb_s"}, {.name = "iops"}, {.name = "lat_p99_us"}};
+	struct step_summary ss = {.step = "rr", .workload = "io", .first = &first, .m = m, .nm = 3};
+	const struct metric_summary *h[HEADLINE_MAX];
+	assert_int_equal(step_headlines(&ss, h), 2);
+	assert_string_equal(h[0]->name, "iops");
+	assert_string_equal(h[1]->name, "lat_p99_us");
+	assert_true(step_is_headline(&ss, "iops"));
+	assert_false(step_is_headline(&ss, "mb_s"));
+	result_free(&first);
+}
+
+static void test_known(void **state)
+{
+	(void)state;
+	const char *hint;
+	assert_true(headline_metric_known("io", "iops", &hint));
+	assert_true(headline_metric_known("io", "lat_p999_us", &hint));
+	assert_true(headline_metric_known("io", "read.iops", &hint));
+	assert_true(headline_metric_known("io", "write.lat_p99_us", &hint));
+	assert_true(headline_metric_known("io", "sched_lat_p99_us", &hint));
+	assert_true(headline_metric_known("io", "disk_util_pct", &hint));
+	assert_true(headline_metric_known("pgbench", "stmt3_ms", &hint));
+	assert_true(headline_metric_known("pgbench", "pg_tps", &hint));
+	assert_true(headline_metric_known("exec", "anything", &hint));
+	assert_false(headline_metric_known("io", "IOPS", &hint));
+	assert_string_equal(hint, "iops");
+	assert_false(headline_metric_known("io", "lat_p99_ms", &hint));
+	assert_false(headline_metric_known("pgbench", "lat_p99_us", &hint));
+	assert_false(headline_metric_known("io", "read.tps", &hint));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_io),          cmocka_unit_test(test_other_kinds),
+	    cmocka_unit_test(test_step_option), cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_known),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
