@@ -28,6 +28,9 @@ if [[ -n ${NEEDS_FUSE:-} && ! -c /dev/fuse ]]; then
 	echo "skip: no /dev/fuse for the latency models"
 	exit 77
 fi
+# loop devices of the spec's hooks already there (another run's, or one the
+# kernel still holds): only what this run adds counts as its leftover
+leftover_before=$([[ -n ${LEFTOVER:-} ]] && losetup -a | grep "$LEFTOVER" | cut -d: -f1 | sort)
 out=$(mktemp -d /var/tmp/repro-"$SPEC".XXXXXX)
 trap 'rm -rf "$out"' EXIT
 start=$SECONDS
@@ -52,10 +55,15 @@ fi
 BENCHGRID_SRC=$src python3 "$src/tests/repro/check.py" "$SPEC" "$out/run"
 crc=$?
 # what the spec's own hooks made is gone (the runner's fixtures have their own tests)
-if [[ -n ${LEFTOVER:-} ]] && { losetup -a | grep -q "$LEFTOVER" || ls -d /run/"$LEFTOVER"* 2>/dev/null; }; then
-	echo "FAIL left behind by the spec's hooks:"
-	losetup -a | grep "$LEFTOVER"
-	exit 1
+if [[ -n ${LEFTOVER:-} ]]; then
+	if [[ -n $leftover_before ]]; then
+		echo "note: loop devices of $LEFTOVER from before this run, not counted:" $leftover_before
+	fi
+	added=$(comm -13 <(echo "$leftover_before") <(losetup -a | grep "$LEFTOVER" | cut -d: -f1 | sort) | grep .)
+	if [[ -n $added ]] || ls -d /run/"$LEFTOVER"* 2>/dev/null; then
+		echo "FAIL left behind by the spec's hooks:" $added
+		exit 1
+	fi
 fi
 # 77: a headline INCONCLUSIVE (a skip, never a pass); anything else non-zero fails
 [[ $crc -eq 0 || $crc -eq 77 ]] || exit 1
