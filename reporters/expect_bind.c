@@ -2,6 +2,8 @@
  * was CPU-bound (see expect_bind.h). */
 #include "expect_bind.h"
 
+#include "rep_md_noise.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -78,42 +80,59 @@ static double top_model(const struct step_summary *ss, char *name, size_t nlen, 
 	return top;
 }
 
+/* The step's whole-machine idle + iowait (the monitor's) and the share of
+ * the CPUs other processes took (the noise watch's; NaN when not known). */
+static void cpu_shares(const struct cell_summary *s, const char *step, double *spare, double *other)
+{
+	*spare = median_of(s, step, "sys_idle_pct") + median_of(s, step, "sys_iowait_pct");
+	const struct step_summary *ss = cell_summary_step(s, step);
+	const char *o = ss && ss->first ? result_info_get(ss->first, "noise.foreign_cpu_pct") : NULL;
+	*other = o ? atof(o) : NAN;
+}
+
 bool expect_bind_cell(const struct run_cell *c, const struct cell_summary *s, const char *step, double thr,
                       char *why, size_t len)
 {
 	const char *models = result_info_get(&c->facts, "models");
 	if (thr <= 0 || !models)
 		return true;
-	if (strcmp(models, "on") != 0) {
-		/* without its models: did the CPU limit the step instead? */
-		double idle = median_of(s, step, "sys_idle_pct"),
-		       iowait = median_of(s, step, "sys_iowait_pct");
-		if (!isfinite(idle) || !isfinite(iowait) || idle + iowait >= EXPECT_CPU_BOUND_PCT)
-			return true;
-		const struct step_summary *ss = cell_summary_step(s, step);
-		const char *other =
-		    ss && ss->first ? result_info_get(ss->first, "noise.foreign_cpu_pct") : NULL;
+	bool on = !strcmp(models, "on");
+	if (on) {
+		/* with its models: a model at the threshold limited the step */
+		char name[128], limit[64];
+		double top = top_model(cell_summary_step(s, step), name, sizeof(name), limit, sizeof(limit));
+		if (!isfinite(top)) {
+			snprintf(why, len,
+			         "models did not bind: no model utilisation measured (cell %zu, step %s)",
+			         c->index, step);
+			return false;
+		}
+		if (top < thr) {
+			snprintf(
+			    why, len,
+			    "models did not bind: %s at %.0f %% of %s (cell %zu, step %s; bind: %.0f %%)",
+			    name, top * 100, limit[0] ? limit : "its limits", c->index, step, thr * 100);
+			return false;
+		}
+	}
+	double spare, other;
+	cpu_shares(s, step, &spare, &other);
+	/* A CPU-bound step while other processes took a share of the CPUs: a
+	 * busy machine, whatever the arm (a starved CPU can hide a model's fast
+	 * stretch, or slow a control cell). A control cell that is CPU-bound by
+	 * its own work is what a control arm is: no device limits it. Where
+	 * the other processes' share is not known, a CPU-bound control cell
+	 * cannot be told apart from a busy machine. */
+	if (isfinite(spare) && spare < EXPECT_CPU_BOUND_PCT &&
+	    (other > NOISE_FOREIGN_PCT || (!on && !isfinite(other)))) {
 		char fo[64] = "";
-		if (other)
-			snprintf(fo, sizeof(fo), ", other processes %.0f %%", atof(other));
-		snprintf(why, len, "CPU-bound: idle %.0f %%, iowait %.0f %%%s (cell %zu, step %s)", idle,
-		         iowait, fo, c->index, step);
+		if (isfinite(other))
+			snprintf(fo, sizeof(fo), ", other processes %.0f %%", other);
+		snprintf(why, len, "%s: idle + iowait %.0f %%%s (cell %zu, step %s)",
+		         isfinite(other) ? "a busy machine" : "CPU-bound", spare, fo, c->index, step);
 		return false;
 	}
-	/* with its models: a model at the threshold limited the step, however
-	 * busy the CPUs were */
-	char name[128], limit[64];
-	double top = top_model(cell_summary_step(s, step), name, sizeof(name), limit, sizeof(limit));
-	if (!isfinite(top)) {
-		snprintf(why, len, "models did not bind: no model utilisation measured (cell %zu, step %s)",
-		         c->index, step);
-		return false;
-	}
-	if (top >= thr)
-		return true;
-	snprintf(why, len, "models did not bind: %s at %.0f %% of %s (cell %zu, step %s; bind: %.0f %%)",
-	         name, top * 100, limit[0] ? limit : "its limits", c->index, step, thr * 100);
-	return false;
+	return true;
 }
 
 void expect_bind_judge(struct expect_row *row, const struct run *r, struct cell_summary *const *sums,

@@ -10,14 +10,17 @@
  *     the largest STEP.model.NAME.utilisation (the median over repeats) is
  *     below it: "models did not bind: walfs at 42 % of write_iops (cell 3,
  *     step load)";
- *   - a compared cell with models off (the control arm) was CPU-bound in
- *     the compared step: sys_idle_pct + sys_iowait_pct (the whole
- *     machine's, the monitor's) below EXPECT_CPU_BOUND_PCT: "CPU-bound:
- *     idle 1 %, iowait 0 %, other processes 40 % (cell 3, step load)"
- *     (other processes: the noise watch's foreign share, when known).
- * A cell whose model bound is not judged by its CPU: at 80 % of its limit
- * the device is what limited the step, however busy the CPUs were (on a
- * loaded machine they often show no idle time at all).
+ *   - a compared cell (either arm) was CPU-bound in the compared step
+ *     while other processes took more than NOISE_FOREIGN_PCT of the CPUs
+ *     (a busy machine): sys_idle_pct + sys_iowait_pct (the whole
+ *     machine's, the monitor's) below EXPECT_CPU_BOUND_PCT and the noise
+ *     watch's noise.foreign_cpu_pct above it: "a busy machine: idle +
+ *     iowait 1 %, other processes 40 % (cell 3, step load)". Where that
+ *     share is not known, a CPU-bound control cell is INCONCLUSIVE
+ *     ("CPU-bound: ...").
+ * A control cell that is CPU-bound by its own work is what a control arm
+ * is (no device limits it) and is judged; a cell whose model bound is
+ * judged unless the machine was busy.
  * `bind: none` turns both off. Cells without models (no `models` fact:
  * results from before, or a scenario without model:) are never judged. */
 #ifndef BENCHGRID_EXPECT_BIND_H

@@ -16,8 +16,8 @@
 #     N % of write_bps";
 #   - the control cell: fact models off, no utilisation, no throttling rule
 #     for its device while its step ran (read by an exec step), and its rate
-#     above the limit; its entry is PASS or, on a machine without idle CPU,
-#     INCONCLUSIVE "CPU-bound" (never FAIL);
+#     above the limit; its entry is PASS or, on a busy machine (CPU-bound
+#     while other processes took their share), INCONCLUSIVE (never FAIL);
 #   - report.md's tally separates shape and absolute checks and names the
 #     control arm and the scale;
 # then a cache model (64 MiB/s for 8 MiB, then 8 MiB/s): the step's
@@ -116,13 +116,16 @@ check(metric("none", "w", "mb_s") > 2 * 8 * 1.048576, "none: %.1f MB/s, above th
 ex = {e["n"]: e for e in json.load(open(os.path.join(out, "expect.json")))}
 for n, e in sorted(ex.items()):
     print("     expect #%d %s %s %s: measured %s, %s" % (n, e["role"], e["kind"], e["status"], e["measured"], e["reason"]))
-check(ex[1]["status"] == "PASS" and ex[1]["role"] == "headline" and ex[1]["kind"] == "shape"
+# on a busy machine (other processes took the CPUs) a bound pair is
+# INCONCLUSIVE, but its ratio is still the throttles'
+check((ex[1]["status"] == "PASS" or (ex[1]["status"] == "INCONCLUSIVE" and ex[1]["reason"].startswith("a busy machine: ")))
+      and ex[1]["role"] == "headline" and ex[1]["kind"] == "shape"
       and abs(ex[1]["measured"] - 0.5) < 0.075 and ex[1]["note"] == "model_scale 0.5 halves a bound device",
       "#1 model_scale 0.5 / 1 = %s: PASS" % ex[1]["measured"])
 check(ex[2]["status"] == "INCONCLUSIVE" and ex[2]["role"] == "held-out"
       and re.match(r"models did not bind: target at \d+ % of write_bps \(cell 2, step w", ex[2]["reason"] or ""),
       "#2 far/model INCONCLUSIVE: %s" % ex[2]["reason"])
-check(ex[3]["status"] == "PASS" or (ex[3]["status"] == "INCONCLUSIVE" and ex[3]["reason"].startswith("CPU-bound: ")),
+check(ex[3]["status"] == "PASS" or (ex[3]["status"] == "INCONCLUSIVE" and ex[3]["reason"].startswith("a busy machine: ")),
       "#3 control: %s %s" % (ex[3]["status"], ex[3]["reason"]))
 check(ex[3]["lo"] == 2 and ex[3]["hi"] is None and ex[3]["published"] is None, "#3 min: 2 as lo, no published")
 check(ex[4]["kind"] == "absolute" and ex[4]["role"] == "self-test" and ex[4]["status"] == "PASS" and ex[4]["cell"] == 0,
