@@ -1,11 +1,8 @@
 /* headline: the one rule of a step's headline metrics (see headline.h). */
 #include "headline.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "node.h"
 
 bool headline_io_by_iops(bool random, unsigned long long bs)
 {
@@ -105,108 +102,4 @@ size_t headline_names(const struct step_result *r, const char **out, size_t max)
 	if (n == 0)
 		add_first(r, times, out, &n, max);
 	return n;
-}
-
-/* The fixed names an io step can give (its latency figures are lat_* and
- * sched_lat_* with the suffixes below; randrw adds read.NAME and
- * write.NAME of the per-direction ones). */
-static const char *const io_names[] = {"bytes",
-                                       "seconds",
-                                       "mb_s",
-                                       "mib_s",
-                                       "iops",
-                                       "lat_mean_us",
-                                       "lat_min_us",
-                                       "lat_p50_us",
-                                       "lat_p90_us",
-                                       "lat_p99_us",
-                                       "lat_p999_us",
-                                       "lat_max_us",
-                                       "cpu_usr",
-                                       "cpu_sys",
-                                       "sync_s",
-                                       "verify_errors",
-                                       "ops",
-                                       "ops_s",
-                                       "precondition_bytes",
-                                       "precondition_s",
-                                       "steady_state_reached",
-                                       "steady_state_at_s",
-                                       "steady_state_criterion",
-                                       NULL};
-static const char *const pgbench_names[] = {"tps",
-                                            "transactions",
-                                            "failed",
-                                            "lat_mean_ms",
-                                            "lat_stddev_ms",
-                                            "lat_p50_ms",
-                                            "lat_p90_ms",
-                                            "lat_p95_ms",
-                                            "lat_p99_ms",
-                                            "lat_max_ms",
-                                            "duration_s",
-                                            "conn_mean_ms",
-                                            "cache_hit_ratio",
-                                            "blks_read",
-                                            "xact_commit",
-                                            "deadlocks",
-                                            "temp_bytes",
-                                            "wal_bytes",
-                                            "retried",
-                                            "retries",
-                                            "serialization_failures",
-                                            "deadlock_failures",
-                                            "late",
-                                            "skipped",
-                                            NULL};
-
-static bool in(const char *const *names, const char *name)
-{
-	for (size_t i = 0; names[i]; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
-}
-
-static bool lat_form(const char *name, const char *prefix, const char *unit)
-{
-	static const char *const figs[] = {"mean", "min", "p50", "p90", "p99", "p999", "max", NULL};
-	size_t n = strlen(prefix);
-	if (strncmp(name, prefix, n))
-		return false;
-	for (size_t i = 0; figs[i]; i++) {
-		char want[64];
-		snprintf(want, sizeof(want), "%s%s_%s", prefix, figs[i], unit);
-		if (!strcmp(name, want))
-			return true;
-	}
-	return false;
-}
-
-bool headline_metric_known(const char *workload, const char *name, const char **hint)
-{
-	static const char *const any[] = {"sys_", "disk_", "disk.", "pg_", "model.", NULL};
-	*hint = NULL;
-	for (size_t i = 0; any[i]; i++)
-		if (!strncmp(name, any[i], strlen(any[i])))
-			return true; /* the monitor's, the server's, a device model's */
-	const char *const *names = !strcmp(workload, "io")        ? io_names
-	                           : !strcmp(workload, "pgbench") ? pgbench_names
-	                                                          : NULL;
-	if (!names)
-		return true; /* exec: what its parser gives */
-	static const char *const dir_names[] = {"bytes", "mb_s", "mib_s", "iops", NULL};
-	const char *base = !strncmp(name, "read.", 5)    ? name + 5
-	                   : !strncmp(name, "write.", 6) ? name + 6
-	                                                 : NULL;
-	if (names == io_names && base) /* randrw's per-direction figures */
-		return in(dir_names, base) || lat_form(base, "lat_", "us");
-	if (in(names, name) ||
-	    (names == io_names && (lat_form(name, "lat_", "us") || lat_form(name, "sched_lat_", "us"))))
-		return true;
-	int k;
-	if (names == pgbench_names && sscanf(name, "stmt%d_ms", &k) == 1)
-		return true;
-	*hint = node_suggest(name, names);
-	return false;
 }

@@ -17,7 +17,8 @@
  * io steps record what the rule needs as infos "rw" (randread, write, ...)
  * and "bs" (bytes; the largest of a bssplit); a result written before they
  * were (no "rw") keeps the old order: mb_s first. Names the step did not
- * produce are left out. */
+ * produce are left out. Which names a step's `headline:` may give is
+ * `check`'s (run/ref_check.c, from each workload's table of metrics). */
 #ifndef BENCHGRID_HEADLINE_H
 #define BENCHGRID_HEADLINE_H
 
@@ -37,10 +38,5 @@ bool headline_io_by_iops(bool random, unsigned long long bs);
  * throughput first; each is a metric r has. Returns how many. The names
  * point into r or static strings. */
 size_t headline_names(const struct step_result *r, const char **out, size_t max);
-/* Can a step of this workload give the metric name (for `headline:` at
- * check)? The monitor's sys_*, disk_*, the server's pg_* and a model's
- * model.* come with any step; exec steps give what their parser gives
- * (always true). hint: a close known name, or NULL. */
-bool headline_metric_known(const char *workload, const char *name, const char **hint);
 
 #endif

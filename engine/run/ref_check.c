@@ -19,8 +19,10 @@ static const char *const server_activity[] = {"pg_*", NULL};
 
 struct ref_step {
 	char *name;
+	const char *kind;                 /* its workload's key (io, pgbench, exec) */
 	const struct workload_metrics *m; /* NULL: a kind the steps' check refuses */
 	bool dynamic;
+	const struct node *headline; /* its `headline:`, or NULL */
 };
 
 struct names {
@@ -125,8 +127,11 @@ static void read_steps(const struct node *steps, struct refs *r)
 		if (!st->name)
 			continue;
 		for (size_t k = 0; s->kind == NODE_MAP && k < s->n && !st->m; k++)
-			if ((st->m = workload_metrics_of(s->keys[k])))
+			if ((st->m = workload_metrics_of(s->keys[k]))) {
+				st->kind = s->keys[k];
 				st->dynamic = st->m->dynamic && st->m->dynamic(s->items[k]);
+			}
+		st->headline = node_get(s, "headline");
 		r->nsteps++;
 	}
 }
@@ -322,11 +327,35 @@ static int check_expect_entry(const struct refs *r, const struct node *e, struct
 	return rc ? -EINVAL : 0;
 }
 
+/* Each step's `headline:` names (their form is spec_check.c's): metrics the
+ * step itself writes, by the rules of produces(). */
+static int check_headlines(const struct refs *r, struct diag *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < r->nsteps; i++) {
+		const struct ref_step *st = &r->steps[i];
+		const struct node *h = st->headline;
+		for (size_t k = 0; h && h->kind == NODE_SEQ && k < h->n; k++) {
+			const struct node *v = h->items[k];
+			if (v->kind != NODE_SCALAR || !v->text || !v->text[0] ||
+			    produces(r, st, v->text, false))
+				continue;
+			struct names c = {0};
+			candidates(r, st, false, &c);
+			const char *hint = c.v ? node_suggest(v->text, c.v) : NULL;
+			diag_error(d, &v->pos, "step.headline: '%s' is not a metric of %s steps%s%s%s",
+			           v->text, st->kind, hint ? " (did you mean " : "", hint ? hint : "",
+			           hint ? "?)" : "");
+			free(c.v);
+			rc = -EINVAL;
+		}
+	}
+	return rc;
+}
+
 int ref_check(const struct node *cell, const struct node *scenario, struct diag *d)
 {
 	const struct node *report = node_get(scenario, "report"), *expect = node_get(scenario, "expect");
-	if (!report && !expect)
-		return 0;
 	struct refs r = {0};
 	read_params(node_get(scenario, "matrix"), &r.params);
 	read_steps(node_get(cell, "steps"), &r);
@@ -337,7 +366,8 @@ int ref_check(const struct node *cell, const struct node *scenario, struct diag 
 		                       (nn->kind == NODE_SCALAR && nn->text && strstr(nn->text, "${")));
 	}
 	read_lua(scenario, &r);
-	int rc = check_report(&r, report, d);
+	int rc = check_headlines(&r, d);
+	rc |= check_report(&r, report, d);
 	for (size_t i = 0; expect && expect->kind == NODE_SEQ && i < expect->n; i++)
 		if (expect->items[i]->kind == NODE_MAP)
 			rc |= check_expect_entry(&r, expect->items[i], d);

@@ -1,4 +1,5 @@
-/* ref_check: `check` of what `report:` and `expect:` refer to.
+/* ref_check: `check` of what `report:`, `expect:` and a step's `headline:`
+ * refer to.
  *
  * A pivot's rows and cols and a chart's x and series must be parameters of
  * the matrix (or the axis a metric name carries, `{bs}`; a chart's x may be
@@ -10,7 +11,8 @@
  * hooks add with result:metric("NAME", ...). An exec step with `parse:` and
  * a hook that names its metric with anything but a string literal may write
  * any name: those are not checked; nor are step names when a step's name
- * takes ${...} or !lua (other cells name other steps). Errors with
+ * takes ${...} or !lua (other cells name other steps). A step's
+ * `headline:` names are metrics of that step by the same rules. Errors with
  * positions and did-you-mean. */
 #ifndef BENCHGRID_REF_CHECK_H
 #define BENCHGRID_REF_CHECK_H

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "headline.h"
 #include "spec_opts_table.h"
 
 #define SPEC_CHECK_MAX 12
@@ -124,11 +123,10 @@ static int check_when(const struct node *st, const struct node *orig_st, struct 
 	return -EINVAL;
 }
 
-/* headline: a non-empty list of metric names (model/headline.h). Each must
- * be a metric the step's kind can produce: names of io, pgbench and exec
- * metrics are known to headline_metric_known; exec's come from its parser,
- * and with Lua hooks (after_step may add metrics) any name passes. */
-static int check_headline(const struct node *st, bool lua_hooks, struct diag *d)
+/* headline: a non-empty list of metric names (model/headline.h). Whether
+ * the step's kind can produce each is the reference check's question
+ * (run/ref_check.c), with the workloads' tables of metrics. */
+static int check_headline(const struct node *st, struct diag *d)
 {
 	const struct node *h = node_get(st, "headline");
 	if (!h)
@@ -140,30 +138,18 @@ static int check_headline(const struct node *st, bool lua_hooks, struct diag *d)
 		return -EINVAL;
 	}
 	int bad = 0;
-	const char *kind = NULL;
-	for (size_t w = 0; w < nstep_kinds && !kind; w++)
-		if (node_get(st, step_kinds[w].name))
-			kind = step_kinds[w].name;
 	for (size_t i = 0; i < h->n; i++) {
 		const struct node *v = h->items[i];
 		if (v->kind != NODE_SCALAR || !v->text[0]) {
 			diag_error(d, &v->pos, "step.headline: expected a metric name, found %s",
 			           v->kind == NODE_SCALAR ? "an empty string" : node_kind_name(v->kind));
 			bad = -EINVAL;
-			continue;
-		}
-		const char *hint = NULL;
-		if (kind && !lua_hooks && !headline_metric_known(kind, v->text, &hint)) {
-			diag_error(d, &v->pos, "step.headline: '%s' is not a metric of %s steps%s%s%s",
-			           v->text, kind, hint ? " (did you mean " : "", hint ? hint : "",
-			           hint ? "?)" : "");
-			bad = -EINVAL;
 		}
 	}
 	return bad;
 }
 
-static int check_step(const struct node *st, const struct node *orig_st, bool lua_hooks, struct diag *d)
+static int check_step(const struct node *st, const struct node *orig_st, struct diag *d)
 {
 	if (st->kind != NODE_MAP) {
 		diag_error(d, &st->pos,
@@ -196,7 +182,7 @@ static int check_step(const struct node *st, const struct node *orig_st, bool lu
 		bad = -EINVAL;
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
 		bad = -EINVAL;
-	if (check_headline(st, lua_hooks, d) < 0)
+	if (check_headline(st, d) < 0)
 		bad = -EINVAL;
 	if (check_when(st, orig_st, d) < 0)
 		bad = -EINVAL;
@@ -207,7 +193,7 @@ static int check_step(const struct node *st, const struct node *orig_st, bool lu
 
 /* orig: the steps as the scenario writes them (for their `when:`). */
 static int check_steps(const struct node *steps, const struct node *orig, const struct src_pos *file,
-                       bool lua_hooks, struct diag *d)
+                       struct diag *d)
 {
 	if (!steps) {
 		struct src_pos p = {file ? file->file : NULL, 0, 0};
@@ -221,8 +207,7 @@ static int check_steps(const struct node *steps, const struct node *orig, const 
 	int bad = 0;
 	for (size_t i = 0; i < steps->n; i++)
 		if (check_step(steps->items[i],
-		               orig && orig->kind == NODE_SEQ && i < orig->n ? orig->items[i] : NULL,
-		               lua_hooks, d) < 0)
+		               orig && orig->kind == NODE_SEQ && i < orig->n ? orig->items[i] : NULL, d) < 0)
 			bad = -EINVAL;
 	/* Step names must be unique: metrics are addressed as step.metric. */
 	for (size_t i = 0; i < steps->n; i++)
@@ -242,8 +227,7 @@ static int check_steps(const struct node *steps, const struct node *orig, const 
 int spec_check_cell(const struct spec *s, const struct node *tree, struct diag *d)
 {
 	int bad = 0;
-	bool lua_hooks = node_get(tree, "hooks") || node_get(tree, "hooks_file");
-	if (check_steps(node_get(tree, "steps"), node_get(s->root, "steps"), &s->root->pos, lua_hooks, d) < 0)
+	if (check_steps(node_get(tree, "steps"), node_get(s->root, "steps"), &s->root->pos, d) < 0)
 		bad = -EINVAL;
 	for (size_t i = 0; i < nvalidators; i++)
 		if (validators[i](tree, s->root, d) < 0)

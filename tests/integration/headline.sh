@@ -117,7 +117,7 @@ steps:
     io: {rw: randread, bs: 4KiB, size: 4MiB}
   - name: x
     headline: [anything]
-    exec: {command: "true"}
+    exec: {command: "true", parse: dd}
   - name: e
     headline: []
     io: {rw: read, bs: 4KiB, size: 4MiB}
@@ -127,7 +127,7 @@ rc=$?
 if [ $rc -ne 0 ] && grep -q "bad.yaml:4:16: error: step.headline: 'IOPS' is not a metric of io steps (did you mean iops?)" <<<"$out" &&
 	grep -q "bad.yaml:10:15: error: step.headline: expected a non-empty list" <<<"$out" &&
 	! grep -q "anything" <<<"$out"; then
-	ok "check: unknown headline names are errors with positions (exec's are free)"
+	ok "check: unknown headline names are errors with positions (an exec parser's are free)"
 else
 	bad "check of headline (rc $rc): $out"
 fi

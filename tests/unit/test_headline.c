@@ -1,17 +1,23 @@
 /* test_headline: the one rule of a step's headline metrics (model/headline.h,
  * issue 27): io by pattern and block size, pgbench, exec, the step's own
- * `headline:`, results from before the rule, and the names `check` knows. */
+ * `headline:`, results from before the rule, and the names `check` knows
+ * for `headline:` (run/ref_check.c, the workloads' tables of metrics). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cell_summary.h"
+#include "diag.h"
 #include "headline.h"
+#include "ref_check.h"
 #include "result.h"
+#include "spec_load.h"
+#include "test_util.h"
 
 /* An io result with the usual figures, and its rw and bs infos when given. */
 static void io_result(struct step_result *r, const char *rw, const char *bs)
@@ -132,24 +138,94 @@ static void test_summary(void **state)
 	result_free(&first);
 }
 
-static void test_known(void **state)
+/* `check` of a step's `headline:` names (run/ref_check.c): errors of the
+ * scenario yaml, "" when it has none. */
+static char errs[4096];
+static const char *check_errors(const char *yaml)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *root = spec_load_string("h.yaml", yaml, &d);
+	assert_non_null(root);
+	int rc = ref_check(root, root, &d);
+	snprintf(errs, sizeof(errs), "%s", diag_text(&d));
+	assert_true(rc == 0 ? errs[0] == 0 : errs[0] != 0);
+	node_free(root);
+	diag_free(&d);
+	return errs;
+}
+
+/* The names each kind's table gives (workloads' *_metrics.c), those every
+ * step carries (monitor, device models), the server activity's with
+ * pgbench and exec steps, exec's parser's, and the hooks'. */
+static void test_check_known(void **state)
 {
 	(void)state;
-	const char *hint;
-	assert_true(headline_metric_known("io", "iops", &hint));
-	assert_true(headline_metric_known("io", "lat_p999_us", &hint));
-	assert_true(headline_metric_known("io", "read.iops", &hint));
-	assert_true(headline_metric_known("io", "write.lat_p99_us", &hint));
-	assert_true(headline_metric_known("io", "sched_lat_p99_us", &hint));
-	assert_true(headline_metric_known("io", "disk_util_pct", &hint));
-	assert_true(headline_metric_known("pgbench", "stmt3_ms", &hint));
-	assert_true(headline_metric_known("pgbench", "pg_tps", &hint));
-	assert_true(headline_metric_known("exec", "anything", &hint));
-	assert_false(headline_metric_known("io", "IOPS", &hint));
-	assert_string_equal(hint, "iops");
-	assert_false(headline_metric_known("io", "lat_p99_ms", &hint));
-	assert_false(headline_metric_known("pgbench", "lat_p99_us", &hint));
-	assert_false(headline_metric_known("io", "read.tps", &hint));
+	assert_string_equal(check_errors("steps:\n"
+	                                 "  - name: rr\n"
+	                                 "    headline: [iops, lat_p999_us, read.iops, write.lat_p99_us,\n"
+	                                 "               sched_lat_p99_us, disk_util_pct, sys_busy_pct,\n"
+	                                 "               disk.data.util_pct, model.m.utilisation]\n"
+	                                 "    io: {rw: randrw, bs: 4k, size: 1M}\n"
+	                                 "  - name: ro\n"
+	                                 "    headline: [stmt3_ms, pg_tps, init_s, tps]\n"
+	                                 "    pgbench: {clients: 1}\n"
+	                                 "  - name: dd\n"
+	                                 "    headline: [whatever_the_tool_prints, pg_tps]\n"
+	                                 "    exec: {command: \"true\", parse: dd}\n"
+	                                 "  - name: x\n"
+	                                 "    headline: [elapsed_s, exit_status]\n"
+	                                 "    exec: {command: \"true\"}\n"),
+	                    "");
+	/* a hook's metric, by its literal name, on any step */
+	assert_string_equal(
+	    check_errors("steps:\n"
+	                 "  - name: x\n"
+	                 "    headline: [files_per_s]\n"
+	                 "    exec: {command: \"true\"}\n"
+	                 "hooks: |\n"
+	                 "  function after_step(s, r) r:metric(\"files_per_s\", 1, \"\") end\n"),
+	    "");
+	/* a hook naming metrics at run time, or in a file: any name */
+	assert_string_equal(check_errors("steps:\n"
+	                                 "  - name: rr\n"
+	                                 "    headline: [anything]\n"
+	                                 "    io: {rw: read, bs: 4k, size: 1M}\n"
+	                                 "hooks: |\n"
+	                                 "  function after_step(s, r) r:metric(s .. \"_x\", 1, \"\") end\n"),
+	                    "");
+}
+
+/* What no table gives is an error at the name, with a close name. */
+static void test_check_unknown(void **state)
+{
+	(void)state;
+	const char *e = check_errors("steps:\n"
+	                             "  - name: rr\n"
+	                             "    headline: [IOPS, lat_p99_ms, read.tps, pg_tps]\n"
+	                             "    io: {rw: randrw, bs: 4k, size: 1M}\n"
+	                             "  - name: ro\n"
+	                             "    headline: [lat_p99_us]\n"
+	                             "    pgbench: {clients: 1}\n"
+	                             "  - name: x\n"
+	                             "    headline: [anything, files_per_s]\n"
+	                             "    exec: {command: \"true\"}\n"
+	                             "hooks: |\n"
+	                             "  function after_step(s, r) r:metric(\"files_per_s\", 1, \"\") end\n");
+	assert_non_null(strstr(e, "h.yaml:3:16: error: step.headline: 'IOPS' is not a metric of io steps "
+	                          "(did you mean iops?)"));
+	assert_non_null(
+	    strstr(e, "h.yaml:3:22: error: step.headline: 'lat_p99_ms' is not a metric of io steps"));
+	assert_non_null(
+	    strstr(e, "h.yaml:3:34: error: step.headline: 'read.tps' is not a metric of io steps"));
+	/* the server activity comes with pgbench and exec steps only */
+	assert_non_null(strstr(e, "h.yaml:3:44: error: step.headline: 'pg_tps' is not a metric of io steps"));
+	assert_non_null(
+	    strstr(e, "h.yaml:6:16: error: step.headline: 'lat_p99_us' is not a metric of pgbench steps"));
+	/* exec without parse: writes exit_status and elapsed_s */
+	assert_non_null(
+	    strstr(e, "h.yaml:9:16: error: step.headline: 'anything' is not a metric of exec steps"));
+	assert_null(strstr(e, "files_per_s"));
 }
 
 int main(void)
@@ -157,7 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_io),          cmocka_unit_test(test_other_kinds),
 	    cmocka_unit_test(test_step_option), cmocka_unit_test(test_summary),
-	    cmocka_unit_test(test_known),
+	    cmocka_unit_test(test_check_known), cmocka_unit_test(test_check_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

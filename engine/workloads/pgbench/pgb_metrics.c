@@ -1,5 +1,5 @@
-/* pgb_metrics: the names wl_pgbench.c and pgb_fail_opts.c write (see
- * pgb_metrics.h). */
+/* pgb_metrics: the names wl_pgbench.c, pgb_fail_opts.c and, for an init:
+ * step, pgdata/pgb_init.c write (see pgb_metrics.h). */
 #include "pgb_metrics.h"
 
 #include <stddef.h>
@@ -13,7 +13,10 @@ static const char *const names[] = {
     /* the database's counters around the load */
     "cache_hit_ratio", "blks_read", "xact_commit", "deadlocks", "temp_bytes", "wal_bytes",
     /* failures, retries, latency limit (pgb_fail_opts.c) */
-    "retried", "retries", "serialization_failures", "deadlock_failures", "late", "skipped", NULL};
+    "retried", "retries", "serialization_failures", "deadlock_failures", "late", "skipped",
+    /* an init: step's phases (pgb_init.c) */
+    "init_s", "init_drop_s", "init_create_s", "init_load_s", "init_vacuum_s", "init_pkeys_s", "init_fkeys_s",
+    NULL};
 
 static const char *const series[] = {"tps", "lat_ms", NULL};
 
