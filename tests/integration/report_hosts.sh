@@ -22,9 +22,11 @@ report:
     - {rows: fs, cols: bs, value: probe.bytes}
   charts:
     - {x: bs, y: probe.bytes, series: fs}
+hooks: |
+  function bytes(text, result) result:metric("bytes", tonumber(text:match("bytes (%d+)"))) end
 steps:
   - name: probe
-    exec: {command: "echo 'bytes ${bs}0'"}
+    exec: {command: "echo 'bytes ${bs}0'", parse: bytes}
 Y
 # machine is the axis: its values are the hosts' names
 cat >"$t/m.yaml" <<'Y'
@@ -34,9 +36,11 @@ matrix:
 report:
   pivot:
     - {rows: machine, value: probe.bytes}
+hooks: |
+  function bytes(text, result) result:metric("bytes", tonumber(text:match("bytes (%d+)"))) end
 steps:
   - name: probe
-    exec: {command: "echo 'bytes 10'"}
+    exec: {command: "echo 'bytes 10'", parse: bytes}
 Y
 for x in a b; do "$BENCHGRID" run --work-dir "$t/w" -q -o "$t/$x" "$t/s.yaml"; done
 "$BENCHGRID" run --work-dir "$t/w" -q -o "$t/m" "$t/m.yaml"
