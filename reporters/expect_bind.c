@@ -94,10 +94,10 @@ bool expect_bind_cell(const struct run_cell *c, const struct cell_summary *s, co
                       char *why, size_t len)
 {
 	const char *models = result_info_get(&c->facts, "models");
-	if (thr <= 0 || !models)
+	if (!models)
 		return true;
 	bool on = !strcmp(models, "on");
-	if (on) {
+	if (on && thr > 0) {
 		/* with its models: a model at the threshold limited the step */
 		char name[128], limit[64];
 		double top = top_model(cell_summary_step(s, step), name, sizeof(name), limit, sizeof(limit));
@@ -138,7 +138,7 @@ bool expect_bind_cell(const struct run_cell *c, const struct cell_summary *s, co
 void expect_bind_judge(struct expect_row *row, const struct run *r, struct cell_summary *const *sums,
                        const char *step, const char *to_step, double thr)
 {
-	if (thr <= 0 || row->status == EXPECT_SKIP || row->status == EXPECT_INCONCLUSIVE)
+	if (row->status == EXPECT_SKIP || row->status == EXPECT_INCONCLUSIVE)
 		return;
 	char why[512] = "";
 	for (size_t i = 0; i < row->npairs && !why[0]; i++) {

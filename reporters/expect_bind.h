@@ -21,7 +21,8 @@
  * A control cell that is CPU-bound by its own work is what a control arm
  * is (no device limits it) and is judged; a cell whose model bound is
  * judged unless the machine was busy.
- * `bind: none` turns both off. Cells without models (no `models` fact:
+ * `bind: none` turns the first off (an entry whose reference cell is not
+ * device-limited by design), never the second. Cells without models (no `models` fact:
  * results from before, or a scenario without model:) are never judged. */
 #ifndef BENCHGRID_EXPECT_BIND_H
 #define BENCHGRID_EXPECT_BIND_H
