@@ -86,9 +86,10 @@ struct io_job {
 	uint64_t bytes, ios;    /* measured (after the ramp) */
 	uint64_t written_total; /* all bytes written to the file, for errors */
 	uint64_t verify_errors, verify_first;
-	uint64_t t_end; /* when the job's last I/O (and sync) finished */
-	double sync_s;  /* time in the final fdatasync */
-	int err;        /* negative errno */
+	uint64_t t_end;  /* when the job's last I/O (and sync) finished */
+	double sync_s;   /* time in the final fdatasync */
+	int64_t runq_ns; /* ns the worker waited for a CPU while running, -1 unknown */
+	int err;         /* negative errno */
 	char errmsg[PATH_MAX + 256];
 	char engine_setup[96]; /* the engine's features in use (io_uring: its flags) */
 
