@@ -132,6 +132,11 @@ pg)
 	# (~0.3 MB of WAL each, 4 clients) ask for far more than 4 MB/s, so the
 	# WAL writes saturate the limit; the device's own write counters between
 	# two exec steps give the rate. No checkpoint in 15 s (max_wal_size).
+	# On a loaded machine the clients may not make WAL that fast: the share
+	# of the backends' sampled waits that are waits for the WAL to reach the
+	# device (pg_wait.*: WALWrite, WALSync, ...; never above the chance that
+	# some backend waits, i.e. that the throttle has a queue) bounds the
+	# rate from below; it is 1 when the limit binds.
 	run pg <<'Y'
 name: devmodel-pg
 targets:
@@ -160,7 +165,22 @@ load = steps["load"]["metrics"]
 # whose interval also holds the step's start and end (1.8 s once in CI).
 dt = steps["load"]["elapsed"]
 print("     load: %.1f tps, WAL %.0f bytes by pg_stat_wal in %.2f s (markers %.2f s apart)" % (load["tps"]["value"], load.get("wal_bytes", {}).get("value", 0), dt, t1 - t0))
-within("WAL device writes during the load", (s1 - s0) * 512 / dt, 4 * 2**20)
+rate, limit = (s1 - s0) * 512 / dt, 4 * 2**20
+waits = {k[len("pg_wait."):]: v["value"] for k, v in load.items() if k.startswith("pg_wait.")}
+busy = [n for k, n in waits.items() if not k.startswith("Activity.")]
+wal = [n for k, n in waits.items() if k.split(".")[0] in ("IO", "LWLock") and "WAL" in k and k != "LWLock.WALInsert"]
+share = sum(wal) / sum(busy) if busy else 0
+print("     backends' waits: %s; for the WAL device %.0f%%" % (waits, 100 * share))
+if share >= 0.95:
+    within("WAL device writes during the load", rate, limit)
+else:
+    # never above the limit; below it by no more than the share of time
+    # nothing waited on the device
+    ok = limit * share * 0.95 <= rate <= limit * 1.05
+    print("%s WAL device writes during the load: %.0f B/s vs the limit %.0f, the WAL device waited on %.0f%% "
+          "of the time: allowed %.0f..%.0f" % ("ok  " if ok else "FAIL", rate, limit, 100 * share,
+                                               limit * share * 0.95, limit * 1.05))
+    assert ok
 if "wal_bytes" in load:
     print("     pg_stat_wal: %.0f B/s" % (load["wal_bytes"]["value"] / dt))
 PY
