@@ -94,9 +94,7 @@ void io_finish(struct io_job *j)
 	j->t_end = io_now_ns();
 }
 
-/* The ns this thread has waited on a run queue (ready, but another task had
- * the CPU): the second field of /proc/thread-self/schedstat; -1 without it. */
-static int64_t io_runq_wait_ns(void)
+int64_t io_runq_wait_ns(void)
 {
 	FILE *f = fopen("/proc/thread-self/schedstat", "re");
 	if (!f)

@@ -240,6 +240,11 @@ static inline void io_publish(struct io_job *j)
 		j->mf_hooks->flush(j);
 }
 
+/* The ns this thread has waited on a run queue (ready, but another task had
+ * the CPU): the second field of /proc/thread-self/schedstat; -1 without it.
+ * The step's cpu_wait_s: what a busy machine took from it. */
+int64_t io_runq_wait_ns(void);
+
 /* The worker thread body: the engine's set-up, the start gate, the engine's
  * timed run, its clean-up. */
 void *io_worker(void *arg);
