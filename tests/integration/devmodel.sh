@@ -212,10 +212,15 @@ print("     fill: cache_full series t=%s v=%s" % ([round(x, 2) for x in t], v))
 assert v[0] == 0 and v[-1] == 1, v
 t_sw = t[v.index(1)]
 el = fill["elapsed"]
-fast = 128 * MiB - (el - t_sw) * 10 * MiB  # bytes before the switch
-print("     fill: switch after %.2f s, %.1f MiB written fast (cache 64 MiB), %.1f MB/s overall" % (t_sw, fast / MiB, fill["metrics"]["mb_s"]["value"]))
-assert abs(fast - 64 * MiB) <= 0.15 * 64 * MiB, fast
-within("after the cache ran out", (128 - 64) * MiB / (el - t_sw), 10 * MiB, 0.10)
+# The bytes written at the fast limits until the switch: the cache's 64 MiB
+# plus what the last poll period wrote past it, at most 100 MB/s over that
+# period (+ 1 MiB in flight); a loaded machine makes the period longer.
+fm = fill["metrics"]
+fast, gap = fm["model.target.cache_fill_mib"]["value"] * MiB, fm["model.target.cache_fill_poll_s"]["value"]
+print("     fill: switch after %.2f s, %.1f MiB written fast (cache 64 MiB; poll period %.3f s), %.1f MB/s overall"
+      % (t_sw, fast / MiB, gap, fm["mb_s"]["value"]))
+assert 64 * MiB <= fast <= 64 * MiB + 100e6 * gap * 1.05 + MiB, (fast, gap)
+within("after the cache ran out", (128 * MiB - fast) / (el - t_sw), 10 * MiB, 0.10)
 assert fill["metrics"]["model.target.cache_switches"]["value"] == 1
 si = idle["series"]["model.target.cache_full"]
 print("     idle: cache_full v=%s" % si["v"])
