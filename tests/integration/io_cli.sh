@@ -87,8 +87,10 @@ for c in d["cells"]:
     assert 0.36 <= secs <= 0.44 + late, (c["params"], secs, late)
     # one point per 100 ms interval: each due at the next multiple of 0.1 s
     # after the one before (a late sampler skips a multiple it passed), never
-    # early, late by under half an interval in the median; the last point is
-    # the partial interval at the end
+    # early, late by under half an interval in the lower median (of 2 or 3
+    # points, one wake-up late on a loaded machine must not decide; a
+    # sampler at twice the interval is late by one every time); the last
+    # point is the partial interval at the end
     for name in ("mb_s", "iops"):
         ts = s["series"][name]["t"]
         assert 1 <= len(ts) <= secs / 0.1 + 1, (name, ts, secs)
@@ -98,7 +100,7 @@ for c in d["cells"]:
             assert x >= due - 1e-6, (name, ts)
             lates.append(x - due)
             prev = x
-        assert not lates or sorted(lates)[len(lates) // 2] < 0.05, (name, ts)
+        assert not lates or sorted(lates)[(len(lates) - 1) // 2] < 0.05, (name, ts)
     assert s["metrics"]["iops"]["value"] > 0
     if c["params"]["rw"] == "randread":
         assert s["metrics"]["sync_s"]["value"] == 0  # nothing written, nothing to sync
