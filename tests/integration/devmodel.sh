@@ -132,6 +132,11 @@ pg)
 	# (~0.3 MB of WAL each, 4 clients) ask for far more than 4 MB/s, so the
 	# WAL writes saturate the limit; the device's own write counters between
 	# two exec steps give the rate. No checkpoint in 15 s (max_wal_size).
+	# On a loaded machine the clients may not make WAL that fast: the share
+	# of the backends' sampled waits that are waits for the WAL to reach the
+	# device (pg_wait.*: WALWrite, WALSync, ...; never above the chance that
+	# some backend waits, i.e. that the throttle has a queue) bounds the
+	# rate from below; it is 1 when the limit binds.
 	run pg <<'Y'
 name: devmodel-pg
 targets:
@@ -160,7 +165,22 @@ load = steps["load"]["metrics"]
 # whose interval also holds the step's start and end (1.8 s once in CI).
 dt = steps["load"]["elapsed"]
 print("     load: %.1f tps, WAL %.0f bytes by pg_stat_wal in %.2f s (markers %.2f s apart)" % (load["tps"]["value"], load.get("wal_bytes", {}).get("value", 0), dt, t1 - t0))
-within("WAL device writes during the load", (s1 - s0) * 512 / dt, 4 * 2**20)
+rate, limit = (s1 - s0) * 512 / dt, 4 * 2**20
+waits = {k[len("pg_wait."):]: v["value"] for k, v in load.items() if k.startswith("pg_wait.")}
+busy = [n for k, n in waits.items() if not k.startswith("Activity.")]
+wal = [n for k, n in waits.items() if k.split(".")[0] in ("IO", "LWLock") and "WAL" in k and k != "LWLock.WALInsert"]
+share = sum(wal) / sum(busy) if busy else 0
+print("     backends' waits: %s; for the WAL device %.0f%%" % (waits, 100 * share))
+if share >= 0.95:
+    within("WAL device writes during the load", rate, limit)
+else:
+    # never above the limit; below it by no more than the share of time
+    # nothing waited on the device
+    ok = limit * share * 0.95 <= rate <= limit * 1.05
+    print("%s WAL device writes during the load: %.0f B/s vs the limit %.0f, the WAL device waited on %.0f%% "
+          "of the time: allowed %.0f..%.0f" % ("ok  " if ok else "FAIL", rate, limit, 100 * share,
+                                               limit * share * 0.95, limit * 1.05))
+    assert ok
 if "wal_bytes" in load:
     print("     pg_stat_wal: %.0f B/s" % (load["wal_bytes"]["value"] / dt))
 PY
@@ -192,10 +212,15 @@ print("     fill: cache_full series t=%s v=%s" % ([round(x, 2) for x in t], v))
 assert v[0] == 0 and v[-1] == 1, v
 t_sw = t[v.index(1)]
 el = fill["elapsed"]
-fast = 128 * MiB - (el - t_sw) * 10 * MiB  # bytes before the switch
-print("     fill: switch after %.2f s, %.1f MiB written fast (cache 64 MiB), %.1f MB/s overall" % (t_sw, fast / MiB, fill["metrics"]["mb_s"]["value"]))
-assert abs(fast - 64 * MiB) <= 0.15 * 64 * MiB, fast
-within("after the cache ran out", (128 - 64) * MiB / (el - t_sw), 10 * MiB, 0.10)
+# The bytes written at the fast limits until the switch: the cache's 64 MiB
+# plus what the last poll period wrote past it, at most 100 MB/s over that
+# period (+ 1 MiB in flight); a loaded machine makes the period longer.
+fm = fill["metrics"]
+fast, gap = fm["model.target.cache_fill_mib"]["value"] * MiB, fm["model.target.cache_fill_poll_s"]["value"]
+print("     fill: switch after %.2f s, %.1f MiB written fast (cache 64 MiB; poll period %.3f s), %.1f MB/s overall"
+      % (t_sw, fast / MiB, gap, fm["mb_s"]["value"]))
+assert 64 * MiB <= fast <= 64 * MiB + 100e6 * gap * 1.05 + MiB, (fast, gap)
+within("after the cache ran out", (128 * MiB - fast) / (el - t_sw), 10 * MiB, 0.10)
 assert fill["metrics"]["model.target.cache_switches"]["value"] == 1
 si = idle["series"]["model.target.cache_full"]
 print("     idle: cache_full v=%s" % si["v"])

@@ -138,8 +138,12 @@ meta_ops() {
 		"  - {name: ls, exec: \"ls -A | grep -v '^lost+found$' | wc -l\"}"
 	ops=$(mval "$t/${tag}_loop.m" m ops)
 	secs=$(mval "$t/${tag}_loop.m" m seconds)
-	python3 -c "import sys; sys.exit(not ($ops > 40 and 0.28 <= $secs <= 0.5))" &&
-		ok "$tag stat time_based: $ops ops in $secs s" || bad "$tag stat time_based: $ops ops in $secs s"
+	# 300 ms, plus the last stat and the time the jobs waited for a CPU (a
+	# loaded machine can hold one off past the deadline)
+	wait=$(mval "$t/${tag}_loop.m" m cpu_wait_s)
+	python3 -c "import sys; sys.exit(not ($ops > 40 and 0.28 <= $secs <= 0.5 + ${wait:-0}))" &&
+		ok "$tag stat time_based: $ops ops in $secs s (${wait:-0} s waiting for a CPU)" ||
+		bad "$tag stat time_based: $ops ops in $secs s (${wait:-0} s waiting for a CPU)"
 	[ "$(listing "$t/${tag}_loop.out" ls)" = 0 ] && ok "$tag metadata tree removed without keep" || bad "$tag tree left"
 	python3 - "$t/${tag}_loop.out/results.json" <<'EOP' && ok "$tag ops_s series" || bad "$tag ops_s series"
 import json, sys

@@ -94,6 +94,17 @@ void io_finish(struct io_job *j)
 	j->t_end = io_now_ns();
 }
 
+int64_t io_runq_wait_ns(void)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	if (!f)
+		return -1;
+	unsigned long long run, wait;
+	int n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	return n == 2 ? (int64_t)wait : -1;
+}
+
 void *io_worker(void *arg)
 {
 	struct io_job *j = arg;
@@ -116,10 +127,14 @@ void *io_worker(void *arg)
 	while (!sh->go)
 		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
 	pthread_mutex_unlock(&sh->gate_mu);
+	/* the CPU time it was denied explains a rate it fell short of */
+	int64_t wait0 = io_runq_wait_ns();
 	if (!j->err && !__atomic_load_n(&sh->abort, __ATOMIC_RELAXED))
 		eng->run(j, ctx);
 	else
 		j->t_end = io_now_ns();
+	int64_t wait1 = wait0 < 0 ? -1 : io_runq_wait_ns();
+	j->runq_ns = wait1 < 0 ? -1 : wait1 - wait0;
 	if (eng->cleanup)
 		eng->cleanup(j, ctx);
 	return NULL;

@@ -90,9 +90,10 @@ struct io_job {
 	uint64_t bytes_dir[2], ios_dir[2];
 	uint64_t written_total; /* all bytes written to the file, for errors */
 	uint64_t verify_errors, verify_first;
-	uint64_t t_end; /* when the job's last I/O (and sync) finished */
-	double sync_s;  /* time in the final fdatasync */
-	int err;        /* negative errno */
+	uint64_t t_end;  /* when the job's last I/O (and sync) finished */
+	double sync_s;   /* time in the final fdatasync */
+	int64_t runq_ns; /* ns the worker waited for a CPU while running, -1 unknown */
+	int err;         /* negative errno */
 	char errmsg[PATH_MAX + 256];
 	char engine_setup[96]; /* the engine's features in use (io_uring: its flags) */
 
@@ -247,6 +248,11 @@ static inline void io_publish(struct io_job *j)
 	if (j->mf) /* close the files evicted by openfiles, now their I/O is submitted */
 		j->mf_hooks->flush(j);
 }
+
+/* The ns this thread has waited on a run queue (ready, but another task had
+ * the CPU): the second field of /proc/thread-self/schedstat; -1 without it.
+ * The step's cpu_wait_s: what a busy machine took from it. */
+int64_t io_runq_wait_ns(void);
 
 /* The worker thread body: the engine's set-up, the start gate, the engine's
  * timed run, its clean-up. */

@@ -26,6 +26,7 @@
 
 #include "clock.h"
 #include "hist.h"
+#include "io_job.h"
 #include "rmtree.h"
 
 struct meta_run;
@@ -38,6 +39,7 @@ struct meta_job {
 	struct hist *lat;
 	uint64_t ops; /* measured (after the ramp) */
 	uint64_t t_end;
+	int64_t runq_ns; /* ns it waited for a CPU while running, -1 unknown */
 	int err;
 	char errmsg[PATH_MAX + 128];
 	_Alignas(64) uint64_t mon_ops; /* every op, published for the monitor */
@@ -157,10 +159,13 @@ static void *meta_worker(void *arg)
 	pthread_mutex_unlock(&run->mu);
 	uint64_t tot = 0;
 	bool go_on = true;
+	int64_t wait0 = io_runq_wait_ns();
 	do
 		meta_pass(j, &tot, &go_on);
 	while (go_on && run->o->time_based);
 	j->t_end = now_ns();
+	int64_t wait1 = wait0 < 0 ? -1 : io_runq_wait_ns();
+	j->runq_ns = wait1 < 0 ? -1 : wait1 - wait0;
 	pthread_mutex_lock(&run->mu);
 	run->ndone++;
 	pthread_cond_broadcast(&run->cv);
@@ -290,9 +295,11 @@ static void meta_metrics(struct meta_run *run, const double *cpu0, const double 
 		return;
 	hist_init(h);
 	uint64_t ops = 0, t_end = 0;
+	int64_t runq_ns = 0;
 	for (unsigned i = 0; i < run->o->jobs; i++) {
 		hist_merge(h, run->jobs[i].lat);
 		ops += run->jobs[i].ops;
+		runq_ns = runq_ns < 0 || run->jobs[i].runq_ns < 0 ? -1 : runq_ns + run->jobs[i].runq_ns;
 		if (run->jobs[i].t_end > t_end)
 			t_end = run->jobs[i].t_end;
 	}
@@ -304,6 +311,8 @@ static void meta_metrics(struct meta_run *run, const double *cpu0, const double 
 	io_lat_metrics(res, "lat", h);
 	result_metric(res, "cpu_usr", (cpu1[0] - cpu0[0]) / div * 100, "%");
 	result_metric(res, "cpu_sys", (cpu1[1] - cpu0[1]) / div * 100, "%");
+	if (runq_ns >= 0)
+		result_metric(res, "cpu_wait_s", (double)runq_ns / 1e9, "s");
 	free(h);
 }
 

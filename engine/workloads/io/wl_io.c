@@ -439,6 +439,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 	hist_init(h);
 	uint64_t bytes = 0, ios = 0, verr = 0;
 	double usr = run->usr - run->usr0, sys = run->sys - run->sys0, sync_s = 0;
+	int64_t runq_ns = 0;
 	for (unsigned i = 0; i < o->jobs; i++) {
 		struct io_job *j = &run->jobs[i];
 		hist_merge(h, j->lat);
@@ -447,6 +448,7 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 		verr += j->verify_errors;
 		if (j->sync_s > sync_s)
 			sync_s = j->sync_s;
+		runq_ns = runq_ns < 0 || j->runq_ns < 0 ? -1 : runq_ns + j->runq_ns;
 	}
 	double secs = t_end > run->sh.measure_start ? (double)(t_end - run->sh.measure_start) / 1e9 : 0;
 	double div = secs > 0 ? secs : 1;
@@ -459,6 +461,8 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 	io_metrics_dirs(run, div);
 	result_metric(res, "cpu_usr", usr / div * 100, "%");
 	result_metric(res, "cpu_sys", sys / div * 100, "%");
+	if (runq_ns >= 0)
+		result_metric(res, "cpu_wait_s", (double)runq_ns / 1e9, "s");
 	if (o->sync == IO_SYNC_END)
 		result_metric(res, "sync_s", sync_s, "s");
 	if (o->verify)
