@@ -76,7 +76,7 @@ for c in d["cells"]:
     # the io metrics exactly; the runner's system monitor adds sys_* and disk_*
     own = {m for m in s["metrics"] if not m.startswith(("sys_", "disk_"))}
     # randrw adds each direction's figures (read.*, write.*), fio's sections
-    dirs = {f"{d}.{m}" for d in ("read", "write") for m in want - {"seconds", "cpu_usr", "cpu_sys", "sync_s"}}
+    dirs = {f"{d}.{m}" for d in ("read", "write") for m in want - {"seconds", "cpu_usr", "cpu_sys", "sync_s", "cpu_wait_s"}}
     assert own == (want | dirs if c["params"]["rw"] == "randrw" else want), sorted(s["metrics"])
     assert s["info"]["engine"] == c["params"]["engine"], (s["info"], c["params"])
     # 400 ms, plus the I/Os in flight at the deadline (on a disk another

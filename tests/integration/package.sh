@@ -57,7 +57,7 @@ trap 'exit 130' INT TERM
 pb=$build/package
 cmake -S "$src" -B "$pb" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$t/configure.log" 2>&1 ||
 	{ cat "$t/configure.log"; exit 1; }
-cmake --build "$pb" -j2 --target benchgrid man install_files >"$t/build.log" 2>&1 ||
+cmake --build "$pb" -j2 --target benchgrid benchgrid-latdev man install_files >"$t/build.log" 2>&1 ||
 	{ tail -30 "$t/build.log"; exit 1; }
 
 # 2. cmake --install --prefix, and a run with the sources hidden.
