@@ -300,6 +300,7 @@ static void test_live_owner_skipped(void **state)
 	mkdir(sub, 0755);
 	FILE *f = fopen(journal, "a");
 	assert_non_null(f);
+	fprintf(f, "R %d %llu feedc0de00000000 /out\n", (int)parent, starttime(parent));
 	fprintf(f, "P 1 %d %llu rm %s -\n", (int)parent, starttime(parent), path);
 	/* the same pid with another start time is a dead run whose pid was reused */
 	fprintf(f, "P 2 %d %llu rm %s.x -\n", (int)parent, starttime(parent) + 1, path);
@@ -310,6 +311,7 @@ static void test_live_owner_skipped(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 	assert_true(d.n >= 1);
 	assert_non_null(strstr(d.v[0].msg, "still active"));
+	assert_non_null(strstr(d.v[0].msg, "(id feedc0de00000000)")); /* the live run, named */
 	assert_true(fsize(journal) > 0); /* not compacted: one action is pending */
 	diag_free(&d);
 	unlink(journal);
