@@ -116,9 +116,11 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 		           "or {of: step.metric, to: step.metric}");
 		return -EINVAL;
 	}
-	bool missing = false, steps = is_metric_side(node_get(ra, "to"));
+	bool steps = is_metric_side(node_get(ra, "to"));
 	if (opt_check_keys(ra, "expect.ratio", &expect_ratio_of_table, d) < 0)
 		rc = -EINVAL;
+	/* A missing (often misspelt) key is one error among the others: what is
+	 * there is still checked, and so is the rest of the entry. */
 	for (size_t i = 0; i < expect_ratio_of_table.n; i++) {
 		const char *inner = expect_ratio_of_table.rows[i].name;
 		if (!node_get(ra, inner) && !(steps && strcmp(inner, "where") == 0)) {
@@ -127,20 +129,19 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 			    "expect: ratio has no '%s' (write {of: step.metric, where: {...}, to: {...}}, "
 			    "or {of: step.metric, to: step.metric} for two metrics of each cell)",
 			    inner);
-			missing = true;
+			rc = -EINVAL;
 		}
 	}
-	if (missing)
-		return -EINVAL;
-	rc |= check_metric(node_get(ra, "of"), "ratio.of", names, d);
+	if (node_get(ra, "of"))
+		rc |= check_metric(node_get(ra, "of"), "ratio.of", names, d);
 	if (node_get(ra, "where"))
 		rc |= check_side(node_get(ra, "where"), "ratio.where", names, d);
 	if (steps)
 		rc |= check_metric_or(node_get(ra, "to"), "ratio.to",
 		                      " nor a map of parameters like {wal: data}", names, d);
-	else
+	else if (node_get(ra, "to"))
 		rc |= check_side(node_get(ra, "to"), "ratio.to", names, d);
-	double v, lo, hi;
+	double v = 1, lo, hi;
 	int mm = expect_parse_minmax(e, "ratio", &lo, &hi, d);
 	if (mm < 0)
 		return -EINVAL;
@@ -155,12 +156,16 @@ static int check_ratio(const struct node *e, const struct expect_names *names, s
 		diag_error(d, &e->pos,
 		           "expect: a ratio needs published: (the published ratio) and tolerance: (e.g. "
 		           "25%%), or min:/max: (bounds of the ratio, e.g. min: 0.9)");
-		return -EINVAL;
+		rc = -EINVAL;
 	}
-	if (node_as_double(pub, "expect.published", &v, d) < 0)
-		return -EINVAL;
-	if (expect_parse_bounds(tol, v, &lo, &hi, d) < 0)
-		return -EINVAL;
+	/* Each of the two that is there is checked, also when the other is
+	 * missing or bad (a tolerance's form does not depend on the value). */
+	if (pub && node_as_double(pub, "expect.published", &v, d) < 0) {
+		v = 1;
+		rc = -EINVAL;
+	}
+	if (tol && expect_parse_bounds(tol, v, &lo, &hi, d) < 0)
+		rc = -EINVAL;
 	return rc ? -EINVAL : 0;
 }
 

@@ -33,6 +33,9 @@ set_tests_properties(work_dir_relative PROPERTIES SKIP_RETURN_CODE 77)
 set_tests_properties(cleanup_bind PROPERTIES SKIP_RETURN_CODE 77)
 bg_script_test(cleanup_procs tests/integration/cleanup_procs.sh LABELS "integration;root;loop;fs" TIMEOUT 180)
 set_tests_properties(cleanup_procs PROPERTIES SKIP_RETURN_CODE 77)
+# cleanup names the run (id, output folder) that left each action (issue #27).
+bg_script_test(cleanup_names_run tests/integration/cleanup_names_run.sh LABELS "integration;root;loop;fs" TIMEOUT 180)
+set_tests_properties(cleanup_names_run PROPERTIES SKIP_RETURN_CODE 77)
 
 # Tests that change the same real sysctl (vm.stat_interval) must not overlap:
 # benchgrid's own knob lock would (rightly) refuse the second one.

@@ -13,8 +13,8 @@ static void usage(FILE *out, const char *path)
 	fprintf(out,
 	        "usage: benchgrid cleanup [--dry-run] [STATE_FILE]\n\nUndo what a killed run left behind "
 	        "(mounts, loop devices, image files, sysctl and queue settings, servers), from the state "
-	        "journal (default %s, or $BENCHGRID_STATE), one line per action: the run (its pid) that "
-	        "set it up and what is undone.\n"
+	        "journal (default %s, or $BENCHGRID_STATE), one line per action: the run that set it up "
+	        "(its pid, id and output folder) and what is undone.\n"
 	        "  --dry-run  list the actions that would be undone; undo and write nothing\n",
 	        path);
 }

@@ -2,11 +2,13 @@
 #include "run_cells.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "jsonio.h"
 
 static char *xstrdup(const char *s)
@@ -18,6 +20,19 @@ void run_set(char **field, const char *value)
 {
 	free(*field);
 	*field = xstrdup(value);
+}
+
+void run_id(const struct run *r, char out[17])
+{
+	char started[64];
+	snprintf(started, sizeof(started), "%.6f", r->started);
+	const char *host = result_info_get(&r->env, "machine.host");
+	const char *parts[] = {r->name ? r->name : "", r->scenario_hash ? r->scenario_hash : "", started,
+	                       host ? host : ""};
+	uint64_t h = HASH_FNV1A_INIT;
+	for (size_t i = 0; i < 4; i++)
+		h = hash_fnv1a(h, parts[i], strlen(parts[i]) + 1);
+	snprintf(out, 17, "%016" PRIx64, h);
 }
 
 void run_init(struct run *r)

@@ -73,6 +73,10 @@ void run_init(struct run *r);
 void run_free(struct run *r);
 /* Set a string field (strdup, replacing): run_set(&r->name, "x"). */
 void run_set(char **field, const char *value);
+/* A run's id: 16 hex digits of the scenario's name and hash, the run's
+ * start and host (machine.host); the store keys runs by it, and the state
+ * journal names the run with it. */
+void run_id(const struct run *r, char out[17]);
 /* Append a cell with index, id and a clone of params from c. The returned
  * pointer is valid until the next run_add_cell/run_take_cell. */
 struct run_cell *run_add_cell(struct run *r, const struct cell *c);

@@ -287,6 +287,11 @@ static int start(struct runner *R, struct spec *s, struct diag *d)
 		diag_warn(d, NULL,
 		          "cannot open the state journal %s: `benchgrid cleanup` will not know this run",
 		          state_default_path());
+	/* `cleanup` names the run that left an action by its id and folder. */
+	char id[17], *dir = realpath(R->E.outdir, NULL);
+	run_id(&R->run, id);
+	state_set_run(id, dir ? dir : R->E.outdir);
+	free(dir);
 	/* After kill -9, cleanup removes the (then empty) work directory too. */
 	R->work_token = state_push("rmdir", R->E.work, NULL);
 	/* Every command from here on is journalled and runs in the run's cgroup. */

@@ -14,7 +14,6 @@
 
 #include "cell_summary.h"
 #include "diag.h"
-#include "hash.h"
 #include "results_read.h"
 #include "store_db.h"
 #include "store_schema.h"
@@ -187,15 +186,7 @@ void store_close(struct store *s)
 
 void store_run_id(const struct run *r, char out[17])
 {
-	char started[64];
-	snprintf(started, sizeof(started), "%.6f", r->started);
-	const char *host = result_info_get(&r->env, "machine.host");
-	const char *parts[] = {r->name ? r->name : "", r->scenario_hash ? r->scenario_hash : "", started,
-	                       host ? host : ""};
-	uint64_t h = HASH_FNV1A_INIT;
-	for (size_t i = 0; i < 4; i++)
-		h = hash_fnv1a(h, parts[i], strlen(parts[i]) + 1);
-	snprintf(out, 17, "%016" PRIx64, h);
+	run_id(r, out);
 }
 
 /* Numbers as statement parameters: shortest text that reads back the same;

@@ -32,8 +32,7 @@ bool store_is_url(const char *spec);
 int store_open(const char *spec, bool readonly, struct store **out, char *err, size_t errlen);
 void store_close(struct store *s);
 
-/* A run's id: 16 hex digits of the scenario's name and hash, the run's
- * start and host. */
+/* A run's id (run_id in run_cells.h). */
 void store_run_id(const struct run *r, char out[17]);
 
 /* Record a finished run: r as read from results.json (root, the parsed

@@ -177,6 +177,66 @@ static void test_list_and_dry_run(void **state)
 	diag_free(&d);
 }
 
+/* A named run (state_set_run) is listed with its id and output folder, in
+ * the dry run and the real one; the name survives compaction while the run
+ * has pending actions, and comes back after a compaction dropped it. */
+static void test_list_names_run(void **state)
+{
+	(void)state;
+	char file[400], file2[400], dir[400], listed[4096], expect[1024];
+	snprintf(file, sizeof(file), "%s/img", tmp);
+	snprintf(file2, sizeof(file2), "%s/img2", tmp);
+	snprintf(dir, sizeof(dir), "%s/d", tmp);
+	assert_int_equal(state_open(journal), 0);
+	assert_int_equal(state_set_run("0123456789abcdef", "/out/my run"), 0);
+	/* 70 finished actions: state_push compacts, every action done, so
+	 * the name goes with them and must be written again for img */
+	for (int i = 0; i < 70; i++) {
+		int t = state_push("rmdir", dir, NULL);
+		assert_true(t > 0);
+		assert_int_equal(state_done(t), 0);
+	}
+	assert_true(state_push("rm", file, NULL) > 0);
+	/* 70 more while img is pending: the compaction keeps the name */
+	for (int i = 0; i < 70; i++) {
+		int t = state_push("rmdir", dir, NULL);
+		assert_true(t > 0);
+		assert_int_equal(state_done(t), 0);
+	}
+	assert_true(state_push("rm", file2, NULL) > 0);
+	touch(file, "x");
+	touch(file2, "x");
+	state_close();
+	off_t before = fsize(journal);
+	snprintf(expect, sizeof(expect),
+	         "would undo run %ld (id 0123456789abcdef, output /out/my run): rm %s\n"
+	         "would undo run %ld (id 0123456789abcdef, output /out/my run): rm %s\n",
+	         (long)getpid(), file2, (long)getpid(), file);
+
+	struct diag d;
+	diag_init(&d);
+	FILE *out = fmemopen(listed, sizeof(listed), "w");
+	struct state_cleanup_opts dry = {.dry_run = true, .list = out};
+	assert_int_equal(state_cleanup_opts(journal, &dry, &d), 2);
+	fclose(out);
+	assert_string_equal(listed, expect);
+	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(fsize(journal), before);
+
+	out = fmemopen(listed, sizeof(listed), "w");
+	struct state_cleanup_opts real = {.list = out};
+	assert_int_equal(state_cleanup_opts(journal, &real, &d), 2);
+	fclose(out);
+	snprintf(expect, sizeof(expect), "undone run %ld (id 0123456789abcdef, output /out/my run): rm %s\n",
+	         (long)getpid(), file2);
+	assert_int_equal(strncmp(listed, expect, strlen(expect)), 0);
+	assert_int_equal(access(file, F_OK), -1);
+	assert_int_equal(access(file2, F_OK), -1);
+	assert_int_equal(fsize(journal), 0);
+	assert_int_equal(d.nerrors, 0);
+	diag_free(&d);
+}
+
 /* Values with spaces, tabs, newlines, '%', "-" and "" survive the journal. */
 static void test_encoding_roundtrip(void **state)
 {
@@ -240,6 +300,7 @@ static void test_live_owner_skipped(void **state)
 	mkdir(sub, 0755);
 	FILE *f = fopen(journal, "a");
 	assert_non_null(f);
+	fprintf(f, "R %d %llu feedc0de00000000 /out\n", (int)parent, starttime(parent));
 	fprintf(f, "P 1 %d %llu rm %s -\n", (int)parent, starttime(parent), path);
 	/* the same pid with another start time is a dead run whose pid was reused */
 	fprintf(f, "P 2 %d %llu rm %s.x -\n", (int)parent, starttime(parent) + 1, path);
@@ -250,6 +311,7 @@ static void test_live_owner_skipped(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 	assert_true(d.n >= 1);
 	assert_non_null(strstr(d.v[0].msg, "still active"));
+	assert_non_null(strstr(d.v[0].msg, "(id feedc0de00000000)")); /* the live run, named */
 	assert_true(fsize(journal) > 0); /* not compacted: one action is pending */
 	diag_free(&d);
 	unlink(journal);
@@ -560,6 +622,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_reverse_order_and_done, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_list_and_dry_run, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_list_names_run, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_encoding_roundtrip, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_torn_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_live_owner_skipped, setup, teardown),
