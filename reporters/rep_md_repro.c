@@ -326,17 +326,23 @@ void rep_md_repro(struct rep_ctx *cx, struct md *m, FILE *f)
 		fputs(
 		    "INCONCLUSIVE: the shape was measured, but a compared cell's device models did not limit "
 		    "it (no model at its `bind:` utilisation, 80 % unless the entry says), or a compared "
-		    "cell without its models was CPU-bound (idle + iowait below 5 %); the note says which, "
-		    "and the verdict the shape alone had.\n\n",
+		    "cell was CPU-bound (idle + iowait below 5 %) while other processes took more than 10 % "
+		    "of the CPUs (a busy machine); the note says which, and the verdict the shape alone "
+		    "had.\n\n",
 		    f);
 	models_text(f, r);
-	fputs("| # | published claim | checked by | measured | published | verdict | note | role |\n", f);
-	rep_md_row_sep(f, 8);
-	/* the figures that carry across machines first */
-	for (int pass = 0; pass < 2; pass++)
+	/* the shapes; the absolute figures once, in *Published vs measured* */
+	if (nrel) {
+		fputs("| # | published claim | checked by | measured | published | verdict | note | role |\n",
+		      f);
+		rep_md_row_sep(f, 8);
 		for (size_t i = 0; i < res->n; i++)
-			if ((res->rows[i].kind == EXPECT_ABSOLUTE) == (pass == 1))
+			if (res->rows[i].kind != EXPECT_ABSOLUTE)
 				claim_row(f, r, &m->vary, &res->rows[i]);
-	fputc('\n', f);
+		fputc('\n', f);
+	}
+	if (nabs)
+		fprintf(f, "The %zu absolute figure%s: *Published vs measured* below.\n\n", nabs,
+		        nabs == 1 ? "" : "s");
 	pairs_table(f, r, &m->vary, res);
 }
