@@ -186,8 +186,15 @@ ok = within("burst: write latency p50 into the cache (us)", m(c, 0, "burst", "la
 # the drain starts with the first write: the step (writes + fdatasync)
 # lasts at least 128 x 5 ms, and the slot was busy exactly that long
 ok &= within("burst: the step, writes + fdatasync (s)", m(c, 0, "burst", "seconds"), 0.640, 1e9)
-ok &= within("burst: busy draining (s)", busy("burst"), 0.640 * 0.97, 0.640 * 1.03)
-ok &= within("burst: of which the fdatasync (s)", m(c, 0, "burst", "sync_s"), 0.5, 1e9)
+# (the model also serves what else reaches the device in the step: the
+# file system's journal, a neighbour's sync(); the monitor counts them)
+other = max(0.0, m(c, 0, "burst", "disk_w_iops") * m(c, 0, "burst", "seconds") - 128)
+ok &= within("burst: busy draining (s)", busy("burst"), 0.640 * 0.97, (0.640 + other * 0.005) * 1.03)
+# the flush waits for what the writes left in the cache: at least the
+# drain's 0.640 s less the time the writes themselves took (a starved
+# writer leaves less)
+wrote = m(c, 0, "burst", "seconds") - m(c, 0, "burst", "sync_s")
+ok &= within("burst: of which the fdatasync (s)", m(c, 0, "burst", "sync_s"), (0.640 - wrote) * 0.97, 1e9)
 # 512 writes: the first 256 fill the cache, each of the others waits for
 # one write to drain; 256 are still cached when the step ends
 ok &= within("over: the step (s)", m(c, 0, "over", "seconds"), 1.28, 1e9)
