@@ -3,7 +3,9 @@
 # loop targets whose image is served by benchgrid-latdev over FUSE, ext4,
 # O_DIRECT io steps. One part per CTest test (tests/CMakeLists.txt, latdev):
 #   accuracy  QD1, write_us 5ms, 4k O_DIRECT writes one at a time: no
-#             write completes in less than 5 ms; the client's p50 with and
+#             write completes in less than 5 ms, the fastest within 5.5 ms
+#             and the server late by < 0.5 ms on average (the stated
+#             error, 10 %); the client's p50 with and
 #             without the model (interleaved pairs) and the server's
 #             lateness are printed (how much the kernel's path adds depends
 #             on the machine's load: qd checks the model's rate exactly)
@@ -102,9 +104,16 @@ print("server:", f["model.target.latency.server"])
 # (the kernel's wake-up of a real-time thread: printed, not judged)
 print("server's answers late by %s us on average, at most %s us" % (
     f["model.target.latency.late_mean_us"], f["model.target.latency.late_max_us"]))
-# the model never answers early; what the client sees on top is the
-# kernel's path (loop worker, FUSE, wake-ups), reported above
-ok = within("lat_min with the model (us)", min(m(model, i, "w", "lat_min_us") for i in range(n)), 5000, 1e9)
+# The model's stated error (docs/sections/target.md, "Accuracy"): 10 % of
+# the service time. The model never answers early; a write that waited for
+# no other request in the one slot (the fastest) completes within 5 ms plus
+# the error, and the server's answers are late by less than it on average.
+# The median write may also wait for the file system's own writes (its
+# journal, a neighbour's sync()), which share the slot as on a real
+# one-queue disk: printed, and bounded below only.
+err = 500
+ok = within("lat_min with the model (us)", min(m(model, i, "w", "lat_min_us") for i in range(n)), 5000, 5000 + err)
+ok &= within("server's mean lateness (us)", float(f["model.target.latency.late_mean_us"]), 0, err)
 ok &= within("median write p50 with the model (us)", statistics.median(p50), 5000, 1e9)
 sys.exit(0 if ok else 1)
 PY
