@@ -220,7 +220,19 @@ fast, gap = fm["model.target.cache_fill_mib"]["value"] * MiB, fm["model.target.c
 print("     fill: switch after %.2f s, %.1f MiB written fast (cache 64 MiB; poll period %.3f s), %.1f MB/s overall"
       % (t_sw, fast / MiB, gap, fm["mb_s"]["value"]))
 assert 64 * MiB <= fast <= 64 * MiB + 100e6 * gap * 1.05 + MiB, (fast, gap)
-within("after the cache ran out", (128 * MiB - fast) / (el - t_sw), 10 * MiB, 0.10)
+# After the switch the device writes at the `then:` limit: what it wrote
+# (the monitor's series, intervals that began after the switch) is the
+# throttle's rate. The step gets that less what the file system writes
+# beside it (its journal: ~8 % idle, ~11 % when a neighbour's sync() commits
+# it more often), so the step's own rate is bounded above only.
+dw = fill["series"]["disk_write_mb_s"]
+after = [v for t0, v in zip([0] + dw["t"][:-1], dw["v"]) if t0 >= t_sw]
+assert len(after) >= 2, dw
+within("the device after the cache ran out", sum(after) / len(after) * 1e6, 10 * MiB, 0.05)
+own = (128 * MiB - fast) / (el - t_sw)
+print("     fill: the step's own writes after the switch %.0f B/s (%.0f%% of the device's)"
+      % (own, 100 * own / (sum(after) / len(after) * 1e6)))
+assert own <= 10 * MiB * 1.05, own
 assert fill["metrics"]["model.target.cache_switches"]["value"] == 1
 si = idle["series"]["model.target.cache_full"]
 print("     idle: cache_full v=%s" % si["v"])
