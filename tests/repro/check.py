@@ -9,8 +9,8 @@ Reads OUTDIR/results.json, OUTDIR/expect.json and OUTDIR/report.md of
   - report.md holds the steps, every pivot table the spec asks for, its
     charts and the Reproduction section;
   - every cell ran on what it asked for (file systems, block sizes, server
-    settings) and recorded its models: applied in the `model` arm, off in
-    the `none` (control) arm;
+    settings) and recorded its models: applied in the `model` arm and in
+    an ablation arm (`nocache`), off in the `none` (control) arm;
   - the verdicts, from expect.json (docs/results.md): a FAIL of a headline,
     control, held-out or self-test entry fails; a headline SKIP is allowed
     only where no cell of this run is on one side (dd-fdatasync's lvm);
@@ -121,7 +121,9 @@ if isinstance(pivots, dict):
 
 
 def arm(cell):
-    """the cell's arm: 'model' (the device models on) or 'none' (the control arm)"""
+    """the cell's arm: 'model' (the device models on), 'none' (the control
+    arm: no model) or an ablation ('nocache', 'iops': the models less one
+    element)"""
     return cell["params"].get("arm", "model")
 
 
@@ -154,7 +156,7 @@ for c in ok_cells:
     p = c["params"]
     want_fs = p.get("fs") or {"usb-nvme-slc-cache": "ext4", "tablespace-shared-buffers": "ext4"}.get(spec)
     applied = any(k.startswith("model.") and k.endswith(".backend") for k in info)
-    if arm(c) == "model":
+    if arm(c) != "none":
         check(applied, f"{label(c)}: the device models were applied and recorded (model.*.backend)")
     else:
         check(not applied and str(info.get("models")).lower() in ("off", "false", "0"),
@@ -252,13 +254,17 @@ if spec == "tablespace-shared-buffers":
 if spec == "usb-nvme-slc-cache":
     for c in ok_cells:
         check(metric(c, "iob_write_cached", "sync_over_cached") is not None, f"{label(c)}: phase 1 / phase 2 recorded")
-        check(metric(c, "iob4_write_cached", "sync_over_cached") is not None,
-              f"{label(c)}: the 4096 MB run's phase 1 / phase 2 recorded")
+        if arm(c) == "model":  # the held-out 4096 MB run: the model arm only
+            check(metric(c, "iob4_write_cached", "sync_over_cached") is not None,
+                  f"{label(c)}: the 4096 MB run's phase 1 / phase 2 recorded")
         sweep = [k for k in summary(c, "ddsweep")["metrics"] if re.fullmatch(r"mb_s_\d+k", k)]
         check(sorted(sweep, key=lambda k: int(k[5:-1])) == [f"mb_s_{n}k" for n in (4, 8, 16, 32, 64, 128, 256, 512)],
               f"{label(c)}: dd sweep 4k..512k measured ({len(sweep)} sizes)")
         s = series(c, "longwrite", "mb_s")
         check(s is not None and len(s["v"]) >= 10, f"{label(c)}: long write has a MB/s time series")
+        if arm(c) == "nocache":
+            wb = (c["facts"]["info"].get("model.target.write_bps"), c["facts"]["info"].get("model.target.cache.then.write_bps"))
+            check(wb[0] is not None and wb[0] == wb[1], f"{label(c)}: nocache arm: the same write speed after the cache as before it {wb}")
         if arm(c) != "model":
             check(not has_step(c, "init"), f"{label(c)}: control arm: the PostgreSQL steps are left out")
             continue
@@ -319,7 +325,10 @@ def check_ssd_fs_blocksize():
             check(h < 0.9, f"{label(c)}: the data does not fit the server's memory (hit ratio {h:.3f})")
         rd = metric(c, "ro", "disk_r_iops") or 0.0
         check(rd > 0, f"{label(c)}: select-only reaches the device ({rd:.0f} reads/s)")
-        if arm(c) == "model":
+        if arm(c) == "iops":
+            bps = size_bytes(c["facts"]["info"].get("model.target.read_bps") or "0") or 0
+            check(bps >= 1 << 30, f"{label(c)}: iops arm: the read bandwidth limit lifted ({bps} bytes/s)")
+        if arm(c) != "none":
             u = metric(c, "ro", "model.target.utilisation")
             check(u is not None, f"{label(c)}: select-only's model utilisation recorded ({u})")
             # the throttle held (10 %: the kernel's 100 ms slices)
