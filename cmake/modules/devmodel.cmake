@@ -11,6 +11,8 @@ foreach(part pg setup)
   bg_script_test(devmodel.${part} tests/integration/devmodel.sh ARGS ${part}
     LABELS "integration;root;loop;pg;devmodel" TIMEOUT 180)
 endforeach()
-# They change the one root blkio cgroup's rules and measure rates: one at a time.
-set_tests_properties(devmodel.io devmodel.dd devmodel.cache devmodel.keep devmodel.cleanup devmodel.v2 devmodel.pg
-  devmodel.setup PROPERTIES RUN_SERIAL TRUE)
+# They change the root blkio cgroup's rules (for their own loop devices
+# only) and measure rates: they hold the timing lock (tests/CMakeLists.txt,
+# by pattern), as does every other test that sets a throttle, so one runs
+# at a time among those, beside tests that measure nothing. (They were
+# RUN_SERIAL: 124 s alone beside stress-ng.)
