@@ -148,8 +148,16 @@ scenario "$W/ftrim.yaml" "{kind: dir, path: $W/files}" \
 if run ftrim; then
 	read -r fsize fblocks <"$W/fstat.txt"
 	expect "file size kept" "$fsize" 4194304
-	expect "file blocks before trim" "$(cat "$W/fbefore.txt")" 8192
-	expect "file blocks after trim" "$fblocks" 0
+	# st_blocks counts the file system's own blocks for the file too: a file
+	# written while other writers share /var/tmp can come out in more than
+	# four extents, and ext4 then gives it an extent block (8200, not 8192,
+	# in a run beside stress-ng). The data: all 8192 sectors before, all
+	# gone after.
+	fb=$(cat "$W/fbefore.txt")
+	[ "$fb" -ge 8192 ] && ok "file blocks before trim: $fb (4 MiB of data and the fs's own)" ||
+		bad "file blocks before trim: got '$fb', want at least 8192"
+	[ "$fblocks" -le $((fb - 8192)) ] && ok "file blocks after trim: $fblocks (the 4 MiB of data punched out)" ||
+		bad "file blocks after trim: got '$fblocks', want at most $((fb - 8192))"
 	expect "trimmed bytes" "$(get ftrim t metrics bytes)" 4194304
 else
 	bad "trim on a file"
