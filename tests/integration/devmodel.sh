@@ -228,10 +228,10 @@ assert 64 * MiB <= fast <= 64 * MiB + 100e6 * gap * 1.05 + MiB, (fast, gap)
 dw = fill["series"]["disk_write_mb_s"]
 after = [v for t0, v in zip([0] + dw["t"][:-1], dw["v"]) if t0 >= t_sw]
 assert len(after) >= 2, dw
-within("the device after the cache ran out", sum(after) / len(after) * 1e6, 10 * MiB, 0.05)
+device = sum(after) / len(after) * 1e6
+within("the device after the cache ran out", device, 10 * MiB, 0.05)
 own = (128 * MiB - fast) / (el - t_sw)
-print("     fill: the step's own writes after the switch %.0f B/s (%.0f%% of the device's)"
-      % (own, 100 * own / (sum(after) / len(after) * 1e6)))
+print("     fill: the step's own writes after the switch %.0f B/s (%.0f%% of the device's)" % (own, 100 * own / device))
 assert own <= 10 * MiB * 1.05, own
 assert fill["metrics"]["model.target.cache_switches"]["value"] == 1
 si = idle["series"]["model.target.cache_full"]

@@ -11,7 +11,7 @@ Reads OUTDIR/results.json, OUTDIR/expect.json and OUTDIR/report.md of
     charts and the Reproduction section;
   - every cell ran on what it asked for (file systems, block sizes, server
     settings) and recorded its models: applied in the `model` arm and in
-    an ablation arm (`nocache`), off in the `none` (control) arm;
+    the ablation arms (000 `nocache`, 001 `iops`), off in the `none` arm;
   - the verdicts, from expect.json (docs/results.md): a FAIL of a headline,
     control, held-out or self-test entry fails; a headline SKIP is allowed
     only where no cell of this run is on one side (dd-fdatasync's lvm);
