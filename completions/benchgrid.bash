@@ -39,6 +39,18 @@ _benchgrid_params() {
 	"$bin" plan "$spec" --list-params 2>/dev/null | awk -F'\t' -v k="$kind" '$1 == k { print $2 "=" $3 }'
 }
 
+# Offer each line of stdin that starts with PREFIX, shell-quoted. The lines
+# come from a scenario (plan --list-params), so they are never handed to
+# `compgen -W`, which would expand $(...) and backticks in them, and what is
+# inserted into the command line is quoted (printf %q), so running the
+# completed line cannot run them either.
+_benchgrid_offer() {
+	local prefix=$1 w
+	while IFS= read -r w; do
+		[[ -n $w && $w == "$prefix"* ]] && COMPREPLY+=("$(printf '%q' "$w")")
+	done
+}
+
 _benchgrid_files() {
 	local cur=$1 f
 	local IFS=$'\n'
@@ -66,7 +78,7 @@ _benchgrid() {
 	if [[ -z $cmd ]]; then
 		local cmds
 		cmds=$("$bin" --help 2>/dev/null | awk '/^commands:/ { c = 1; next } c && /^  [a-z]/ { print $1 } c && /^$/ { c = 0 }')
-		COMPREPLY=($(compgen -W "$cmds help --help --version" -- "$cur"))
+		_benchgrid_offer "$cur" < <(printf '%s\n' $cmds help --help --version)
 		return 0
 	fi
 	spec=${spec/#\~/$HOME}
@@ -87,16 +99,14 @@ _benchgrid() {
 		local all
 		all=$(_benchgrid_params "$bin" "$spec" $kind)
 		if [[ -n $split ]]; then
-			local IFS=$'\n' l
-			for l in $all; do
-				[[ ${l%%=*} == "$name" && ${l#*=} == "$value"* ]] && COMPREPLY+=("${l#*=}")
-			done
+			local l
+			_benchgrid_offer "$value" < <(while IFS= read -r l; do
+				[[ ${l%%=*} == "$name" ]] && printf '%s\n' "${l#*=}"
+			done <<<"$all")
 		elif [[ $cur == *=* ]]; then
-			local IFS=$'\n'
-			COMPREPLY=($(compgen -W "$all" -- "$cur"))
+			_benchgrid_offer "$cur" <<<"$all"
 		else
-			local IFS=$'\n'
-			COMPREPLY=($(compgen -W "$(printf '%s\n' "$all" | sed -n 's/=.*/=/p' | sort -u)" -- "$cur"))
+			_benchgrid_offer "$cur" < <(printf '%s\n' "$all" | sed -n 's/=.*/=/p' | sort -u)
 			compopt -o nospace 2>/dev/null || true
 		fi
 		return 0
@@ -123,11 +133,11 @@ _benchgrid() {
 	--shards | --parallel | --partition | --time | --sbatch-arg) return 0 ;;
 	esac
 	if [[ $cmd == help ]]; then
-		COMPREPLY=($(compgen -W "$("$bin" help --list 2>/dev/null | awk '{ print $1 }') --list" -- "$cur"))
+		_benchgrid_offer "$cur" < <("$bin" help --list 2>/dev/null | awk '{ print $1 }'; echo --list)
 		return 0
 	fi
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(_benchgrid_options "$bin" "$cmd") --help" -- "$cur"))
+		_benchgrid_offer "$cur" < <(_benchgrid_options "$bin" "$cmd"; echo --help)
 		return 0
 	fi
 	local IFS=$'\n'

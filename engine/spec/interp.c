@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "spec_load.h"
 
 bool interp_has_ref(const char *text)
 {
@@ -14,18 +15,30 @@ bool interp_has_ref(const char *text)
 	return false;
 }
 
+void interp_budget_for(struct spec_budget *b, const struct node *root)
+{
+	int depth;
+	*b = (struct spec_budget){0};
+	spec_budget_add_text(b, root ? spec_node_cost(root, &depth) : 0);
+}
+
 struct buf {
 	char *s;
 	size_t n, cap;
+	bool failed; /* an allocation failed: the text is incomplete */
 };
 
 static void buf_add(struct buf *b, const char *s, size_t n)
 {
+	if (b->failed)
+		return;
 	if (b->n + n + 1 > b->cap) {
 		size_t cap = (b->n + n + 1) * 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns)
+		char *ns = cap > b->n + n ? realloc(b->s, cap) : NULL;
+		if (!ns) {
+			b->failed = true;
 			return;
+		}
 		b->s = ns;
 		b->cap = cap;
 	}
@@ -44,8 +57,26 @@ static bool valid_name(const char *s, size_t n)
 	return true;
 }
 
+/* Take what a reference copies from the budget; an error at `at` when it
+ * does not fit. */
+static int take(struct spec_budget *bud, size_t bytes, const char *name, const struct src_pos *at,
+                struct diag *d)
+{
+	bool first = bud->used <= bud->allowed; /* one error, not one per reference */
+	if (spec_budget_take(bud, bytes))
+		return 0;
+	bud->used = bud->allowed + 1;
+	if (first)
+		diag_error(d, at,
+		           "'${%s}' goes over the limit of what interpolation may copy in one expansion "
+		           "(%zu bytes: %d times the scenario's size, at least %d MiB): reference a large "
+		           "value fewer times",
+		           name, bud->allowed, SPEC_ALIAS_FACTOR, SPEC_ALIAS_MIN >> 20);
+	return -E2BIG;
+}
+
 int interp_text(const char *text, const struct src_pos *pos, bool quoted, interp_lookup_fn fn, void *ud,
-                char **out, const struct node **whole, struct diag *d)
+                struct spec_budget *bud, char **out, const struct node **whole, struct diag *d)
 {
 	struct buf b = {0};
 	buf_add(&b, "", 0);
@@ -90,19 +121,29 @@ int interp_text(const char *text, const struct src_pos *pos, bool quoted, interp
 			diag_error(d, &at, "undefined variable '%s'", name);
 			rc = -EINVAL;
 		} else if (v->kind == NODE_SEQ || v->kind == NODE_MAP) {
+			int depth;
 			if (p == text && end[1] == 0) {
 				*whole = v;
+				if ((rc = take(bud, spec_node_cost(v, &depth), name, &at, d)) < 0)
+					break;
 			} else {
 				diag_error(d, &at, "variable '%s' is %s and cannot be part of a string", name,
 				           node_kind_name(v->kind));
 				rc = -EINVAL;
 			}
 		} else {
+			size_t len = strlen(v->text);
 			if (p == text && end[1] == 0)
 				*whole = v;
-			buf_add(&b, v->text, strlen(v->text));
+			if ((rc = take(bud, len, name, &at, d)) < 0)
+				break;
+			buf_add(&b, v->text, len);
 		}
 		p = end + 1;
+	}
+	if (b.failed && rc == 0) {
+		diag_error(d, pos, "out of memory while interpolating this value (%zu bytes so far)", b.n);
+		rc = -ENOMEM;
 	}
 	if (rc < 0) {
 		free(b.s);
@@ -114,7 +155,8 @@ int interp_text(const char *text, const struct src_pos *pos, bool quoted, interp
 	return 0;
 }
 
-struct node *interp_tree(const struct node *t, interp_lookup_fn fn, void *ud, struct diag *d)
+struct node *interp_tree(const struct node *t, interp_lookup_fn fn, void *ud, struct spec_budget *bud,
+                         struct diag *d)
 {
 	if (!t)
 		return NULL;
@@ -123,7 +165,7 @@ struct node *interp_tree(const struct node *t, interp_lookup_fn fn, void *ud, st
 			return node_clone(t);
 		char *txt;
 		const struct node *whole;
-		if (interp_text(t->text, &t->pos, t->quoted, fn, ud, &txt, &whole, d) < 0)
+		if (interp_text(t->text, &t->pos, t->quoted, fn, ud, bud, &txt, &whole, d) < 0)
 			return NULL;
 		struct node *n;
 		if (whole) {
@@ -146,7 +188,7 @@ struct node *interp_tree(const struct node *t, interp_lookup_fn fn, void *ud, st
 		n->tag = strdup(t->tag);
 	int bad = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		struct node *c = interp_tree(t->items[i], fn, ud, d);
+		struct node *c = interp_tree(t->items[i], fn, ud, bud, d);
 		if (!c && t->items[i]) {
 			bad = 1;
 			continue;

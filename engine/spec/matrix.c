@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec_load.h"
 #include "units.h"
 
 void param_json(const struct node *v, char *buf, size_t len)
@@ -115,8 +116,12 @@ struct axis {
 
 static struct node *value_of(const struct node *v, const struct matrix_opts *o, struct diag *d)
 {
-	if (o && o->lookup)
-		return interp_tree(v, o->lookup, o->lookup_ud, d);
+	if (o && o->lookup) {
+		struct spec_budget own;
+		if (!o->budget)
+			interp_budget_for(&own, NULL);
+		return interp_tree(v, o->lookup, o->lookup_ud, o->budget ? o->budget : &own, d);
+	}
 	return node_clone(v);
 }
 

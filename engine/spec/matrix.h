@@ -34,6 +34,7 @@ struct matrix_opts {
 	void *lookup_ud;
 	matrix_filter_fn filter; /* NULL: a `filter:` is an error */
 	void *filter_ud;
+	struct spec_budget *budget; /* what ${var} in values may copy; NULL: SPEC_ALIAS_MIN */
 };
 
 /* Expand; on success *cells is an array of *ncells cells (free with

@@ -14,6 +14,7 @@
 #include "jsonio.h"
 #include "matrix.h"
 #include "spec_hooks.h"
+#include "spec_load.h"
 
 /* Defined in spec.c. */
 
@@ -208,7 +209,9 @@ static int plan_steps(const struct spec *s, const struct node *tree, struct cell
 
 int plan_build(struct spec *s, struct cell **cells, size_t *n, struct diag *d)
 {
-	struct matrix_opts mo = {var_lookup, s, spec_hooks_filter, s};
+	struct spec_budget b; /* what ${var} in the matrix's values may copy */
+	interp_budget_for(&b, s->root);
+	struct matrix_opts mo = {var_lookup, s, spec_hooks_filter, s, &b};
 	size_t errs0 = d->nerrors;
 	if (matrix_expand(node_get(s->root, "matrix"), &mo, cells, n, d) < 0)
 		return -EINVAL;

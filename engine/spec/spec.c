@@ -13,6 +13,7 @@
 #include "spec_opts_table.h"
 #include "spec_hooks.h"
 #include "spec_include.h"
+#include "spec_load.h"
 
 /* `repeat:` (a count or {min, max, until, metrics}) and `run_order:`. */
 static void check_repeat_and_order(const struct node *root, struct diag *d)
@@ -246,7 +247,9 @@ static void interp_name(struct spec *s, struct diag *d)
 			continue;
 		char *out = NULL;
 		const struct node *whole = NULL;
-		if (interp_text(v->text, &v->pos, v->quoted, var_lookup, s, &out, &whole, d) < 0)
+		struct spec_budget b;
+		interp_budget_for(&b, root);
+		if (interp_text(v->text, &v->pos, v->quoted, var_lookup, s, &b, &out, &whole, d) < 0)
 			return;
 		free(v->text);
 		v->text = out;
@@ -345,12 +348,14 @@ struct node *spec_cell_tree_rt(const struct spec *s, const struct cell *c, const
 {
 	struct cell_lookup cl = {s, c ? c->params : NULL, runtime, defer_runtime};
 	struct node *out = node_new(NODE_MAP, &s->root->pos);
+	struct spec_budget b; /* what this cell's references may copy */
+	interp_budget_for(&b, s->root);
 	int bad = 0;
 	for (int i = 0; cell_sections[i]; i++) {
 		const struct node *sec = node_get(s->root, cell_sections[i]);
 		if (!sec)
 			continue;
-		struct node *v = interp_tree(sec, cell_lookup_fn, &cl, d);
+		struct node *v = interp_tree(sec, cell_lookup_fn, &cl, &b, d);
 		if (!v) {
 			bad = 1;
 			continue;

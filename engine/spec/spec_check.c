@@ -149,6 +149,27 @@ static int check_headline(const struct node *st, struct diag *d)
 	return bad;
 }
 
+/* A step's name names its files in the output folder (and its metrics,
+ * step.metric): no '/', not "." or "..", not empty, no control characters,
+ * so it can never point outside the cell's folder. */
+static int check_step_name(const struct node *v, const char *s, struct diag *d)
+{
+	const char *why = !*s                                   ? "is empty"
+	                  : strchr(s, '/')                      ? "holds a '/'"
+	                  : !strcmp(s, ".") || !strcmp(s, "..") ? "is '.' or '..'"
+	                                                        : NULL;
+	for (const char *p = s; !why && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			why = "holds a control character";
+	if (!why)
+		return 0;
+	diag_error(d, &v->pos,
+	           "step.name %s: it names the step's files in the output folder and its "
+	           "metrics (step.metric); use letters, digits, '-', '_' and '.'",
+	           why);
+	return -EINVAL;
+}
+
 static int check_step(const struct node *st, const struct node *orig_st, struct diag *d)
 {
 	if (st->kind != NODE_MAP) {
@@ -175,6 +196,8 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 	double t;
 	const char *s;
 	if ((v = node_get(st, "name")) && node_as_string(v, "step.name", &s, d) < 0)
+		bad = -EINVAL;
+	else if (v && check_step_name(v, s, d) < 0)
 		bad = -EINVAL;
 	if ((v = node_get(st, "record")) && node_as_bool(v, "step.record", &b, d) < 0)
 		bad = -EINVAL;

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "interp.h"
+#include "spec_load.h"
 #include "node.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -59,7 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out = NULL;
 	const struct node *whole = NULL;
 	(void)interp_has_ref(text);
-	if (interp_text(text, &pos, quoted, lookup, NULL, &out, &whole, &d) == 0 && !out && !whole)
+	struct spec_budget b;
+	interp_budget_for(&b, NULL);
+	if (interp_text(text, &pos, quoted, lookup, NULL, &b, &out, &whole, &d) == 0 && !out && !whole)
 		abort(); /* success gives a text or a whole node */
 	free(out);
 
@@ -73,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	node_seq_push(seq, node_new_scalar(text, &pos));
 	node_seq_push(seq, node_new_scalar("${x}", &pos));
 	node_map_put(tree, "seq", &pos, seq);
-	struct node *res = interp_tree(tree, lookup, NULL, &d);
+	struct node *res = interp_tree(tree, lookup, NULL, &b, &d);
 	node_free(res);
 	node_free(tree);
 	for (size_t i = 0; i < d.n; i++) {

@@ -164,5 +164,67 @@ Z
 		[[ ${got[i]:-} == "${want[i]}" ]] || bad "zsh (zpty): '${want[i]}' was '${got[i]:-}'"
 	done
 fi
+
+# Values from a scenario are data: completing them runs nothing (no `compgen
+# -W`, which expands $(...) and backticks), and what lands on the command line
+# is quoted, so running the completed line runs nothing either.
+cat >"$t/hostile.yaml" <<'Y'
+name: hostile
+vars: {dollar: "$(touch owned-var)"}
+matrix:
+  cmd: ["$(touch owned-cmd)"]
+  tick: ["`touch owned-tick`"]
+  semi: ["a;touch owned-semi"]
+  quote: ["it's \"q\" $HOME"]
+  nl: ["x\n$(touch owned-nl)"]
+steps:
+  - name: s
+    exec: {command: "true"}
+Y
+h=hostile.yaml
+owned() {
+	local f
+	f=$(ls "$t" | grep owned | tr "\n" " ")
+	[[ -z $f ]] || bad "$shell $1: completion ran a command from the scenario (made $f)"
+	rm -f "$t"/owned*
+}
+if [[ $shell == bash ]]; then
+	for w in cmd tick semi quote nl; do
+		offers "$bg" run "$h" --only "$w=" >/dev/null
+		owned "--only $w= (no split)"
+		offers "$bg" run "$h" --only "$w" = "" >/dev/null
+		owned "--only $w = (split)"
+	done
+	offers "$bg" run "$h" -D "" >/dev/null
+	offers "$bg" run "$h" -D dollar= >/dev/null
+	offers "$bg" run "$h" -D dollar = '$' >/dev/null
+	owned "-D dollar="
+	# The offer is the value, quoted for the shell: the line, once run, passes it as it is.
+	for w in cmd tick semi quote; do
+		COMP_WORDS=("$bg" run "$h" --only "$w=")
+		COMP_CWORD=4 COMPREPLY=()
+		_benchgrid
+		want=$(awk -F'\t' -v k="$w" '$2 == k { print $3 }' <("$bg" plan "$h" --list-params))
+		if ((${#COMPREPLY[@]} != 1)); then
+			bad "bash --only $w=: offered ${#COMPREPLY[@]} words: ${COMPREPLY[*]}"
+			continue
+		fi
+		eval "set -- ${COMPREPLY[0]}" # what the shell does with the completed line
+		[[ $# == 1 && $1 == "$w=$want" ]] || bad "bash --only $w=: the offer '${COMPREPLY[0]}' reads back as '$*', not '$w=$want'"
+		owned "running the completed --only $w="
+	done
+else
+	for w in cmd tick semi quote; do
+		offers "$bg" run "$h" --only "$w=" >/dev/null
+		owned "--only $w="
+	done
+	mapfile -t got < <(timeout 60 zsh -f "$t/pty.zsh" "$src/completions" "$t" "$(dirname "$bg")" \
+		"benchgrid run $h --only cmd=" "benchgrid run $h --only tick=" "benchgrid run $h --only semi=" \
+		"benchgrid run $h -D dollar=" 2>&1)
+	for i in 0 1 2 3; do
+		[[ ${got[i]:-} == *owned* ]] || bad "zsh (zpty): line $i was not completed: '${got[i]:-}'"
+	done
+	owned "zsh (zpty)"
+fi
 ((fail == 0)) && echo "completion $shell: all checks passed"
 exit $((fail > 0))

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "interp.h"
+#include "spec_load.h"
 #include "spec.h"
 #include "units.h"
 
@@ -108,7 +109,9 @@ static void test_interp(void **state)
 	struct node *vars = load("n: 10\ns: \"10\"\nname: ext4\n", &d);
 	struct node *t = load("a: \"${n}\"\nb: x-${name}-y\nc: $${n}\nd: ${target.path}/f\ne: ${s}\n", &d);
 	assert_int_equal(d.nerrors, 0);
-	struct node *o = interp_tree(t, lookup, vars, &d);
+	struct spec_budget b;
+	interp_budget_for(&b, t);
+	struct node *o = interp_tree(t, lookup, vars, &b, &d);
 	assert_non_null(o);
 	assert_string_equal(node_get(o, "a")->text, "10");
 	assert_false(node_get(o, "a")->quoted); /* keeps n's type: a number */
@@ -120,7 +123,7 @@ static void test_interp(void **state)
 	node_free(t);
 
 	t = load("a: x\nb:\n  - ${nope}\n", &d);
-	o = interp_tree(t, lookup, vars, &d);
+	o = interp_tree(t, lookup, vars, &b, &d);
 	assert_null(o);
 	assert_int_equal(d.nerrors, 1);
 	assert_int_equal(d.v[0].pos.line, 3);
@@ -128,9 +131,46 @@ static void test_interp(void **state)
 	assert_non_null(strstr(d.v[0].msg, "undefined variable 'nope'"));
 	node_free(t);
 	t = load("a: ${unterminated\n", &d);
-	assert_null(interp_tree(t, lookup, vars, &d));
+	assert_null(interp_tree(t, lookup, vars, &b, &d));
 	assert_int_equal(d.nerrors, 2);
 	node_free(t);
+	node_free(vars);
+	diag_free(&d);
+
+	/* What references copy is bounded: a 1 MiB value referenced 400 times
+	 * in one expansion would cost 400 MiB; it stops at the reference that
+	 * goes over the budget (10 x the scenario, at least 1 MiB), with one
+	 * error at its position. */
+	diag_init(&d);
+	size_t big = 1 << 20;
+	char *yaml = malloc(big + 16);
+	memcpy(yaml, "v: ", 3);
+	memset(yaml + 3, 'x', big);
+	strcpy(yaml + 3 + big, "\n");
+	vars = load(yaml, &d);
+	free(yaml);
+	struct node *many = node_new(NODE_SEQ, NULL);
+	for (int i = 0; i < 400; i++) {
+		struct src_pos p = {diag_intern("t.yaml"), i + 1, 3};
+		node_seq_push(many, node_new_scalar("a ${v} b", &p));
+	}
+	interp_budget_for(&b, vars); /* the scenario: about 1 MiB, so 10 MiB */
+	assert_true(b.allowed >= 10 * big && b.allowed < 11 * big);
+	assert_null(interp_tree(many, lookup, vars, &b, &d));
+	assert_int_equal(d.nerrors, 1);
+	assert_int_equal(d.v[0].pos.line, 11); /* ten copies fit, the eleventh does not */
+	assert_non_null(strstr(d.v[0].msg, "goes over the limit of what interpolation may copy"));
+	/* the same references, few enough, pass */
+	interp_budget_for(&b, vars);
+	struct node *few = node_new(NODE_SEQ, NULL);
+	for (int i = 0; i < 9; i++)
+		node_seq_push(few, node_new_scalar("${v}", NULL));
+	o = interp_tree(few, lookup, vars, &b, &d);
+	assert_non_null(o);
+	assert_int_equal(d.nerrors, 1);
+	node_free(o);
+	node_free(few);
+	node_free(many);
 	node_free(vars);
 	diag_free(&d);
 }
