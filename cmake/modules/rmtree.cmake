@@ -5,3 +5,9 @@ bg_unit_test(test_rmtree SOURCES tests/unit/test_rmtree.c LABELS core TIMEOUT 12
 if(TARGET test_rmtree)
   target_link_options(test_rmtree PRIVATE -Wl,--wrap=openat)
 endif()
+# Real bind mounts on and inside the folders a teardown and `cleanup`
+# remove, and the exit status of both when they cannot.
+bg_script_test(rmtree_mounts tests/integration/rmtree_mounts.sh LABELS "integration;root;fs" TIMEOUT 180)
+# A step that makes 25,000 nested folders: teardown and, after kill -9,
+# `cleanup` remove them with a small stack and few descriptors.
+bg_script_test(rmtree_deep tests/integration/rmtree_deep.sh LABELS "integration;root;fs" TIMEOUT 180)

@@ -2,6 +2,7 @@
 #include "cli_cleanup.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,15 @@ static int cleanup_main(int argc, char **argv)
 	int n = state_cleanup_opts(path, &o, &d);
 	fflush(stdout);
 	diag_print(&d, stderr);
+	bool undo_failed = n == -EIO && d.nerrors > 0; /* an error printed per action */
 	diag_free(&d);
+	if (undo_failed) {
+		fprintf(stderr,
+		        "benchgrid cleanup: some actions could not be undone (the errors above); they stay "
+		        "in %s: fix the cause and run `benchgrid cleanup` again\n",
+		        path);
+		return CLI_EXIT_FAIL;
+	}
 	if (n < 0) {
 		fprintf(stderr, "benchgrid cleanup: %s: %s\n", path, strerror(-n));
 		return CLI_EXIT_FAIL;
