@@ -16,7 +16,10 @@ static void usage(FILE *out, const char *path)
 	        "(mounts, loop devices, image files, sysctl and queue settings, servers), from the state "
 	        "journal (default %s, or $BENCHGRID_STATE), one line per action: the run that set it up "
 	        "(its pid, id and output folder) and what is undone.\n"
-	        "  --dry-run  list the actions that would be undone; undo and write nothing\n",
+	        "  --dry-run  list the actions that would be undone; undo and write nothing\n\n"
+	        "Exit status: 0 every action undone (or nothing to do); 1 an action could not be "
+	        "undone (a mount on or in a folder to remove, say; it stays in the journal for the "
+	        "next cleanup) or the journal could not be used; 2 bad arguments.\n",
 	        path);
 }
 

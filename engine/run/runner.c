@@ -645,16 +645,6 @@ static bool sweep(struct runner *R, const struct cell *cells, size_t n, struct d
 	return interrupt_requested();
 }
 
-/* Teardown left something set up (the errors are in d): say so; the run fails. */
-static void down_failed_say(const struct runner *R)
-{
-	if (R->down_failed)
-		fprintf(stderr,
-		        "teardown did not undo everything this run set up: the run failed (the errors "
-		        "follow); what is left stays in the state journal: fix the cause, then run "
-		        "`benchgrid cleanup`\n");
-}
-
 /* A share ends with its own files: the reports need every share's cells
  * and come from `benchgrid merge`, as do the finish hook and `expect:`. */
 static int finish_share(struct runner *R, const struct cell *cells, size_t n, bool interrupted,
@@ -672,7 +662,6 @@ static int finish_share(struct runner *R, const struct cell *cells, size_t n, bo
 		        "share %zu/%zu: %zu cell%s finished, %zu failed; when every share is done: "
 		        "benchgrid merge %s\n",
 		        R->sh.i, R->sh.n, R->run.ncells, R->run.ncells == 1 ? "" : "s", nf, R->E.outdir);
-	down_failed_say(R);
 	if (interrupted)
 		return 130;
 	return nf || R->write_failed || R->down_failed ? 1 : 0;
@@ -696,7 +685,9 @@ static int finish(struct runner *R, const struct cell *cells, size_t n, bool int
 	int work_rm = state_undo_action("rmtree", R->E.work, NULL, d);
 	if (work_rm == 0 && R->work_token > 0)
 		state_done(R->work_token);
-	R->down_failed = R->E.fx.down_failures > 0 || work_rm < 0;
+	if ((R->down_failed = R->E.fx.down_failures > 0 || work_rm < 0))
+		fprintf(stderr, "teardown did not undo everything this run set up: the run fails (the errors "
+		                "follow); fix the cause, then run `benchgrid cleanup`\n");
 	state_close();
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
@@ -729,7 +720,6 @@ static int finish(struct runner *R, const struct cell *cells, size_t n, bool int
 		        "the results could not all be written into %s: the run failed (the errors "
 		        "follow)\n",
 		        R->E.outdir);
-	down_failed_say(R);
 	if (interrupted)
 		return 130;
 	if (strict_failures > 0 && !R->o->quiet)

@@ -120,7 +120,7 @@ static void *rm_thread(void *arg)
 	return NULL;
 }
 
-/* rmtree(path) in a thread with a 64 KiB stack, with at most 32 open
+/* rmtree(path) in a thread with a 256 KiB stack (room for sanitizers; the recursion needed ~5 MiB), with at most 32 open
  * descriptors (the soft limit; restored after). */
 static int rmtree_small(const char *path)
 {
@@ -131,7 +131,7 @@ static int rmtree_small(const char *path)
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
 	pthread_attr_t a;
 	pthread_attr_init(&a);
-	assert_int_equal(pthread_attr_setstacksize(&a, 64 * 1024), 0);
+	assert_int_equal(pthread_attr_setstacksize(&a, 256 * 1024), 0);
 	struct rm_call c = {.path = path};
 	pthread_t t;
 	assert_int_equal(pthread_create(&t, &a, rm_thread, &c), 0);
