@@ -120,8 +120,9 @@ static void *rm_thread(void *arg)
 	return NULL;
 }
 
-/* rmtree(path) in a thread with a 256 KiB stack (room for sanitizers; the recursion needed ~5 MiB), with at most 32 open
- * descriptors (the soft limit; restored after). */
+/* rmtree(path) in a thread with a 256 KiB stack (room for the sanitizers;
+ * the recursion needed ~5 MiB), with at most 32 open descriptors (the soft
+ * limit; restored after). */
 static int rmtree_small(const char *path)
 {
 	struct rlimit old, low;
