@@ -2,6 +2,7 @@
 #include "cli_cleanup.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,10 @@ static void usage(FILE *out, const char *path)
 	        "(mounts, loop devices, image files, sysctl and queue settings, servers), from the state "
 	        "journal (default %s, or $BENCHGRID_STATE), one line per action: the run that set it up "
 	        "(its pid, id and output folder) and what is undone.\n"
-	        "  --dry-run  list the actions that would be undone; undo and write nothing\n",
+	        "  --dry-run  list the actions that would be undone; undo and write nothing\n\n"
+	        "Exit status: 0 every action undone (or nothing to do); 1 an action could not be "
+	        "undone (a mount on or in a folder to remove, say; it stays in the journal for the "
+	        "next cleanup) or the journal could not be used; 2 bad arguments.\n",
 	        path);
 }
 
@@ -43,7 +47,15 @@ static int cleanup_main(int argc, char **argv)
 	int n = state_cleanup_opts(path, &o, &d);
 	fflush(stdout);
 	diag_print(&d, stderr);
+	bool undo_failed = n == -EIO && d.nerrors > 0; /* an error printed per action */
 	diag_free(&d);
+	if (undo_failed) {
+		fprintf(stderr,
+		        "benchgrid cleanup: some actions could not be undone (the errors above); they stay "
+		        "in %s: fix the cause and run `benchgrid cleanup` again\n",
+		        path);
+		return CLI_EXIT_FAIL;
+	}
 	if (n < 0) {
 		fprintf(stderr, "benchgrid cleanup: %s: %s\n", path, strerror(-n));
 		return CLI_EXIT_FAIL;

@@ -45,8 +45,9 @@ static void run_usage(FILE *out)
 	             "  --no-store         do not record the run in the results history\n\n"
 	             "DIR must be a new directory, or a directory (not a symbolic link) owned by\n"
 	             "you and not writable by group or others; --resume DIR must exist.\n\n"
-	             "Exit status: 0 all cells ok and all results written; 1 a cell failed or\n"
-	             "results could not be written (e.g. a full file system); 2 bad scenario,\n"
+	             "Exit status: 0 all cells ok and all results written; 1 a cell failed,\n"
+	             "results could not be written (e.g. a full file system), or teardown left\n"
+	             "something set up (`benchgrid cleanup` finishes it); 2 bad scenario,\n"
 	             "bad arguments or an unusable output directory (nothing ran); 130 interrupted\n"
 	             "(finished cells are kept; use --resume).\n");
 }

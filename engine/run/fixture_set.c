@@ -17,8 +17,8 @@
 
 static void knobs_down(struct fixture_set *fx, struct diag *d)
 {
-	if (fx->knobs)
-		knobs_restore(fx->knobs, d);
+	if (fx->knobs && knobs_restore(fx->knobs, d) < 0)
+		fx->down_failures++;
 	fx->knobs = NULL;
 	node_free(fx->knob_sysctl);
 	node_free(fx->knob_queue);
@@ -37,15 +37,15 @@ static void fs_down(struct fixture_set *fx, struct diag *d)
 	devmodel_free(fx->dm, d); /* its limits are lifted first */
 	fx->dm = NULL;
 	for (size_t i = 0; i < fx->nnamed; i++) {
-		if (fx->named[i].fs)
-			fx_fs_teardown(fx->named[i].fs, d);
+		if (fx->named[i].fs && fx_fs_teardown(fx->named[i].fs, d) < 0)
+			fx->down_failures++;
 		free(fx->named[i].name);
 	}
 	free(fx->named);
 	fx->named = NULL;
 	fx->nnamed = 0;
-	if (fx->fs)
-		fx_fs_teardown(fx->fs, d);
+	if (fx->fs && fx_fs_teardown(fx->fs, d) < 0)
+		fx->down_failures++;
 	fx->fs = NULL;
 	node_free(fx->target);
 	node_free(fx->targets);

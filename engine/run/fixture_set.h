@@ -33,6 +33,9 @@ struct fixture_set {
 	 * (loop, mkfs, mount), pg a new cluster (initdb, start), data the
 	 * pgbench data load. fixture_set_fs starts a cell: it resets them. */
 	double setup_fs_s, setup_pg_s, setup_data_s;
+	/* Teardowns that did not undo everything (a folder left behind, a
+	 * setting not restored; the errors are in the diag): the run fails. */
+	int down_failures;
 };
 
 /* Set up or reuse the filesystem(s) of a cell's tree (`target:`, a

@@ -41,6 +41,7 @@ struct runner {
 	int journal;       /* journal.jsonl, appended per finished cell */
 	int work_token;    /* the state journal's entry for the work directory */
 	bool write_failed; /* results could not be written: the run fails */
+	bool down_failed;  /* teardown left something behind: the run fails */
 	/* A share of a sweep (--shard): its files, and the cells other writers
 	 * of the directory finished (not this run's results). */
 	bool sharded;
@@ -663,7 +664,7 @@ static int finish_share(struct runner *R, const struct cell *cells, size_t n, bo
 		        R->sh.i, R->sh.n, R->run.ncells, R->run.ncells == 1 ? "" : "s", nf, R->E.outdir);
 	if (interrupted)
 		return 130;
-	return nf || R->write_failed ? 1 : 0;
+	return nf || R->write_failed || R->down_failed ? 1 : 0;
 }
 
 /* Tear down, write the results and reports, run the finish hook. Returns
@@ -681,8 +682,12 @@ static int finish(struct runner *R, const struct cell *cells, size_t n, bool int
 	mon_devs_free(&R->E.devs);
 	/* Never crosses a mount point nor follows a symlink. */
 	/* A failed removal stays in the journal for `benchgrid cleanup`. */
-	if (state_undo_action("rmtree", R->E.work, NULL, d) == 0 && R->work_token > 0)
+	int work_rm = state_undo_action("rmtree", R->E.work, NULL, d);
+	if (work_rm == 0 && R->work_token > 0)
 		state_done(R->work_token);
+	if ((R->down_failed = R->E.fx.down_failures > 0 || work_rm < 0))
+		fprintf(stderr, "teardown did not undo everything this run set up: the run fails (the errors "
+		                "follow); fix the cause, then run `benchgrid cleanup`\n");
 	state_close();
 	run_sort_cells(&R->run);
 	R->run.finished = interrupted ? 0 : clock_wall();
@@ -720,7 +725,7 @@ static int finish(struct runner *R, const struct cell *cells, size_t n, bool int
 	if (strict_failures > 0 && !R->o->quiet)
 		fprintf(stderr, "%ld strict expectation%s failed\n", strict_failures,
 		        strict_failures == 1 ? "" : "s");
-	return nf || strict_failures > 0 || R->write_failed ? 1 : 0;
+	return nf || strict_failures > 0 || R->write_failed || R->down_failed ? 1 : 0;
 }
 
 int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner_opts *o, struct diag *d)
