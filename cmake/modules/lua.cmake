@@ -41,3 +41,8 @@ endif()
 bg_unit_test(test_lb SOURCES tests/unit/test_lb.c LABELS lua)
 bg_unit_test(test_exec SOURCES tests/unit/test_exec.c LABELS lua)
 bg_script_test(lua_e2e tests/integration/lua_e2e.sh LABELS integration;lua TIMEOUT 120)
+# The budget in table.move & co., no finalizers, SIGTERM in a spinning hook
+# (issue 29, item 5).
+bg_script_test(lua_bounded tests/integration/lua_bounded.sh LABELS integration;lua TIMEOUT 240)
+# The same SIGTERM on a loop-device target: teardown leaves nothing (root).
+bg_script_test(lua_signal_loop tests/integration/lua_signal_loop.sh LABELS "integration;root;loop;fs" TIMEOUT 180)

@@ -338,6 +338,10 @@ void lb_api_open(struct lb *B)
 	lua_newtable(S);
 	lua_pushcfunction(S, lb_cell_index);
 	lua_setfield(S, -2, "__index");
+	/* Out of Lua's reach: a __gc added to it would make every later cell
+	 * an object with a finalizer (lb_safelib.h). */
+	lua_pushliteral(S, "cell");
+	lua_setfield(S, -2, "__metatable");
 	lua_setfield(S, LUA_REGISTRYINDEX, "lb.cell_mt");
 
 	lua_newtable(S);

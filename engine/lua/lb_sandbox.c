@@ -11,6 +11,7 @@
 #include "lb_embed.h"
 #include "lb_lib.h"
 #include "lb_pattern.h"
+#include "lb_safelib.h"
 
 /* __index of the global table: reading an undefined global is an error. */
 static int lb_strict_index(lua_State *S)
@@ -32,7 +33,7 @@ static int lb_load(lua_State *S)
 	if (strchr(mode, 'b') && !strchr(mode, 't'))
 		return luaL_error(S, "load: binary chunks are not allowed");
 	int has_env = !lua_isnone(S, 4);
-	if (luaL_loadbufferx(S, s, len, name, "t") != LUA_OK) {
+	if (lb_safelib_load(S, s, len, name, "t") != LUA_OK) {
 		lua_pushnil(S);
 		lua_insert(S, -2);
 		return 2;
@@ -200,6 +201,7 @@ void lb_sandbox_open(struct lb *B)
 	lua_setfield(S, -2, "dump");
 	lua_pop(S, 1);
 	lb_pattern_open(S); /* find, match, gmatch, gsub that obey the budget */
+	lb_safelib_open(S); /* table.move & co. under the budget; no __gc */
 	lua_register(S, "load", lb_load);
 	lua_register(S, "print", lb_print);
 	lua_register(S, "require", lb_require);

@@ -12,8 +12,11 @@
  * checked before each of them rather than once per 1000 of them. The hook
  * never fires inside a C function: the pattern functions, which can
  * backtrack for hours in one call, check the budget themselves
- * (lb_pattern.h, through lb_budget_check); other library functions are
- * linear or n log n in data the memory limit bounds.
+ * (lb_pattern.h, through lb_budget_check), and so do the library functions
+ * whose loops the caller sizes at will, table.move and the like
+ * (lb_safelib.h); the rest of the library is linear in data the memory
+ * limit bounds. Finalizers, which Lua runs with hooks off, are refused
+ * (lb_safelib.h).
  *
  * Stop: the embedder's flag (lb_set_stop; the runner's SIGINT/SIGTERM flag)
  * is looked at in the same places as the clock; once set, the call is

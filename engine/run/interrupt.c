@@ -3,6 +3,7 @@
 
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t g_stop;      /* SIGINT or SIGTERM seen */
 static volatile sig_atomic_t g_step_stop; /* the running step must end: 1 signal, 2 timeout */
@@ -10,6 +11,16 @@ static volatile sig_atomic_t g_step_stop; /* the running step must end: 1 signal
 static void on_signal(int sig)
 {
 	(void)sig;
+	if (g_stop) {
+		/* The second signal: the first one's teardown is taking too long, or
+		 * something does not look at the flag. Leave at once; the state
+		 * journal lists what is still set up, for `benchgrid cleanup`. */
+		static const char msg[] = "\nbenchgrid: a second signal: exiting without finishing the "
+		                          "teardown; `benchgrid cleanup` undoes what is left\n";
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
+		_exit(130);
+	}
 	g_stop = 1;
 	g_step_stop = 1;
 }

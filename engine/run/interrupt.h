@@ -1,5 +1,8 @@
 /* interrupt: SIGINT, SIGTERM and SIGHUP end the running step early and stop
- * the sweep; a step's timeout (SIGALRM) ends only that step. Workloads poll
+ * the sweep (a running Lua call too: lb_set_stop), and the run tears down and
+ * exits 130; a second one exits at once (status 130), leaving what the
+ * teardown has not undone to `benchgrid cleanup`. A step's timeout (SIGALRM)
+ * ends only that step. Workloads poll
  * the flag interrupt_step_flag() gives them (struct step_ctx.stop). */
 #ifndef BENCHGRID_INTERRUPT_H
 #define BENCHGRID_INTERRUPT_H
