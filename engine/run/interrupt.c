@@ -11,11 +11,21 @@ static volatile sig_atomic_t g_step_stop; /* the running step must end: 1 signal
 static void on_signal(int sig)
 {
 	(void)sig;
-	if (g_stop) {
-		/* The second signal: the first one's teardown is taking too long, or
-		 * something does not look at the flag. Leave at once; the state
-		 * journal lists what is still set up, for `benchgrid cleanup`. */
-		static const char msg[] = "\nbenchgrid: a second signal: exiting without finishing the "
+	/* The first signal stops the run, which tears down and exits. The second
+	 * only says so: a habitual second Ctrl-C must not leave loop devices and
+	 * mounts behind. The third leaves at once (the teardown is stuck, or
+	 * something does not look at the flag); the state journal lists what is
+	 * still set up, for `benchgrid cleanup`. */
+	static volatile sig_atomic_t seen;
+	if (seen < 3)
+		seen++;
+	if (seen == 2) {
+		static const char msg[] = "\nbenchgrid: tearing down; a third signal exits without "
+		                          "finishing the teardown (then `benchgrid cleanup`)\n";
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
+	} else if (seen == 3) {
+		static const char msg[] = "\nbenchgrid: a third signal: exiting without finishing the "
 		                          "teardown; `benchgrid cleanup` undoes what is left\n";
 		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 		(void)w;
