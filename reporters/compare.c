@@ -63,9 +63,8 @@ static void list_unshared(FILE *out, const char *name, const struct run *x, cons
 /* "- A: `path` (name)" */
 static void compare_run_line(FILE *out, const char *label, const char *path, const char *name)
 {
-	fprintf(out, "- %s: `", label);
-	rep_md_cell(out, path);
-	fputs("`", out);
+	fprintf(out, "- %s: ", label);
+	rep_md_code(out, path);
 	if (name) {
 		fputs(" (", out);
 		rep_md_cell(out, name);
