@@ -212,7 +212,6 @@ inj = ('<script>document.body.setAttribute("data-pwned","script")</script>'
 h = h.replace("<main>", "<main>" + inj, 1)
 open(sys.argv[2], "w", encoding="utf-8").write(h)
 o = re.sub(r"script-src [^;\"]*", "script-src 'unsafe-inline'", h, count=1)
-assert o != h
 open(sys.argv[3], "w", encoding="utf-8").write(o)
 PY
 dom() {
