@@ -147,8 +147,11 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 	p->unit[0] = 0;
 	p->step_start = clock_mono();
 	if (!p->quiet) {
-		if (!p->tty)
-			fprintf(stderr, "[%zu/%zu] %s\n", k, n, p->label);
+		if (!p->tty) {
+			fprintf(stderr, "[%zu/%zu] ", k, n);
+			term_fput(stderr, label, 0); /* whole, as before; escaped */
+			fputc('\n', stderr);
+		}
 		draw(p);
 	}
 	pthread_mutex_unlock(&p->lock);
