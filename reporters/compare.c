@@ -52,7 +52,9 @@ static void list_unshared(FILE *out, const char *name, const struct run *x, cons
 			fprintf(out, "## Only in %s\n\n", name);
 		any = true;
 		run_cell_label(&x->cells[i], label, sizeof(label));
-		fprintf(out, "- %zu `%s` ", x->cells[i].index, x->cells[i].id);
+		fprintf(out, "- %zu ", x->cells[i].index);
+		cmp_md_id(out, x->cells[i].id, true);
+		fputc(' ', out);
 		rep_md_cell(out, label);
 		fputc('\n', out);
 	}
@@ -63,9 +65,8 @@ static void list_unshared(FILE *out, const char *name, const struct run *x, cons
 /* "- A: `path` (name)" */
 static void compare_run_line(FILE *out, const char *label, const char *path, const char *name)
 {
-	fprintf(out, "- %s: `", label);
-	rep_md_cell(out, path);
-	fputs("`", out);
+	fprintf(out, "- %s: ", label);
+	rep_md_code(out, path);
 	if (name) {
 		fputs(" (", out);
 		rep_md_cell(out, name);

@@ -50,7 +50,7 @@ static void label_without(const struct run_cell *c, const char *p, FILE *f)
 
 static int pair_text(struct cmp_pair *pr, const char *p)
 {
-	char *rest = NULL, *va = NULL, *vb = NULL, *ids = NULL;
+	char *rest = NULL, *va = NULL, *vb = NULL, *ids = NULL, *pm = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&rest, &len);
 	if (!f)
@@ -74,9 +74,13 @@ static int pair_text(struct cmp_pair *pr, const char *p)
 		cmp_md_id(f, pr->b->id, true);
 		fclose(f);
 	}
+	f = open_memstream(&pm, &len);
+	if (f) {
+		rep_md_cell(f, p);
+		fclose(f);
+	}
 	int r1 = -1, r2 = -1;
-	if (rest && va && vb && ids) {
-		const char *pm = p; /* parameter names are identifiers (no Markdown) */
+	if (rest && va && vb && ids && pm) {
 		r1 = asprintf(&pr->label, "%s=%s -> %s=%s%s%s%s (%s)", pm, va, pm, vb, *rest ? " (" : "",
 		              rest, *rest ? ")" : "", ids);
 		r2 = asprintf(&pr->row_head, "%s -> %s | %zu -> %zu | %s", va, vb, pr->a->index, pr->b->index,
@@ -90,6 +94,7 @@ static int pair_text(struct cmp_pair *pr, const char *p)
 	free(va);
 	free(vb);
 	free(ids);
+	free(pm);
 	return r1 < 0 || r2 < 0 ? -ENOMEM : 0;
 }
 

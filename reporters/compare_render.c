@@ -305,16 +305,5 @@ void cmp_md_id(FILE *f, const char *id, bool code)
 		fprintf(f, code ? "`%s`" : "%s", id);
 		return;
 	}
-	char *esc = malloc(2 * n + 1);
-	if (!esc)
-		return;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (id[i] == '`' || id[i] == '\\')
-			esc[k++] = '\\';
-		esc[k++] = id[i];
-	}
-	esc[k] = '\0';
-	rep_md_cell(f, esc); /* | and line breaks */
-	free(esc);
+	rep_md_text(f, id); /* escapes ` and \ too */
 }

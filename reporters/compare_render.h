@@ -27,8 +27,7 @@ int cmp_render(FILE *out, const struct cmp_pair *p, size_t n, const struct compa
 void cmp_pairs_free(struct cmp_pair *p, size_t n);
 /* A cell id into Markdown as text of its own: a plain id (letters, digits,
  * '_', '-': every id benchgrid writes) as it is, in a code span when code;
- * any other (results.json edited by hand) escaped like a table cell, with
- * ` and \ escaped too, and no code span. */
+ * any other (results.json edited by hand) as rep_md_text, no code span. */
 void cmp_md_id(FILE *f, const char *id, bool code);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "expect_bind.h"
+#include "rep_fmt.h"
 #include "rep_group.h"
 #include "report_opts_table.h"
 #include "stats.h"
@@ -529,6 +530,33 @@ static void read_rel(const struct node *e, struct rel *x)
 		results_split_ref(x->to_ref, x->to_step, sizeof(x->to_step), &x->to_metric);
 	diag_free(&quiet);
 }
+/* The row's check as Markdown for report.md: the scenario's names and
+ * values escaped (rep_md_text), the metrics as code spans. */
+static char *check_md(const struct rel *x, const char *w, const char *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	const char *op = x->rel == '<' ? "<" : x->rel ? ">" : "/";
+	if (x->to_ref) {
+		rep_md_code(f, x->ref);
+		fprintf(f, " %s ", op);
+		rep_md_code(f, x->to_ref);
+		fputs(" in ", f);
+		rep_md_text(f, x->where ? w : "all cells");
+	} else {
+		rep_md_text(f, w);
+		fprintf(f, " %s ", op);
+		rep_md_text(f, t);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
 
 int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
                         struct cell_summary *const *sums, bool xfail, const char *reason, bool strict,
@@ -557,14 +585,7 @@ int expect_rel_evaluate(const struct node *e, size_t ei, const struct run *r,
 	row->strict = strict;
 	row->role = x.role;
 	row->diff_pct = NAN;
-	if (x.to_ref)
-		row->check = fmt("`%s` %s `%s` in %s", x.ref,
-		                 x.rel == '<' ? "<"
-		                 : x.rel      ? ">"
-		                              : "/",
-		                 x.to_ref, x.where ? w : "all cells");
-	else
-		row->check = x.rel ? fmt("%s %c %s", w, x.rel, t) : fmt("%s / %s", w, t);
+	row->check = check_md(&x, w, t);
 	row->to_ref = x.to_ref ? strdup(x.to_ref) : NULL;
 	row->claim = note && note->kind == NODE_SCALAR ? strdup(note->text) : NULL;
 	if ((x.to_ref ? same_cell_pairs(r, x.where, &row->pairs, &row->npairs)

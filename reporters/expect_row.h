@@ -51,7 +51,8 @@ struct expect_row {
 	 * median of the pairs' ratios; expected = published, NaN for order) */
 	enum expect_kind kind;
 	char *check; /* "{wal: separate} / {wal: data}", "{sb: 2MB} < {sb: 4GB}",
-	              * "`a.x` / `b.y` in {drive: usb}" (two metrics of each cell) */
+	              * "`a.x` / `b.y` in {drive: usb}" (two metrics of each cell):
+	              * Markdown, its parts from the scenario already escaped */
 	char *claim; /* the entry's note: the published claim, or NULL */
 	char rel;    /* order: '<' or '>' */
 	/* between two metrics of each cell (`to: step.metric`, an order of

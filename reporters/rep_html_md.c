@@ -101,7 +101,7 @@ static size_t link_at(const char *s, size_t n, struct span *text, struct span *h
 }
 
 /* Markdown's inline syntax as report.md writes it: `code`, **strong**,
- * *emphasis*, \-escapes, &amp;, [text](#anchor). */
+ * *emphasis*, \-escapes, &amp; &lt; &gt;, [text](#anchor). */
 static void inline_md(FILE *f, const char *s, size_t n)
 {
 	bool em = false, strong = false;
@@ -131,6 +131,10 @@ static void inline_md(FILE *f, const char *s, size_t n)
 		} else if (c == '&' && n - i >= 5 && memcmp(s + i, "&amp;", 5) == 0) {
 			fputs("&amp;", f);
 			i += 5;
+		} else if (c == '&' && n - i >= 4 &&
+		           (memcmp(s + i, "&lt;", 4) == 0 || memcmp(s + i, "&gt;", 4) == 0)) {
+			fwrite(s + i, 1, 4, f); /* rep_md_text's < and > */
+			i += 4;
 		} else if ((len = link_at(s + i, n - i, &a, &b)) > 0) {
 			fputs("<a href=\"#", f);
 			esc(f, b.s + 1, b.n - 1);
@@ -148,6 +152,31 @@ static void inline_md(FILE *f, const char *s, size_t n)
 		fputs("</em>", f);
 	if (strong)
 		fputs("</strong>", f);
+}
+
+/* The text of Markdown written by rep_md_text, for the page's <title>
+ * (no tags there): its \-escapes and entities read back, HTML-escaped. */
+static void plain_md(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '\\' && i + 1 < n && strchr("\\`*_[]<>|~#!-+=.()&", s[i + 1])) {
+			esc(f, s + i + 1, 1);
+			i += 2;
+		} else if (s[i] == '&' && n - i >= 5 && memcmp(s + i, "&amp;", 5) == 0) {
+			esc(f, "&", 1);
+			i += 5;
+		} else if (s[i] == '&' && n - i >= 4 &&
+		           (memcmp(s + i, "&lt;", 4) == 0 || memcmp(s + i, "&gt;", 4) == 0)) {
+			esc(f, s[i + 1] == 'l' ? "<" : ">", 1);
+			i += 4;
+		} else { /* up to the next \ or &, whole characters */
+			size_t k = i + 1;
+			while (k < n && s[k] != '\\' && s[k] != '&')
+				k++;
+			esc(f, s + i, k - i);
+			i = k;
+		}
+	}
 }
 
 static void close_blocks(struct conv *c)
@@ -216,7 +245,7 @@ static void heading(struct conv *c, int level, const char *s, size_t n)
 	close_blocks(c);
 	if (level == 1) {
 		if (ftell(c->title) == 0)
-			esc(c->title, s, n);
+			plain_md(c->title, s, n);
 		fputs("<h1>", c->f);
 		inline_md(c->f, s, n);
 		fputs("</h1>\n", c->f);

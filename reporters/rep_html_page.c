@@ -1,6 +1,8 @@
 /* rep_html_page: see rep_html_page.h. */
 #include "rep_html_page.h"
 
+#include "sha256.h"
+
 static const char style[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;"
     "margin:0 auto;max-width:1280px;padding:0 24px 48px}\n"
@@ -94,12 +96,19 @@ static const char script[] =
     "reveal();\n"
     "})();\n";
 
+/* The policy lets exactly one script run: ours, by the SHA-256 of its text
+ * (the bytes between <script> and </script>). A script or an event handler
+ * (onerror=...) that got into the page some other way does not run. */
 void rep_html_page_start(FILE *out, const char *title)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	char hash[SHA256_B64_LEN];
+	sha256_base64(script, sizeof(script) - 1, hash);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", out);
+	fprintf(out,
+	        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	        "style-src 'unsafe-inline'; script-src 'sha256-%s'; img-src data:\">\n",
+	        hash);
+	fputs("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"benchgrid\">\n<title>",
 	      out);
 	fputs(title, out);
@@ -110,7 +119,7 @@ void rep_html_page_start(FILE *out, const char *title)
 
 void rep_html_page_end(FILE *out)
 {
-	fputs("</main>\n<script>\n", out);
-	fputs(script, out);
+	fputs("</main>\n<script>", out);
+	fputs(script, out); /* exactly the bytes hashed in the policy */
 	fputs("</script>\n</body>\n</html>\n", out);
 }

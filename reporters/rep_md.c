@@ -60,7 +60,7 @@ static void fmt_time(double t, char *buf, size_t len)
  * Markdown syntax (headings, lists, quotes, tables, links, emphasis, code)
  * can start in it. Characters that open such syntax anywhere are backslash-
  * escaped, and those that open it at a line's start (`-`, `+`, `=`, `1.`)
- * there; `&` becomes an entity; leading blanks are dropped (no code
+ * there; `&`, `<` and `>` become entities; leading blanks are dropped (no code
  * blocks) and other control characters shown as '?'. Line breaks are kept,
  * so a blank line still separates paragraphs. */
 static void md_description(FILE *f, const char *s)
@@ -90,6 +90,8 @@ static void md_description(FILE *f, const char *s)
 		}
 		if (c == '&')
 			fputs("&amp;", f);
+		else if (c == '<' || c == '>')
+			fputs(c == '<' ? "&lt;" : "&gt;", f);
 		else if (c < 0x20 || c == 0x7f)
 			fputc('?', f);
 		else if (strchr("\\`*_[]<>|~#!", c) || (at_start && strchr("-+=", c)))
@@ -157,8 +159,11 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 		nfail += r->cells[i].status == RUN_FAILED;
 		nskip += r->cells[i].status == RUN_SKIPPED;
 	}
-	if (r->scenario_file)
-		fprintf(f, "- Scenario: `%s`\n", r->scenario_file);
+	if (r->scenario_file) {
+		fputs("- Scenario: ", f);
+		rep_md_code(f, r->scenario_file);
+		fputc('\n', f);
+	}
 	fmt_time(r->started, a, sizeof(a));
 	fmt_time(r->finished, b, sizeof(b));
 	fprintf(f, "- Started: %s; finished: %s", a, r->finished > 0 ? b : "not finished");
@@ -178,7 +183,9 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 		        r->repeat < 5 ? "; below 5 repetitions an interval of the median is not meaningful"
 		                      : "",
 		        r->warmup);
-	fprintf(f, "- Tool: %s\n\n", r->tool_version ? r->tool_version : "benchgrid");
+	fputs("- Tool: ", f);
+	rep_md_text(f, r->tool_version ? r->tool_version : "benchgrid");
+	fputs("\n\n", f);
 	f = m->rf.f;
 
 	if (r->env.ni || r->env.nm) {
@@ -194,7 +201,9 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 			rep_fmt_human(r->env.m[i].value, a, sizeof(a));
 			fputs("| ", f);
 			rep_md_cell(f, r->env.m[i].name);
-			fprintf(f, " | %s %s |\n", a, r->env.m[i].unit ? r->env.m[i].unit : "");
+			fprintf(f, " | %s ", a);
+			rep_md_cell(f, r->env.m[i].unit);
+			fputs(" |\n", f);
 		}
 		fputc('\n', f);
 	}
@@ -220,7 +229,9 @@ int rep_md_cell_row(struct rep_ctx *cx, size_t i)
 	snprintf(buf, sizeof(buf), "%zu", c->index);
 	fputs("| ", f);
 	rep_md_mark(m, f, "id", buf);
-	fprintf(f, "%zu | %s |", c->index, c->id);
+	fprintf(f, "%zu | ", c->index);
+	rep_md_cell(f, c->id);
+	fputs(" |", f);
 	for (size_t k = 0; k < m->params.n; k++) {
 		fputc(' ', f);
 		rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
@@ -410,9 +421,14 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 			if (ss && !*workload)
 				workload = ss->workload;
 		}
-		fputs("### Step `", f);
-		rep_md_cell(f, steps.v[s]);
-		fprintf(f, "`%s%s%s\n\n", *workload ? " (" : "", workload, *workload ? ")" : "");
+		fputs("### Step ", f);
+		rep_md_code(f, steps.v[s]);
+		if (*workload) {
+			fputs(" (", f);
+			rep_md_text(f, workload);
+			fputc(')', f);
+		}
+		fputs("\n\n", f);
 		steps_tables(cx, m, steps.v[s], &metrics, &units);
 		skipped_note(cx, f, steps.v[s]);
 		if (hidden)
@@ -553,8 +569,9 @@ static void section_expect(struct rep_ctx *cx, struct md *m)
 		rep_md_cell(f, row->ref);
 		fprintf(f, " | %s | [%s, %s] | ", a, b, c);
 		rep_fmt_human(row->measured, d, sizeof(d));
-		fprintf(f, "%s%s%s | ", d, row->unit && *row->unit && isfinite(row->measured) ? " " : "",
-		        isfinite(row->measured) && row->unit ? row->unit : "");
+		fprintf(f, "%s%s", d, row->unit && *row->unit && isfinite(row->measured) ? " " : "");
+		rep_md_cell(f, isfinite(row->measured) && row->unit ? row->unit : "");
+		fputs(" | ", f);
 		if (isfinite(row->diff_pct))
 			fprintf(f, "%+.1f%%", row->diff_pct);
 		else
@@ -628,7 +645,9 @@ static void section_failed(struct rep_ctx *cx, struct md *m)
 			fputs("## Failed cells\n\n", f);
 		any = true;
 		run_cell_label(c, label, sizeof(label));
-		fprintf(f, "- cell %zu `%s` (", c->index, c->id);
+		fprintf(f, "- cell %zu ", c->index);
+		rep_md_code(f, c->id);
+		fputs(" (", f);
 		rep_md_cell(f, label);
 		const char *e = c->error ? c->error : "(no error recorded)";
 		/* the fence is longer than any run of backticks in the error, so a

@@ -149,7 +149,9 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 		ns++;
 	}
 	if (ns == 0) {
-		fprintf(m->rf.f, "*(no time series %s for this chart)*\n\n", c->y);
+		fputs("*(no time series ", m->rf.f);
+		rep_md_text(m->rf.f, c->y);
+		fputs(" for this chart)*\n\n", m->rf.f);
 	} else {
 		char ylabel[160];
 		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
@@ -321,9 +323,11 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	                       .ncat = nx,
 	                       .s = s,
 	                       .ns = nsv};
-	if (nx == 0)
-		fprintf(m->rf.f, "*(no values of %s for this chart)*\n\n", c->x);
-	else if (nsv > SMALL_MULTIPLES_OVER)
+	if (nx == 0) {
+		fputs("*(no values of ", m->rf.f);
+		rep_md_text(m->rf.f, c->x);
+		fputs(" for this chart)*\n\n", m->rf.f);
+	} else if (nsv > SMALL_MULTIPLES_OVER)
 		rc = write_multiples(cx, m, &ch, c->series);
 	else
 		rc = rep_md_write_svg(cx, m, &ch);
@@ -388,8 +392,11 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			         ? chart_time(cx, m, &c, step, metric, &g[gi], full)
 			         : chart_param(cx, m, &c, step, metric, by_axis ? &ax : NULL, &g[gi], full);
 		}
-		if (ng == 0)
-			fprintf(m->rf.f, "*(no cell matches the chart of %s)*\n\n", c.y);
+		if (ng == 0) {
+			fputs("*(no cell matches the chart of ", m->rf.f);
+			rep_md_text(m->rf.f, c.y);
+			fputs(")*\n\n", m->rf.f);
+		}
 		rep_groups_free(g, ng);
 		if (rc < 0)
 			return rc;

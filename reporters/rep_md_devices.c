@@ -18,9 +18,9 @@
 static void columns_of(const char *prefix, char *out, size_t len)
 {
 	if (!strcmp(prefix, "disk"))
-		snprintf(out, len, "`disk_*`");
+		snprintf(out, len, "disk_*");
 	else
-		snprintf(out, len, "`%s.*`", prefix);
+		snprintf(out, len, "%s.*", prefix);
 }
 
 /* "/dev/x (what)" into device and what; without parentheses all is device. */
@@ -92,7 +92,9 @@ void rep_md_devices(struct rep_ctx *cx, struct md *m)
 			*nl = '\0';
 			columns_of(rows.v[k] + strlen(DEV_PREFIX), col, sizeof(col));
 			split_fact(nl + 1, dev, sizeof(dev), what, sizeof(what));
-			fprintf(f, "| %s | ", col);
+			fputs("| ", f);
+			rep_md_code(f, col);
+			fputs(" | ", f);
 			rep_md_cell(f, dev);
 			fputs(" | ", f);
 			rep_md_cell(f, what);

@@ -47,7 +47,9 @@ void rep_md_unknown_param(struct md *m, struct rep_ctx *cx, const struct node *c
 {
 	const struct node *n = node_get(cfg, key);
 	diag_error(cx->d, n ? &n->pos : &cfg->pos, "report: '%s' is not a parameter of this run", p);
-	fprintf(m->rf.f, "*(skipped: '%s' is not a parameter of this run)*\n\n", p);
+	fputs("*(skipped: '", m->rf.f);
+	rep_md_text(m->rf.f, p);
+	fputs("' is not a parameter of this run)*\n\n", m->rf.f);
 	m->bad_config = true;
 }
 

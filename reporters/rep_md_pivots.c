@@ -96,6 +96,26 @@ static void pivot_marks(struct rep_ctx *cx, const struct md *m, const struct piv
 		rep_md_mark_value(m, m->rf.f, rep_stat(ms, p->stat ? p->stat : "mean"));
 }
 
+/* "### title (unit), stat — group": every part escaped. */
+static void pivot_heading(FILE *f, const struct pivot_cfg *p, const char *unit, const char *group)
+{
+	fputs("### ", f);
+	rep_md_text(f, p->title ? p->title : p->value);
+	if (*unit) {
+		fputs(" (", f);
+		rep_md_text(f, unit);
+		fputc(')', f);
+	}
+	if (p->stat && strcmp(p->stat, "mean") != 0) {
+		fputs(", ", f);
+		rep_md_text(f, p->stat);
+	}
+	if (*group) {
+		fputs(" — ", f);
+		rep_md_text(f, group);
+	}
+}
+
 void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 {
 	const struct run *r = cx->run;
@@ -140,16 +160,7 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 			pivot_metric(&pa, step, metric, rows.n ? rows.v[0] : "", cols.n ? cols.v[0] : "",
 			             name, sizeof(name), ref, sizeof(ref));
 			const char *unit = rep_md_unit_of(cx, step, name);
-			fputs("### ", f);
-			rep_md_cell(f, p.title ? p.title : p.value);
-			if (*unit)
-				fprintf(f, " (%s)", unit);
-			if (p.stat && strcmp(p.stat, "mean") != 0)
-				fprintf(f, ", %s", p.stat);
-			if (*g[gi].label) {
-				fputs(" — ", f);
-				rep_md_cell(f, g[gi].label);
-			}
+			pivot_heading(f, &p, unit, g[gi].label);
 			/* a "published" column after each column with a published figure */
 			bool *pub = calloc(cols.n ? cols.n : 1, sizeof(*pub));
 			struct rep_strs head = {0};
@@ -206,8 +217,11 @@ void rep_md_pivots(struct rep_ctx *cx, struct md *m, const struct node *pv)
 			rep_strs_free(&rows);
 			rep_strs_free(&cols);
 		}
-		if (ng == 0)
-			fprintf(f, "*(no cell matches the pivot of %s)*\n\n", p.value);
+		if (ng == 0) {
+			fputs("*(no cell matches the pivot of ", f);
+			rep_md_text(f, p.value);
+			fputs(")*\n\n", f);
+		}
 		rep_groups_free(g, ng);
 	}
 }

@@ -8,24 +8,6 @@
 #include "expect_row.h"
 #include "rep_fmt.h"
 
-/* A note as one line of plain Markdown text: no syntax can open in it. */
-static void md_plain(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\n' || c == '\r' || c == '\t')
-			fputc(' ', f);
-		else if (c == '&')
-			fputs("&amp;", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', f);
-		else if (strchr("\\`*_[]<>|~#!", c))
-			fprintf(f, "\\%c", c);
-		else
-			fputc(c, f);
-	}
-}
-
 void rep_md_notes(FILE *f, const struct node *notes)
 {
 	size_t n = !notes ? 0 : notes->kind == NODE_SEQ ? notes->n : notes->kind == NODE_SCALAR ? 1 : 0;
@@ -37,7 +19,7 @@ void rep_md_notes(FILE *f, const struct node *notes)
 		if (v->kind != NODE_SCALAR)
 			continue;
 		fputs("- ", f);
-		md_plain(f, v->text);
+		rep_md_text(f, v->text);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
@@ -96,9 +78,8 @@ static void claim_row(FILE *f, const struct run *r, const struct rep_strs *vary,
 	rep_md_cell(f, row->claim ? row->claim : "-");
 	fputs(" | ", f);
 	if (row->kind == EXPECT_ABSOLUTE) {
-		fputc('`', f);
-		rep_md_cell(f, row->ref);
-		fputs("` ", f);
+		rep_md_code(f, row->ref);
+		fputc(' ', f);
 		if (row->cell >= 0) {
 			rep_cell_label_of(&r->cells[row->cell], vary, label, sizeof(label));
 			fprintf(f, "of cell %zu (", r->cells[row->cell].index);
@@ -109,12 +90,12 @@ static void claim_row(FILE *f, const struct run *r, const struct rep_strs *vary,
 		}
 	} else if (row->to_ref) { /* two metrics of each cell: check names both */
 		fprintf(f, "%s ", row->kind == EXPECT_RATIO ? "ratio" : "order");
-		rep_md_cell(f, row->check);
+		fputs(row->check ? row->check : "", f); /* escaped Markdown */
 	} else {
-		fprintf(f, "%s of `", row->kind == EXPECT_RATIO ? "ratio" : "order");
-		rep_md_cell(f, row->ref);
-		fputs("`: ", f);
-		rep_md_cell(f, row->check);
+		fprintf(f, "%s of ", row->kind == EXPECT_RATIO ? "ratio" : "order");
+		rep_md_code(f, row->ref);
+		fputs(": ", f);
+		fputs(row->check ? row->check : "", f); /* escaped Markdown */
 	}
 	fputs(" | ", f);
 	rep_fmt_human(row->measured, a, sizeof(a));
@@ -268,12 +249,14 @@ static void models_text(FILE *f, const struct run *r)
 				const char *mo = result_info_get(&r->cells[i].facts, "models");
 				if (!sc || !mo || strcmp(mo, "on") != 0)
 					continue;
-				fprintf(f, "%s %zu: %s", first ? "" : ",", r->cells[i].index, sc);
+				fprintf(f, "%s %zu: ", first ? "" : ",", r->cells[i].index);
+				rep_md_text(f, sc);
 				first = false;
 			}
 			fputc(')', f);
 		} else {
-			fprintf(f, " %s", scale);
+			fputc(' ', f);
+			rep_md_text(f, scale);
 		}
 		fputs(
 		    ": it multiplies every bytes/s and IO/s limit of every model (latency service times are "

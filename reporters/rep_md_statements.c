@@ -73,9 +73,9 @@ static void statement_table(struct rep_ctx *cx, FILE *f, const char *step, size_
 	fputc('\n', f);
 	rep_md_row_sep(f, 2 + to - from);
 	for (size_t k = 1; k <= nstmt; k++) {
-		fprintf(f, "| %zu | `", k);
-		rep_md_cell(f, statement_text(cx, step, k));
-		fputs("` |", f);
+		fprintf(f, "| %zu | ", k);
+		rep_md_code(f, statement_text(cx, step, k));
+		fputs(" |", f);
 		snprintf(key, sizeof(key), "stmt%zu_ms", k);
 		for (size_t gi = from; gi < to; gi++) {
 			const struct metric_summary *ms =

@@ -20,6 +20,8 @@ target_link_libraries(pgb_driver PRIVATE bgcore)
 bg_script_test(pgbench_fail_oracle tests/integration/pgbench_fail_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)
 # meta-commands (\gset, \aset, \if, \shell, pipelines, define:) against pgbench 15 (the oracle)
 bg_script_test(pgbench_meta_oracle tests/integration/pgbench_meta_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 150)
+# \shell/\setshell as run_as: (nobody's uid from id -u), root without it, and check's note
+bg_script_test(pgbench_run_as tests/integration/pgbench_run_as.sh LABELS pgbench;pg;integration;root TIMEOUT 120)
 # expressions against the real pgbench: debug() lines, run-time and parse errors
 bg_script_test(pgbench_expr_oracle tests/integration/pgbench_expr_oracle.sh LABELS pgbench;pg;integration;root TIMEOUT 120)
 # random numbers, script choice and rate schedule against the real pgbench (the oracle)

@@ -21,6 +21,10 @@ endif()
 # report.md and compare on results whose cells ran on different hosts.
 bg_script_test(report_hosts tests/integration/report_hosts.sh LABELS "report;integration" TIMEOUT 60)
 bg_script_test(valid_output tests/integration/valid_output.sh LABELS "report;integration" TIMEOUT 120)
+# Scenario and command text is data: no HTML/Markdown in report.md, a hashed
+# script in report.html's CSP, no formulas in the CSVs, no terminal escapes.
+bg_unit_test(test_output_escape SOURCES tests/unit/test_output_escape.c LABELS "unit;report")
+bg_script_test(output_escape tests/integration/output_escape.sh LABELS "report;integration" TIMEOUT 120)
 # Confidence intervals (Student's t, seeded bootstrap) and the tests of compare.
 bg_unit_test(test_stats_ci SOURCES tests/unit/test_stats_ci.c LABELS "report;stats")
 # The one rule of a step's headline metrics (issue 27).

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term_escape.h"
+
 void diag_init(struct diag *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -223,17 +225,28 @@ void diag_format_one(const struct diag_entry *e, char *buf, size_t len)
 		snprintf(buf, len, "benchgrid: %s: %s", level_name(e->level), e->msg);
 }
 
+/* A message or a source line quotes a scenario's text, a file's or a
+ * command's: control characters are shown escaped, not sent to the
+ * terminal (term_escape.h); lines and tabs are kept. */
+static void diag_put_text(FILE *out, const char *s)
+{
+	term_fput(out, s, TERM_KEEP_LINES);
+}
+
 void diag_print(const struct diag *d, FILE *out)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diag_entry *e = &d->v[i];
 		char head[4096];
 		diag_format_one(e, head, sizeof(head));
-		fprintf(out, "%s\n", head);
+		diag_put_text(out, head);
+		fputc('\n', out);
 		char line[1024];
 		if (e->pos.file && e->pos.line > 0 &&
 		    source_line(e->pos.file, e->pos.line, line, sizeof(line))) {
-			fprintf(out, "  %s\n  ", line);
+			fputs("  ", out);
+			diag_put_text(out, line);
+			fputs("\n  ", out);
 			/* Keep tabs in the caret line so it lines up under the column. */
 			for (int c = 1; c < e->pos.col && line[c - 1]; c++)
 				fputc(line[c - 1] == '\t' ? '\t' : ' ', out);

@@ -19,6 +19,7 @@
 #include "rep.h"
 #include "results.h"
 #include "share.h"
+#include "term_escape.h"
 
 /* What shards/I-of-N.json says of one share. */
 struct share_info {
@@ -162,6 +163,23 @@ static const struct share_info *share_of(const struct merge *M, const char *id)
 	return best;
 }
 
+/* Text from the shard folders (ids, labels, hosts, share names, errors)
+ * reaches the terminal escaped (term_escape.h): one-line fields with
+ * their line breaks shown, the error with its lines kept. */
+static void say(const char *s)
+{
+	term_fput(stderr, s, 0);
+}
+
+static void gap_head(const char *what, const struct plan_entry *pe)
+{
+	fprintf(stderr, "%s: ", what);
+	say(pe->id);
+	fputs(" (", stderr);
+	say(pe->label);
+	fputs("): ", stderr);
+}
+
 /* List the planned cells that did not finish ok; returns how many. */
 static size_t list_gaps(const struct merge *M, const struct plan_entry *p, size_t np, bool quiet)
 {
@@ -178,23 +196,37 @@ static size_t list_gaps(const struct merge *M, const struct plan_entry *p, size_
 		const struct share_info *si = share_of(M, p[k].id);
 		if (partial) {
 			const char *share = result_info_get(&c->facts, "share");
-			fprintf(stderr, "unfinished: %s (%s): share %s: %s recorded; run that share again\n",
-			        p[k].id, p[k].label, share ? share : "-", partial);
+			gap_head("unfinished", &p[k]);
+			fputs("share ", stderr);
+			say(share ? share : "-");
+			fputs(": ", stderr);
+			say(partial);
+			fputs(" recorded; run that share again\n", stderr);
 		} else if (c) {
 			const char *host = result_info_get(&c->facts, "host");
 			const char *share = result_info_get(&c->facts, "share");
-			fprintf(stderr, "failed: %s (%s): share %s on %s: %s\n", p[k].id, p[k].label,
-			        share ? share : "-", host ? host : "?",
-			        c->error ? c->error : "(no error text)");
+			gap_head("failed", &p[k]);
+			fputs("share ", stderr);
+			say(share ? share : "-");
+			fputs(" on ", stderr);
+			say(host ? host : "?");
+			fputs(": ", stderr);
+			term_fput(stderr, c->error ? c->error : "(no error text)", TERM_KEEP_LINES);
+			fputc('\n', stderr);
 		} else if (si) {
-			fprintf(stderr, "missing: %s (%s): share %s on %s%s\n", p[k].id, p[k].label, si->name,
-			        si->host,
+			gap_head("missing", &p[k]);
+			fputs("share ", stderr);
+			say(si->name);
+			fputs(" on ", stderr);
+			say(si->host);
+			fprintf(stderr, "%s\n",
 			        si->running ? " (that share is still running)"
 			        : si->finished > 0
 			            ? " (that share finished without it: killed or interrupted?)"
 			            : " (that share ended before it: killed?)");
 		} else {
-			fprintf(stderr, "missing: %s (%s): no share has run it yet\n", p[k].id, p[k].label);
+			gap_head("missing", &p[k]);
+			fputs("no share has run it yet\n", stderr);
 		}
 	}
 	return gaps;
@@ -305,11 +337,14 @@ static int merge_plan(struct merge *M, bool quiet, struct diag *d)
 	keep_planned(M, p, np);
 	size_t gaps = list_gaps(M, p, np, quiet);
 	int bad = write_outputs(M, d);
-	if (!quiet)
-		fprintf(stderr,
-		        "merged %zu of %zu planned cells from %zu share%s: %zu missing or failed; results in "
-		        "%s\n",
-		        M->run.ncells, np, M->nshares, M->nshares == 1 ? "" : "s", gaps, M->outdir);
+	if (!quiet) {
+		fprintf(
+		    stderr,
+		    "merged %zu of %zu planned cells from %zu share%s: %zu missing or failed; results in ",
+		    M->run.ncells, np, M->nshares, M->nshares == 1 ? "" : "s", gaps);
+		say(M->outdir);
+		fputc('\n', stderr);
+	}
 	journal_plan_free(p, np);
 	return gaps || bad ? 1 : 0;
 }

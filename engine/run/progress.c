@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "rep_fmt.h"
+#include "term_escape.h"
 
 static void draw(struct progress *p);
 
@@ -139,13 +140,18 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 	p->n = n;
 	double planned = p->plan_n ? plan_eta(p) : -1;
 	p->eta = planned >= 0 ? planned : eta; /* else the caller's own measure */
-	snprintf(p->label, sizeof(p->label), "%s", label);
+	/* label, step and unit come from the scenario and its commands: kept
+	 * escaped (term_escape.h), so no control character reaches the screen */
+	term_escape(p->label, sizeof(p->label), label, 0);
 	p->step[0] = 0;
 	p->unit[0] = 0;
 	p->step_start = clock_mono();
 	if (!p->quiet) {
-		if (!p->tty)
-			fprintf(stderr, "[%zu/%zu] %s\n", k, n, label);
+		if (!p->tty) {
+			fprintf(stderr, "[%zu/%zu] ", k, n);
+			term_fput(stderr, label, 0); /* whole, as before; escaped */
+			fputc('\n', stderr);
+		}
 		draw(p);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -154,7 +160,7 @@ void progress_cell(struct progress *p, size_t k, size_t n, const char *label, do
 void progress_step(struct progress *p, const char *step)
 {
 	pthread_mutex_lock(&p->lock);
-	snprintf(p->step, sizeof(p->step), "%s", step);
+	term_escape(p->step, sizeof(p->step), step, 0);
 	p->unit[0] = 0;
 	if (!p->quiet)
 		draw(p);
@@ -164,7 +170,7 @@ void progress_step(struct progress *p, const char *step)
 void progress_live(void *ud, const char *unit, double value)
 {
 	struct progress *p = ud;
-	snprintf(p->unit, sizeof(p->unit), "%s", unit ? unit : "");
+	term_escape(p->unit, sizeof(p->unit), unit, 0);
 	p->live = value; /* the ticker thread draws it */
 }
 
@@ -174,8 +180,11 @@ void progress_step_done(struct progress *p, const char *step, bool failed, const
 	if (!p->quiet) {
 		progress_clear(p);
 		/* on a terminal as in a log: the step's figures stay on screen */
-		fprintf(stderr, "  %s: %s%s%s\n", step, failed ? "FAILED" : "ok",
-		        summary && *summary ? ", " : "", summary ? summary : "");
+		fputs("  ", stderr);
+		term_fput(stderr, step, 0);
+		fprintf(stderr, ": %s%s", failed ? "FAILED" : "ok", summary && *summary ? ", " : "");
+		term_fput(stderr, summary, TERM_KEEP_LINES);
+		fputc('\n', stderr);
 		draw(p);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -198,7 +207,15 @@ void progress_note(struct progress *p, const char *fmt, ...)
 	progress_clear(p);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	char *text = NULL;
+	/* the arguments are a cell's label, a command's error, ...: escaped */
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	if (text)
+		term_fput(stderr, text, TERM_KEEP_LINES);
+	else
+		fputs("(out of memory)", stderr);
+	free(text);
 	va_end(ap);
 	fputc('\n', stderr);
 	if (!p->quiet)

@@ -20,7 +20,10 @@
 #   - a report of fixed values (results.json rewritten, `benchgrid report`):
 #     sizes (512kB..1GB) and numbers (9, 10, 100) sorted by value through
 #     #sort= and by clicks on headers, where text order would differ;
-# and, from the files alone, a chart of 7 series drawn as small multiples.
+# and, from the files alone, a chart of 7 series drawn as small multiples;
+#   - the Content-Security-Policy (a sha256- source, no 'unsafe-inline'):
+#     a <script> and an onerror= injected into a copy of the page do not
+#     run, the page's own script does (and both run under 'unsafe-inline').
 # Skipped (77) without /usr/bin/chromium.
 set -euo pipefail
 : "${BENCHGRID:?}" "${BENCHGRID_BUILD:?}" "${BENCHGRID_SRC:?}"
@@ -195,4 +198,33 @@ class P(html.parser.HTMLParser):
 p = P(); p.feed(open(sys.argv[1]).read())
 assert len(p.inside) == 7 and all(k == 1 for k in p.inside), p.inside
 PY
+# The policy runs the page's own script by its hash, and nothing injected
+# (issue 29): a copy of report.html with a <script> and an <img onerror=>
+# added to its body, the DOM after load. The page's script must have run
+# (data-charts on <body>) and neither injected one; the same page with
+# 'unsafe-inline' in its policy (the control) does run them, so the check
+# can fail.
+"$PY" - "$page" "$t/inj.html" "$t/inj-open.html" <<'PY' || fail "cannot make the injected pages"
+import re, sys
+h = open(sys.argv[1], encoding="utf-8").read()
+inj = ('<script>document.body.setAttribute("data-pwned","script")</script>'
+       '<img src="x" onerror="document.body.setAttribute(\'data-pwned-handler\',\'1\')">')
+h = h.replace("<main>", "<main>" + inj, 1)
+open(sys.argv[2], "w", encoding="utf-8").write(h)
+o = re.sub(r"script-src [^;\"]*", "script-src 'unsafe-inline'", h, count=1)
+open(sys.argv[3], "w", encoding="utf-8").write(o)
+PY
+dom() {
+	timeout 60 "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$t/profile-dom" --virtual-time-budget=3000 --dump-dom "file://$1" 2>/dev/null
+}
+# the <body> tag after the scripts ran: the attributes they set
+body() { dom "$1" | grep -o '<body[^>]*>' | head -1; }
+b=$(body "$t/inj-open.html")
+[[ $b == *data-pwned=\"script\"* && $b == *data-pwned-handler=\"1\"* ]] ||
+	fail "control: with 'unsafe-inline' the injected script and handler did not run (the check cannot see them): $b"
+b=$(body "$t/inj.html")
+[[ $b == *data-charts=* ]] || fail "with the hashed policy the page's own script did not run: $b"
+[[ $b != *data-pwned* ]] || fail "an injected script or event handler ran under the page's policy: $b"
+echo "browser: the page's script runs by its hash; an injected script and onerror= do not"
 echo "browser: ok"

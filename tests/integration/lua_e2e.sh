@@ -146,7 +146,7 @@ md = open(sys.argv[1]).read()
 head = md.split("- Scenario:")[0]
 assert head.startswith("# desc ext4\n\n"), head
 lines = head.splitlines()[2:]
-want = ["Plain words &amp; more.", "\\# Not a heading", "\\<script\\>alert(1)\\</script\\>",
+want = ["Plain words &amp; more.", "\\# Not a heading", "&lt;script&gt;alert(1)&lt;/script&gt;",
         "\\| not \\| a table \\|", "1\\. not a list", "not code", "\\[link\\](http://x) \\*\\*bold\\*\\*"]
 assert lines[:len(want)] == want, lines
 import re

@@ -204,7 +204,14 @@ static int pgbm_shell(struct pgbc_client *c, const struct pgb_script *sc, const 
 	const char *argv[] = {"/bin/sh", "-c", line, NULL};
 	double left = cfg->timeout - (double)(pgbc_now() - c->th->start) / 1e9;
 	struct spawn_run r = {
-	    .c = {.argv = argv, .out_fd = -1, .err_fd = -1},
+	    .c = {.argv = argv,
+	          .out_fd = -1,
+	          .err_fd = -1,
+	          .as_user = cfg->shell_as_user,
+	          .uid = cfg->shell_uid,
+	          .gid = cfg->shell_gid,
+	          .groups = cfg->shell_groups,
+	          .ngroups = cfg->shell_ngroups},
 	    .timeout = cfg->timeout > 0 ? (left > 0.001 ? left : 0.001) : 0,
 	    .stop = cfg->stop,
 	    .max_capture = 65536,
@@ -217,6 +224,9 @@ static int pgbm_shell(struct pgbc_client *c, const struct pgb_script *sc, const 
 		if (rc < 0 || r.why.exec_errno)
 			snprintf(msg, sizeof(msg), "cannot start /bin/sh: %s",
 			         strerror(rc < 0 ? -rc : r.why.exec_errno));
+		else if (r.why.setid_errno)
+			snprintf(msg, sizeof(msg), "cannot start /bin/sh as the user of run_as: %s",
+			         strerror(r.why.setid_errno));
 		else if (r.timed_out)
 			snprintf(msg, sizeof(msg), "shell command killed at the step's timeout (%g s)",
 			         cfg->timeout);

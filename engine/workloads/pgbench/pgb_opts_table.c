@@ -28,6 +28,7 @@ static const struct opt_desc pgb_rows[] = {
     {"report_statements", OPT_BOOL, NULL, "false", NULL, "per-command latencies (-r)", 0, NULL, NULL, NULL},
     {"seed", OPT_ANY, NULL, "time", NULL, "random seed (--random-seed): an unsigned 64-bit integer, time or rand", 0, NULL,
      "{\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"enum\":[\"time\",\"rand\"]},{\"type\":\"string\",\"pattern\":\"^[0-9]+$|\\\\$\\\\{\"}]}", NULL},
+    {"run_as", OPT_STRING, NULL, "root (benchgrid's user)", NULL, "the user whose uid, gid and groups the \\shell and \\setshell commands run with", 0, NULL, NULL, NULL},
     {"vacuum", OPT_BOOL, NULL, "true", NULL, "vacuum and truncate before the run as pgbench does; false is pgbench's -n", 0, NULL, NULL, NULL},
     {"define", OPT_MAP, NULL, NULL, NULL, "variables of every client (-D name=value)", 0, NULL,
      "{\"type\":\"object\",\"additionalProperties\":{\"type\":[\"string\",\"number\",\"boolean\"]}}", NULL},

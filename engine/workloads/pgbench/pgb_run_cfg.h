@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "hist.h"
 #include "pgb_fail_opts.h"
 #include "pgb_script.h"
@@ -38,6 +39,12 @@ struct pgb_run_cfg {
 	void *progress_arg;
 	/* failures, retries, latency limit, logs (pgb_fail_opts.h) */
 	struct pgb_fail_cfg fail;
+	/* \shell, \setshell: as this user (run_as:) rather than benchgrid's */
+	bool shell_as_user;
+	uid_t shell_uid;
+	gid_t shell_gid;
+	const gid_t *shell_groups;
+	size_t shell_ngroups;
 };
 
 struct pgb_run_out {

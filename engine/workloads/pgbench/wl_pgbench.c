@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <sys/random.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,59 @@ struct pgbw_opts {
 	bool per_txn, report_statements, has_seed;
 	bool vacuum;              /* as pgbench without -n */
 	struct pgb_fail_cfg fail; /* failures, retries, latency limit, logs */
+	const char *run_as;       /* \shell and \setshell as this user; NULL: root */
 };
+
+/* \shell and \setshell run /bin/sh with benchgrid's rights, root's, unless
+ * run_as names a user: check says so once per command (a note, not an
+ * error: a script may need it). Scripts in files are read only when the
+ * step runs, so the note covers inline scripts and builtins. */
+static void pgbw_shell_note(const struct pgbw_opts *o, struct diag *d)
+{
+	if (o->run_as)
+		return;
+	for (int i = 0; i < o->prog.nscripts; i++) {
+		const struct pgb_script *sc = &o->prog.scripts[i];
+		for (int k = 0; k < sc->ncmd; k++)
+			if (sc->cmd[k].kind == PGB_CMD_SHELL || sc->cmd[k].kind == PGB_CMD_SETSHELL)
+				diag_add(d, DIAG_NOTE, &sc->cmd[k].pos,
+				         "pgbench: \\%s runs /bin/sh as root (benchgrid's user); set "
+				         "pgbench.run_as to a user name to run it as that user",
+				         sc->cmd[k].kind == PGB_CMD_SHELL ? "shell" : "setshell");
+	}
+}
+
+/* run_as: the user's uid, gid and groups for the shell commands. */
+static int pgbw_shell_user(const char *name, struct pgb_run_cfg *cfg, gid_t **groups, char *err,
+                           size_t errlen)
+{
+	struct passwd *pw = getpwnam(name);
+	if (!pw) {
+		snprintf(err, errlen, "pgbench.run_as: no user '%s' on this machine", name);
+		return -ENOENT;
+	}
+	int n = 32;
+	*groups = calloc((size_t)n, sizeof(gid_t));
+	if (*groups && getgrouplist(name, pw->pw_gid, *groups, &n) < 0) {
+		gid_t *more = realloc(*groups, (size_t)n * sizeof(gid_t));
+		if (more)
+			*groups = more;
+		if (!more || getgrouplist(name, pw->pw_gid, *groups, &n) < 0) {
+			free(*groups);
+			*groups = NULL;
+		}
+	}
+	if (!*groups) {
+		snprintf(err, errlen, "pgbench.run_as: cannot read the groups of '%s'", name);
+		return -ENOMEM;
+	}
+	cfg->shell_as_user = true;
+	cfg->shell_uid = pw->pw_uid;
+	cfg->shell_gid = pw->pw_gid;
+	cfg->shell_groups = *groups;
+	cfg->shell_ngroups = (size_t)n;
+	return 0;
+}
 
 /* seed: as pgbench's --random-seed: an unsigned 64-bit integer, `time`
  * (the default: from the clock) or `rand` (from the kernel's generator). */
@@ -356,6 +410,11 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		pgbw_seed(x, o, d);
 	if ((x = node_get(opts, "vacuum")))
 		node_as_bool(x, "pgbench.vacuum", &o->vacuum, d);
+	if ((x = node_get(opts, "run_as")) && !node_as_string(x, "pgbench.run_as", &o->run_as, d) &&
+	    !*o->run_as) {
+		diag_error(d, &x->pos, "pgbench.run_as: expected a user name");
+		rc = -EINVAL;
+	}
 	pgb_fail_opts_parse(opts, o->duration, o->rate, &o->fail, d);
 	if ((x = node_get(opts, "define")))
 		pgbw_defines(o, x, d);
@@ -372,6 +431,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		rc = -EINVAL;
 	if (d->nerrors == nerr0 && pgb_prog_check_protocol(&o->prog, o->protocol == PGB_PROTO_SIMPLE, d))
 		rc = -EINVAL;
+	if (d->nerrors == nerr0 && !files)
+		pgbw_shell_note(o, d);
 	return rc || d->nerrors > nerr0 ? -EINVAL : 0;
 }
 
@@ -615,15 +676,22 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	    .fail = o->fail,
 	};
 	cfg.debug_arg = &cfg.fail;
+	gid_t *groups = NULL;
+	if (o->run_as && pgbw_shell_user(o->run_as, &cfg, &groups, msg, sizeof(msg))) {
+		result_fail(res, "%s", msg);
+		return -EINVAL;
+	}
 	struct pgb_run_out *out = calloc(1, sizeof(*out));
 	int rc = 0;
 
 	if (!out) {
+		free(groups);
 		result_fail(res, "pgbench: out of memory");
 		return -ENOMEM;
 	}
 	if ((rc = pgb_log_start(&cfg.fail, cx, cfg.threads < cfg.clients ? cfg.threads : cfg.clients, res))) {
 		free(out);
+		free(groups);
 		return rc;
 	}
 	if (pgb_run(&cfg, out)) {
@@ -640,6 +708,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 		rc = -EIO;
 	pgb_run_out_free(out);
 	free(out);
+	free(groups);
 	return rc;
 }
 
