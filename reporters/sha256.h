@@ -1,4 +1,4 @@
-/* sha256: SHA-256 (FIPS 180-4) of a buffer, and its base64 form, for the
+/* sha256: SHA-256 of a buffer (OpenSSL's libcrypto), and its base64 form, for the
  * hash of report.html's script in its Content-Security-Policy. */
 #ifndef BENCHGRID_SHA256_H
 #define BENCHGRID_SHA256_H

@@ -119,7 +119,7 @@ while read -r lib; do
 	grep -qE "(^|, )$pkg( |,|$)" <<<"$depends" || bad "Depends lacks $pkg (for $lib)"
 done < <(ldd "$pb/benchgrid" | awk -v needed="$(objdump -p "$pb/benchgrid" | awk '$1 == "NEEDED" { printf " %s ", $2 }')" \
 	'$2 == "=>" && $3 ~ /^\// && index(needed, " " $1 " ") { print $3 }')
-for want in libyaml-0-2 liblua5.4-0 libpq5 liburing2 libjansson4 libfuse3-3; do
+for want in libyaml-0-2 liblua5.4-0 libpq5 liburing2 libjansson4 libfuse3-3 libssl3; do
 	grep -qE "(^|, )$want( |,|$)" <<<"$depends" || bad "Depends lacks $want"
 done
 for want in postgresql fio xfsprogs btrfs-progs; do
