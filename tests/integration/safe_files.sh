@@ -87,7 +87,7 @@ expect load-at-path-opens-nothing 2 'boom' -- bounded "$bg" check "$t/load_at.ya
 
 # --- private files: 0600 in a 0700 folder ---
 mkdir -m 700 "$t/priv"
-printf 'SECRET_TOKEN_4711 = = 1\n' >"$t/priv/secret.lua"
+printf 'return SECRET_TOKEN_4711 SECRET_TOKEN_4711\n' >"$t/priv/secret.lua"
 printf 'vars: {a: SECRET_TOKEN_4711}\n: : :\n' >"$t/priv/secret.yaml"
 printf 'bs=SECRET_TOKEN_4711\nSECRET_OPTION=1\n' >"$t/priv/secret.inc"
 chmod 600 "$t/priv/"*
