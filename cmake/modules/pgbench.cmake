@@ -2,6 +2,8 @@
 bg_unit_test(test_pgb_script SOURCES tests/unit/test_pgb_script.c LABELS pgbench)
 bg_unit_test(test_pgb_rand SOURCES tests/unit/test_pgb_rand.c LABELS pgbench)
 bg_unit_test(test_pgb_log SOURCES tests/unit/test_pgb_log.c LABELS pgbench)
+# Script files read under util/safe_file's rules (FIFO, link, /dev/zero, private).
+bg_unit_test(test_pgb_script_file SOURCES tests/unit/test_pgb_script_file.c LABELS pgbench)
 bg_unit_test(test_pgb_expr SOURCES tests/unit/test_pgb_expr.c LABELS pgbench)
 
 # Needs a server: built here, run by the script test that starts one.

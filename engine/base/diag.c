@@ -196,6 +196,11 @@ static bool source_line(const char *file, int line, char *buf, size_t len)
 	return true;
 }
 
+bool diag_source_line(const char *file, int line, char *buf, size_t len)
+{
+	return file && len && source_line(file, line, buf, len);
+}
+
 static const char *level_name(enum diag_level l)
 {
 	switch (l) {

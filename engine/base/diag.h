@@ -84,5 +84,10 @@ const struct src_pos *diag_included_from(const char *file);
  * scenarios, never another file a scenario names (hooks_file, scripts): a
  * scenario run as root must not print, say, /etc/shadow's first line. */
 void diag_register_source(const char *file, const char *text, size_t len);
+/* Line `line` (1-based) of a registered text into buf (cut to len - 1
+ * bytes); false when file was not registered or has no such line. The one
+ * way to look at a file's line for a position: a Lua chunk named
+ * "@/some/path" must not make benchgrid open that path. */
+bool diag_source_line(const char *file, int line, char *buf, size_t len);
 
 #endif

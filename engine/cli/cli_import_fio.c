@@ -5,16 +5,22 @@
 #include "cli_import_fio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fio_ini.h"
 #include "fio_map.h"
 #include "fio_yaml.h"
+#include "matrix.h"
+#include "plan.h"
+#include "spec.h"
 
 static void usage(FILE *out)
 {
@@ -40,25 +46,129 @@ static void print_problems(const struct diag *d)
 	}
 }
 
-/* Write to PATH.tmp, then rename: a failed write leaves no half scenario. */
-static int write_out(const struct fio_scenario *sc, const char *path)
+/* The scenario as text (malloc'd, NUL-terminated); NULL on a write error. */
+static char *scenario_text(const struct fio_scenario *sc, size_t *len)
 {
-	if (!path)
-		return fio_yaml_write(sc, stdout) || fflush(stdout) ? -1 : 0;
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "benchgrid: cannot create %s: %s\n", tmp, strerror(errno));
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	if (!f)
+		return NULL;
+	int rc = fio_yaml_write(sc, f);
+	if (fclose(f) || rc) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Does the scenario pass `check`? It is checked from an anonymous file
+ * (memfd), so nothing is written before it passes; check's errors are
+ * printed. Import should never get here with a bad value (fio_map checks
+ * the io step's ranges): this is the net under it. */
+static bool passes_check(const char *text, size_t len, const char *job)
+{
+	int fd = memfd_create("import-fio", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		fprintf(stderr, "benchgrid: cannot check the scenario made of %s: %s\n", job,
+		        strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	struct diag d;
+	diag_init(&d);
+	struct spec *s = spec_open(path, NULL, &d);
+	struct cell *cells = NULL;
+	size_t n = 0;
+	if (s && s->root->kind == NODE_MAP)
+		plan_build(s, &cells, &n, &d);
+	bool ok = s && d.nerrors == 0;
+	if (!ok) {
+		fprintf(stderr,
+		        "benchgrid: the scenario made of %s does not pass check (an import-fio bug): "
+		        "no scenario written\n",
+		        job);
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].level == DIAG_ERROR)
+				fprintf(stderr, "  line %d: %s\n", d.v[i].pos.line, d.v[i].msg);
+	}
+	matrix_free(cells, n);
+	spec_free(s);
+	diag_free(&d);
+	close(fd);
+	return ok;
+}
+
+/* Write text to out through a fresh mkstemp file in out's folder, then
+ * rename it over out: no half scenario, and no name (OUT.tmp) a planted
+ * link could take. A link at out itself is refused. mode: of the file. */
+static int write_file(const char *text, size_t len, const char *out, mode_t mode)
+{
+	struct stat st;
+	if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "benchgrid: %s is %s: not written (name a new file or a regular one)\n", out,
+		        S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
 		return -1;
 	}
-	int rc = fio_yaml_write(sc, f);
-	if (fclose(f) || rc || rename(tmp, path)) {
-		fprintf(stderr, "benchgrid: cannot write %s: %s\n", path, strerror(errno));
+	const char *slash = strrchr(out, '/');
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%.*s%s.%s.XXXXXX", slash ? (int)(slash - out) : 0, out, slash ? "/" : "",
+	         slash ? slash + 1 : out);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "benchgrid: cannot create a file next to %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	size_t off = 0;
+	int rc = fchmod(fd, mode & ~mask);
+	while (rc == 0 && off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = -1;
+		else
+			off += (size_t)w;
+	}
+	if (rc || fsync(fd) || close(fd) || rename(tmp, out)) {
+		fprintf(stderr, "benchgrid: cannot write %s: %s\n", out, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
 	return 0;
+}
+
+/* May everyone read the job file (its mode)? Then so may its scenario. */
+static bool job_is_public(const char *job)
+{
+	struct stat st;
+	return stat(job, &st) == 0 && (st.st_mode & S_IROTH);
+}
+
+/* The scenario is checked, then written to standard output or to path:
+ * 0644, or 0600 when the job file is not readable by everyone (--partial
+ * copies its lines as comments). */
+static int write_out(const struct fio_scenario *sc, const char *job, const char *path)
+{
+	size_t len;
+	char *text = scenario_text(sc, &len);
+	if (!text) {
+		fprintf(stderr, "benchgrid: cannot write the scenario: out of memory\n");
+		return -1;
+	}
+	int rc = -1;
+	if (passes_check(text, len, job)) {
+		if (!path)
+			rc = fwrite(text, 1, len, stdout) != len || fflush(stdout) ? -1 : 0;
+		else
+			rc = write_file(text, len, path, job_is_public(job) ? 0644 : 0600);
+	}
+	free(text);
+	return rc;
 }
 
 static int import_main(int argc, char **argv)
@@ -100,7 +210,7 @@ static int import_main(int argc, char **argv)
 	int mrc = mapped ? fio_map(&ini, job, partial, &sc, &d) : -1;
 	print_problems(&d);
 	if (rc == 0 && mrc == 0)
-		rc = write_out(&sc, out) ? CLI_EXIT_FAIL : 0;
+		rc = write_out(&sc, job, out) ? CLI_EXIT_FAIL : 0;
 	else
 		rc = CLI_EXIT_USAGE;
 	if (rc == CLI_EXIT_USAGE && d.nerrors)

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "safe_file.h"
 
 #define FIO_INCLUDE_DEPTH 16
 
@@ -104,9 +108,17 @@ static int read_text(const char *path, const char *text, struct fio_ini *ini, st
 static int read_file_at(const char *path, struct fio_ini *ini, struct chain *ch, const struct src_pos *from,
                         struct diag *d)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		diag_error(d, from, "cannot open %s: %s", path, strerror(errno));
+	/* safe_file's rules; the job file given on the command line is the
+	 * user's (a link to it is followed, it may be private), an included
+	 * one must be readable by everyone: its lines may be shown */
+	char err[4096 + 512];
+	size_t len = 0;
+	struct stat st;
+	bool top = ch->n == 0;
+	int fd =
+	    safe_file_open(path, top ? SAFE_FILE_FOLLOW | SAFE_FILE_PRIVATE_OK : 0, &st, err, sizeof(err));
+	if (fd < 0) {
+		diag_error(d, from, "%s", err);
 		return -1;
 	}
 	char *real = realpath(path, NULL);
@@ -114,32 +126,21 @@ static int read_file_at(const char *path, struct fio_ini *ini, struct chain *ch,
 		if (!strcmp(ch->real[i], real)) {
 			diag_error(d, from, "an include loop: %s is already being read", path);
 			free(real);
-			fclose(f);
+			close(fd);
 			return -1;
 		}
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	char buf[8192];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (len + got + 1 > cap) {
-			cap = (len + got + 1) * 2;
-			text = fio_xrealloc(text, cap);
-		}
-		memcpy(text + len, buf, got);
-		len += got;
-	}
-	int err = ferror(f);
-	fclose(f);
-	if (err) {
-		diag_error(d, from, "cannot read %s", path);
-		free(text);
+	char *text = safe_file_read_fd(fd, path, SAFE_FILE_TEXT_MAX, &len, err, sizeof(err));
+	if (!text) {
+		diag_error(d, from, "%s", err);
+		free(real);
 		return -1;
 	}
-	if (!text)
-		text = fio_xstrdup("");
-	else
-		text[len] = 0;
+	if (memchr(text, 0, len)) {
+		diag_error(d, from, "%s holds a NUL byte: not a job file", path);
+		free(text);
+		free(real);
+		return -1;
+	}
 	ch->real[ch->n++] = real ? real : fio_xstrdup(path);
 	int rc = read_text(path, text, ini, ch, d);
 	free(ch->real[--ch->n]);

@@ -9,6 +9,7 @@
 #include "fio_map.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -266,6 +267,52 @@ static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, s
 	}
 }
 
+/* The io step's ranges of the whole-number keys an fio value can exceed
+ * (engine/workloads/io: io_opts.c, io_files.c, io_rate_opts.c; the test
+ * import_fio_limits runs `check` on what import writes): import writes
+ * nothing `check` refuses. */
+static const struct {
+	const char *key;
+	uint64_t lo, hi;
+} io_limits[] = {
+    {"jobs", 1, 256},          {"iodepth", 1, 4096},   {"nrfiles", 1, 1000000},
+    {"openfiles", 1, 1000000}, {"seed", 0, INT64_MAX}, {"thinktime_blocks", 1, INT32_MAX},
+};
+
+/* Each step made from the group of jobs [a, b) (steps first..): a value
+ * out of its range is a problem at the job, or with --partial left out
+ * with a comment. */
+static void check_limits(struct fio_scenario *sc, size_t first, const struct fio_job *jobs, size_t a,
+                         const struct src_pos *pos, bool partial, struct diag *d)
+{
+	for (size_t k = first; k < sc->n; k++) {
+		struct fio_step *st = &sc->step[k];
+		size_t job = a + (k - first); /* a group of one step is its jobs summed */
+		for (size_t i = 0; i < sizeof(io_limits) / sizeof(io_limits[0]); i++) {
+			const struct fio_kv *kv = fio_kv_get(&st->io, io_limits[i].key);
+			if (!kv || !kv->val)
+				continue;
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(kv->val, &end, 10);
+			if (!errno && !*end && v >= io_limits[i].lo && v <= io_limits[i].hi)
+				continue;
+			problem(d, partial, &pos[job],
+			        "job '%s': %s: %s is outside the io step's range %" PRIu64 "..%" PRIu64
+			        " (benchgrid check would refuse it)%s",
+			        jobs[job].name, io_limits[i].key, kv->val, io_limits[i].lo, io_limits[i].hi,
+			        strcmp(io_limits[i].key, "jobs")
+			            ? ""
+			            : " (numjobs, summed over the jobs fio runs together)");
+			fio_strs_add(&st->notes,
+			             "fio's %s=%s is outside the io step's range %" PRIu64 "..%" PRIu64
+			             ": left out",
+			             io_limits[i].key, kv->val, io_limits[i].lo, io_limits[i].hi);
+			fio_kv_del(&st->io, io_limits[i].key);
+		}
+	}
+}
+
 static char *scenario_name(const char *source)
 {
 	const char *base = strrchr(source, '/');
@@ -303,7 +350,9 @@ int fio_map(const struct fio_ini *ini, const char *source, bool partial, struct 
 			b++;
 		for (size_t k = a; k < b; k++)
 			take_target(sc, &jobs[k], partial, d);
+		size_t first = sc->n;
 		map_group(sc, jobs, a, b, pos, partial, d);
+		check_limits(sc, first, jobs, a, pos, partial, d);
 		a = b;
 	}
 	for (size_t k = 0; k < n; k++)

@@ -148,10 +148,12 @@ int lb_load_hooks(struct lb *B, const struct node *hooks, const char *hooks_file
 		else
 			snprintf(path, sizeof(path), "%s/%s", B->dir, hooks_file);
 		size_t len;
-		char *src = lb_read_file(path, &len);
+		char err[sizeof(path) + 512];
+		char *src = lb_read_file(path, &len, err, sizeof(err));
 		if (!src) {
-			diag_error(d, at, "hooks_file: cannot read %s: %s", path, strerror(errno));
-			return -errno ? -errno : -EIO;
+			int e = errno ? errno : EIO;
+			diag_error(d, at, "hooks_file: %s", err);
+			return -e;
 		}
 		/* not registered with diag: only scenario lines are quoted */
 		rc = lb_run_chunk(B, path, 1, src, len, "hooks_file", at, d);

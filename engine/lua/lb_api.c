@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "lb_conv.h"
+#include "results_write.h"
 #include "spawn.h"
 
 extern char **environ;
@@ -212,7 +213,7 @@ static int lb_run_write(lua_State *S)
 	size_t len;
 	const char *text = luaL_checklstring(S, 3, &len);
 	lb_need_effects(S, "run:write");
-	if (!*name || name[0] == '/' || strstr(name, "..") || strchr(name, '\\'))
+	if (!*name || strchr(name, '/') || strstr(name, "..") || strchr(name, '\\'))
 		return luaL_error(S, "run:write: '%s' must be a plain name inside the output folder", name);
 	lua_getfield(S, 1, "outdir");
 	const char *dir = lua_tostring(S, -1);
@@ -220,23 +221,16 @@ static int lb_run_write(lua_State *S)
 		return luaL_error(S, "run:write: no output folder");
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return luaL_error(S, "run:write: cannot create %s: %s", path, strerror(errno));
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = errno;
-			close(fd);
-			return luaL_error(S, "run:write: %s: %s", path, strerror(e));
-		}
-		off += (size_t)w;
-	}
-	if (close(fd) < 0)
-		return luaL_error(S, "run:write: %s: %s", path, strerror(errno));
+	/* The output folder's rules (run/outdir.h): through the folder's fd,
+	 * a fresh O_EXCL|O_NOFOLLOW file renamed over name, so a link planted
+	 * at name is replaced, never followed. */
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0)
+		return luaL_error(S, "run:write: cannot open the output folder %s: %s", dir, strerror(errno));
+	int rc = results_file_write(dirfd, name, text, len);
+	close(dirfd);
+	if (rc < 0)
+		return luaL_error(S, "run:write: cannot write %s: %s", path, strerror(-rc));
 	lua_pushstring(S, path);
 	return 1;
 }

@@ -2,6 +2,7 @@
  * lb_sandbox.h). */
 #include "lb_sandbox.h"
 
+#include <errno.h>
 #include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "lb_lib.h"
 #include "lb_pattern.h"
 #include "lb_safelib.h"
+#include "safe_file.h"
 
 /* __index of the global table: reading an undefined global is an error. */
 static int lb_strict_index(lua_State *S)
@@ -87,33 +89,12 @@ static bool lb_valid_modname(const char *name)
 	return true;
 }
 
-char *lb_read_file(const char *path, size_t *len)
+char *lb_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1);
-	size_t r;
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = 0;
-		*len = n;
-	}
-	return buf;
+	/* safe_file's rules: a module or hooks_file named by a scenario is a
+	 * regular file, not a link, at most SAFE_FILE_TEXT_MAX, readable by
+	 * everyone (a private file is not read, so no syntax error quotes it) */
+	return safe_file_read(path, 0, SAFE_FILE_TEXT_MAX, len, err, errlen);
 }
 
 int lb_require(lua_State *S)
@@ -143,14 +124,17 @@ int lb_require(lua_State *S)
 				*p = '/';
 		snprintf(chunk, sizeof(chunk), "%s/%s.lua", B->dir, rel);
 		size_t len;
-		char *src = lb_read_file(chunk, &len);
-		if (!src)
+		char err[1024];
+		char *src = lb_read_file(chunk, &len, err, sizeof(err));
+		if (!src && errno == ENOENT)
 			return luaL_error(S,
 			                  "module '%s' not found (looked in the shipped library and for %s)",
 			                  name, chunk);
+		if (!src)
+			return luaL_error(S, "require '%s': %s", name, err);
 		char cname[520];
 		snprintf(cname, sizeof(cname), "@%s", chunk);
-		int rc = luaL_loadbufferx(S, src, len, cname, "t");
+		int rc = lb_safelib_load(S, src, len, cname, "t"); /* compiling obeys the budget */
 		free(src);
 		if (rc != LUA_OK)
 			return lua_error(S);

@@ -18,7 +18,9 @@ void lb_sandbox_open(struct lb *B);
 /* require(name): the C modules, the embedded library, then NAME.lua (dots
  * become slashes) in the scenario's folder. No package.path. */
 int lb_require(lua_State *S);
-/* A whole file, NUL-terminated, malloc'd; NULL with errno on failure. */
-char *lb_read_file(const char *path, size_t *len);
+/* A whole file a scenario names (a module, hooks_file), NUL-terminated,
+ * malloc'd, read under safe_file.h's rules; NULL with errno and the reason
+ * (naming the file and the rule) in err on failure. */
+char *lb_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
 #endif

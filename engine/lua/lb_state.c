@@ -84,27 +84,20 @@ const char *lb_strip_where(const char *msg)
 }
 
 /* The column of the first non-blank character of a file's line, 1-based;
- * 1 when the file cannot be read. */
+ * 1 when the file is not a registered scenario text: a chunk's name
+ * ("@/some/path", from load() too) never makes benchgrid open a file. */
 int lb_line_indent(const char *file, int line, char *at_col_char, int col)
 {
-	FILE *f = file ? fopen(file, "r") : NULL;
+	char buf[4096];
 	int ind = 1;
 	if (at_col_char)
 		*at_col_char = 0;
-	if (!f)
+	if (!diag_source_line(file, line, buf, sizeof(buf)))
 		return 1;
-	char buf[4096];
-	int ln = 0;
-	while (fgets(buf, sizeof(buf), f)) {
-		if (++ln < line)
-			continue;
-		while (buf[ind - 1] == ' ' || buf[ind - 1] == '\t')
-			ind++;
-		if (at_col_char && col >= 1 && (size_t)col <= strlen(buf))
-			*at_col_char = buf[col - 1];
-		break;
-	}
-	fclose(f);
+	while (buf[ind - 1] == ' ' || buf[ind - 1] == '\t')
+		ind++;
+	if (at_col_char && col >= 1 && (size_t)col <= strlen(buf))
+		*at_col_char = buf[col - 1];
 	return ind;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jsonio.h"
+#include "safe_file.h"
 
 static int bad(struct diag *d, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -314,7 +315,16 @@ int results_from_json(struct run *r, const json_t *v, const char *file, struct d
 
 int results_read_json(struct run *r, const char *path, struct diag *d)
 {
-	json_t *v = jsonio_parse_file(path, d);
+	/* safe_file's rules: results.json is written by renameat, never a
+	 * link; a planted one (or a FIFO, /dev/zero) is refused unread */
+	char err[4096 + 512];
+	size_t len;
+	char *text =
+	    safe_file_read(path, SAFE_FILE_PRIVATE_OK, SAFE_FILE_RESULTS_MAX, &len, err, sizeof(err));
+	if (!text)
+		diag_error(d, NULL, "%s", err);
+	json_t *v = text ? jsonio_parse(text, len, path, d) : NULL;
+	free(text);
 	if (!v) {
 		run_init(r);
 		return -EINVAL;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safe_file.h"
 #include "spec_load.h"
 #include "spec_merge.h"
 
@@ -183,63 +184,17 @@ static struct node *resolve_includes(struct includer *I, const char *path, struc
 	return merged;
 }
 
-/* Can everyone reach the file opened as fd (path): may every user enter
- * each directory above it? No when one is closed: dir then names it. */
-static bool reachable_by_everyone(int fd, const char *path, char *dir, size_t len)
+/* Open an included file under safe_file's rules (no link, a regular file
+ * of a real file system, readable by everyone): what a scenario includes
+ * must not let it show a private file's lines, or the kernel's, in its
+ * errors. The scenario itself is the user's: spec_open_text. */
+static int open_included(struct includer *I, const char *path, const struct src_pos *at, struct stat *st)
 {
-	char link[64], real[PATH_MAX];
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	ssize_t n = readlink(link, real, sizeof(real) - 1);
-	if (n <= 0 || real[0] != '/') {
-		if (!realpath(path, real)) {
-			snprintf(dir, len, "%s", path);
-			return false;
-		}
-	} else {
-		real[n] = 0;
-	}
-	for (char *slash = strrchr(real, '/'); slash; slash = strrchr(real, '/')) {
-		if (slash == real)
-			slash[1] = 0; /* the root directory */
-		else
-			*slash = 0;
-		struct stat st;
-		if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode) || !(st.st_mode & S_IXOTH)) {
-			snprintf(dir, len, "%s", real);
-			return false;
-		}
-		if (slash == real)
-			break;
-	}
-	return true;
-}
-
-/* May the scenario's errors quote the lines of the file opened as fd (a
- * regular file, spec_open_text)? When everyone may read it (its mode and
- * the directories above it), or it is the user's own and the user is not
- * root: a scenario run as root must not show /etc/shadow's first line. */
-static bool may_include(struct includer *I, int fd, const char *path, const struct stat *st,
-                        const struct src_pos *at)
-{
-	uid_t uid = getuid();
-	if (uid != 0 && st->st_uid == uid)
-		return true;
-	char dir[PATH_MAX];
-	bool file_ok = st->st_mode & S_IROTH;
-	if (file_ok && reachable_by_everyone(fd, path, dir, sizeof(dir)))
-		return true;
-	if (!file_ok)
-		diag_error(I->d, at,
-		           "included file %s is not readable by everyone%s; an included file must be, so "
-		           "that a scenario cannot show a private file's lines in its errors",
-		           path, uid == 0 ? " (run as root)" : " and not yours");
-	else
-		diag_error(I->d, at,
-		           "included file %s is not readable by everyone%s: not everyone may enter %s; an "
-		           "included file must be, so that a scenario cannot show a private file's lines "
-		           "in its errors",
-		           path, uid == 0 ? " (run as root)" : " and not yours", dir);
-	return false;
+	char err[PATH_MAX + 512];
+	int fd = safe_file_open(path, 0, st, err, sizeof(err));
+	if (fd < 0)
+		diag_error(I->d, at, "included file: %s", err);
+	return fd;
 }
 
 /* Read one file (the scenario when at has no line, else an included one)
@@ -250,11 +205,11 @@ static struct node *load_resolved(struct includer *I, const char *path, const ch
 {
 	bool included = at->line > 0;
 	struct stat st;
-	int fd = spec_open_text(path, at, included ? "included file" : "scenario", &st, I->d);
+	int fd = included ? open_included(I, path, at, &st) : spec_open_text(path, at, "scenario", &st, I->d);
 	if (fd < 0)
 		return NULL;
 	struct file_id id = {st.st_dev, st.st_ino};
-	if (is_cycle(I, id, path, at) || (included && !may_include(I, fd, path, &st, at))) {
+	if (is_cycle(I, id, path, at)) {
 		close(fd);
 		return NULL;
 	}

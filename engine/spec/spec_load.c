@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "safe_file.h"
 #include "spec_load.h"
 
 /* Find the first byte sequence that is not valid UTF-8; returns its offset
@@ -559,6 +560,13 @@ char *spec_read_fd(int fd, const char *path, const struct src_pos *at, const cha
 		}
 		size_t r = fread(buf + len, 1, 65536, f);
 		len += r;
+		if (len > SAFE_FILE_TEXT_MAX) { /* safe_file.h: the cap of every text file read */
+			free(buf);
+			fclose(f);
+			diag_error(d, at, "%s %s is larger than %zu MiB, the limit for a scenario file", what,
+			           path, SAFE_FILE_TEXT_MAX >> 20);
+			return NULL;
+		}
 		if (r < 65536)
 			break;
 	}

@@ -64,10 +64,34 @@ static int make_parents(const char *path)
 	return rc;
 }
 
+/* The output folder's ownership rules (run/outdir.h) for a store written
+ * to: the file is the effective user's and not writable by its group or
+ * others, or another user could read and change the history, or have it
+ * written into a file of theirs. */
+static int check_owner(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	if (st->st_uid != geteuid()) {
+		snprintf(err, errlen,
+		         "%s: is owned by uid %u, not by the user writing to it (uid %u): not written "
+		         "(the store must be your own file; move it away or chown it)",
+		         path, (unsigned)st->st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen,
+		         "%s: is writable by %s: not written (chmod go-w %s: nobody else may change the "
+		         "history)",
+		         path, st->st_mode & S_IWOTH ? "others" : "its group", path);
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* The store file itself must be a regular file: never a symbolic link
  * (only the last component is checked: links among its folders are the
- * user's own) nor a FIFO or device, which would hang SQLite's open. */
-static int check_file(const char *path, char *err, size_t errlen)
+ * user's own) nor a FIFO or device, which would hang SQLite's open; one
+ * written to must pass check_owner. */
+static int check_file(const char *path, bool readonly, char *err, size_t errlen)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0) {
@@ -84,7 +108,7 @@ static int check_file(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -EINVAL;
 	}
-	return 0;
+	return readonly ? 0 : check_owner(path, &st, err, errlen);
 }
 
 /* A new store file is made here, private (0600), before SQLite opens it;
@@ -124,7 +148,7 @@ static int open_file(struct store *s, const char *spec, bool readonly, char *err
 		snprintf(err, errlen, "%s: %s", spec, strerror(-rc));
 		return rc;
 	}
-	if ((rc = check_file(spec, err, errlen)) < 0)
+	if ((rc = check_file(spec, readonly, err, errlen)) < 0)
 		return rc;
 	char *real = resolve_folders(spec);
 	if (!real) {

@@ -18,6 +18,7 @@ src=${BENCHGRID_SRC:?}
 data=$src/tests/data/fio
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+chmod 755 "$t" # an included job file must be readable by everyone, its folders too
 fail=0
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fail=1; }

@@ -98,10 +98,10 @@ printf 'vars: {label: pg, wal: off}\n' >"$t/s/common/pg/settings.yaml"
 # not show a private file's lines in its errors.
 steps='steps: [{name: s, exec: {command: "true"}}]'
 printf 'include: /dev/zero\n%s\n' "$steps" >"$t/s/zero.yaml"
-expect include-dev-zero 2 'included file /dev/zero is not a regular file' -- "$bg" check "$t/s/zero.yaml"
+expect include-dev-zero 2 'included file: /dev/zero is a character device: only regular files are read' -- "$bg" check "$t/s/zero.yaml"
 mkfifo "$t/s/fifo.yaml"
 printf 'include: fifo.yaml\n%s\n' "$steps" >"$t/s/fifo_user.yaml"
-expect include-fifo 2 'fifo.yaml is not a regular file' -- timeout 10 "$bg" check "$t/s/fifo_user.yaml"
+expect include-fifo 2 'fifo.yaml is a FIFO: only regular files are read' -- timeout 10 "$bg" check "$t/s/fifo_user.yaml"
 printf 'vars: {secret: 1}\n' >"$t/s/private.yaml"
 chmod 600 "$t/s/private.yaml"
 printf 'include: private.yaml\n%s\n' "$steps" >"$t/s/uses_private.yaml"

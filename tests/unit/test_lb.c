@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <lua.h>
@@ -1146,6 +1147,7 @@ static void test_sandbox(void **state)
 	diag_init(&d);
 	char dir[] = "/tmp/test_lb_sbXXXXXX";
 	assert_non_null(mkdtemp(dir));
+	chmod(dir, 0755); /* a module or hooks_file must be readable by everyone */
 	char scen[256], mod[256], bin[256];
 	snprintf(scen, sizeof(scen), "%s/s.yaml", dir);
 	snprintf(mod, sizeof(mod), "%s/mylib.lua", dir);
@@ -1449,6 +1451,7 @@ static void test_hooks_file_and_bench(void **state)
 	diag_init(&d);
 	char dir[] = "/tmp/test_lb_hfXXXXXX";
 	assert_non_null(mkdtemp(dir));
+	chmod(dir, 0755); /* a module or hooks_file must be readable by everyone */
 	char scen[256], hf[256];
 	snprintf(scen, sizeof(scen), "%s/s.yaml", dir);
 	snprintf(hf, sizeof(hf), "%s/hooks.lua", dir);

@@ -22,6 +22,7 @@
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
 #include "pgb_opts_table.h"
+#include "safe_file.h"
 #include "tail.h"
 
 struct pgbw_opts {
@@ -117,59 +118,15 @@ static void pgbw_seed(const struct node *x, struct pgbw_opts *o, struct diag *d)
 	o->has_seed = true;
 }
 
-static char *pgbw_read_file(const char *path, int *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf = NULL;
-
-	if (fd < 0 || fstat(fd, &st)) {
-		*err = errno;
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (st.st_size > 16 << 20) {
-		*err = EFBIG;
-		close(fd);
-		return NULL;
-	}
-	buf = malloc(st.st_size + 1);
-	size_t n = 0;
-
-	while (buf && n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, st.st_size - n);
-
-		if (r <= 0)
-			break;
-		n += r;
-	}
-	close(fd);
-	if (!buf) {
-		*err = ENOMEM;
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 /* The indentation of a block scalar's first line (the line after its
- * indicator), read from the scenario file; 0 when it cannot be read. */
+ * indicator), from the scenario text diag holds; 0 when it has none. */
 static int pgbw_block_indent(const struct src_pos *pos)
 {
-	FILE *f = pos->file && pos->line > 0 ? fopen(pos->file, "re") : NULL;
 	char line[4096];
-	int n = 0, indent = 0;
 
-	if (!f)
+	if (!pos->file || pos->line <= 0 || !diag_source_line(pos->file, pos->line + 1, line, sizeof(line)))
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (++n == pos->line + 1) {
-			indent = (int)strspn(line, " ");
-			break;
-		}
-	fclose(f);
-	return indent;
+	return (int)strspn(line, " ");
 }
 
 /* Is a script string inline text rather than a file name? */
@@ -265,17 +222,19 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 	}
 	if (!files)
 		return 0;
-	char path[4096];
-	int err = 0;
+	char path[4096], err[4096 + 512];
+	size_t len;
 
 	if (file[0] == '/' || !scenario_dir)
 		snprintf(path, sizeof(path), "%s", file);
 	else
 		snprintf(path, sizeof(path), "%s/%s", scenario_dir, file);
-	char *buf = pgbw_read_file(path, &err);
+	/* safe_file's rules: no link, a regular file, at most 16 MiB,
+	 * readable by everyone */
+	char *buf = safe_file_read(path, 0, SAFE_FILE_TEXT_MAX, &len, err, sizeof(err));
 
 	if (!buf) {
-		diag_error(d, &tn->pos, "pgbench script: cannot read %s: %s", path, strerror(err));
+		diag_error(d, &tn->pos, "pgbench script: %s", err);
 		return -EINVAL;
 	}
 	struct src_pos pos = {.file = diag_intern(path), .line = 1, .col = 1};
