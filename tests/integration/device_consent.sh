@@ -28,28 +28,22 @@ command -v mkfs.ext4 >/dev/null || { echo "SKIP: mkfs.ext4 is missing"; exit 77;
 W=$(mktemp -d /var/tmp/bg-consent.XXXXXX)
 export BENCHGRID_STATE=$W/state
 fail=0
+OURS="" # every loop device this test attached, in order
 cleanup() {
-	local f m
+	local d m list=""
 	"$DRIVER" cleanup >/dev/null 2>&1
 	for m in $(awk -v w="$W/" 'index($5, w) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
 		umount -l "$m" 2>/dev/null
 	done
-	# loops backed by another loop first, then those backed by our files
-	for pass in 1 2; do
-		for f in /sys/block/loop*/loop/backing_file; do
-			[ -r "$f" ] || continue
-			case "$(cat "$f" 2>/dev/null)" in
-			"$W"/* | /dev/loop*)
-				local d=${f#/sys/block/}
-				d=/dev/${d%%/*}
-				case " $OURS " in *" $d "*) losetup -d "$d" 2>/dev/null ;; esac
-				;;
-			esac
-		done
+	for d in $OURS; do list="$d $list"; done # newest first: $L2 sits on $L
+	for d in $list; do
+		# still ours (backed by a file here, or by our $L), not a number reused since
+		case "$(cat "/sys/block/${d#/dev/}/loop/backing_file" 2>/dev/null)" in
+		"$W"/* | "${L:-none}") losetup -d "$d" 2>/dev/null ;;
+		esac
 	done
 	rm -rf "$W"
 }
-OURS=""
 trap cleanup EXIT
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fail=1; }
@@ -59,12 +53,13 @@ expect_in() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1: '$2' not in:"; sed 's/^/      /' "$3"; fi
 }
 
-# new_loop NAME SIZE [losetup options]: a zeroed image attached; prints the device
+# new_loop VAR NAME SIZE [losetup options]: a zeroed image attached, its
+# device in VAR (not a subshell: OURS must see it, for cleanup)
 new_loop() {
 	local d
-	truncate -s "$2" "$W/$1.img" && d=$(losetup --find --show "${@:3}" "$W/$1.img") || return 1
+	truncate -s "$3" "$W/$2.img" && d=$(losetup --find --show "${@:4}" "$W/$2.img") || return 1
 	OURS="$OURS $d"
-	echo "$d"
+	printf -v "$1" %s "$d"
 }
 # run NAME [args]: runs $W/NAME.yaml into $W/NAME.out, output in $W/NAME.log
 run() {
@@ -89,7 +84,7 @@ throttled() {
 		/sys/fs/cgroup/io.max 2>/dev/null && echo yes || echo no
 }
 
-L=$(new_loop raw 32M) || { bad "cannot attach a loop device"; exit 1; }
+new_loop L raw 32M || { bad "cannot attach a loop device"; exit 1; }
 # a step that records the device's read-ahead while the cell runs
 cat >"$W/probe.sh" <<EOF
 #!/bin/sh
@@ -178,7 +173,7 @@ expect "queue, consent: read_ahead_kb during the cell" "$(cat "$W/q_noyes.ra" 2>
 expect "queue, consent: read_ahead_kb restored" "$(ra "$L")" "$ra0"
 
 # 3. queue: with a dir target on a disk this test made and mounted.
-D=$(new_loop dirdisk 32M) || { bad "cannot attach a loop device"; exit 1; }
+new_loop D dirdisk 32M || { bad "cannot attach a loop device"; exit 1; }
 mkfs.ext4 -q "$D" && mkdir "$W/d" && mount "$D" "$W/d" || { bad "cannot mount $D"; exit 1; }
 dra0=$(ra "$D")
 dir_queue() { # NAME EXTRA-TARGET
