@@ -52,3 +52,5 @@ set_tests_properties(loop_direct_io PROPERTIES SKIP_RETURN_CODE 77)
 # test attaches itself.
 bg_script_test(device_consent_check tests/integration/device_consent_check.sh LABELS "cli;spec;fs" TIMEOUT 60)
 bg_script_test(device_consent tests/integration/device_consent.sh LABELS "integration;root;loop;fs;devmodel" TIMEOUT 300)
+bg_script_test(device_consent.partition tests/integration/device_consent.sh ARGS partition
+  LABELS "integration;root;loop;fs;devmodel" TIMEOUT 120)
