@@ -52,6 +52,13 @@ partitions_here() {
 	return $rc
 }
 
+# root-blockdev: / is mounted from a block device (not a container's overlay).
+root_blockdev_here() {
+	local src
+	src=$(awk '$5 == "/" { s = $(NF - 1) } END { print s }' /proc/self/mountinfo)
+	[[ $src == /dev/* && -b $src ]]
+}
+
 probe() {
 	case $1 in
 	root) has root "uid $(id -u)" test "$(id -u)" -eq 0 ;;
@@ -75,6 +82,7 @@ probe() {
 	nfs) has nfs "nfs and nfsd in /proc/filesystems, nfs-kernel-server's tools" nfs_here ;;
 	device-mapper) has device-mapper "dmsetup version (the kernel's dm driver)" dmsetup version ;;
 	partitions) has partitions "an MBR read on a loop device (losetup -P)" partitions_here ;;
+	root-blockdev) has root-blockdev "/ mounted from a block device (/proc/self/mountinfo)" root_blockdev_here ;;
 	stress-ng) has stress-ng "stress-ng in PATH" command -v stress-ng ;;
 	clang-fuzzer) has clang-fuzzer "clang and libFuzzer" sh -c 'command -v clang && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a' ;;
 	*)
@@ -85,7 +93,7 @@ probe() {
 }
 
 all=(root loop ext4 xfs btrfs io_uring cgroup1-blkio cgroup1-memory cgroup2-io cgroup2-memory postgresql-15
-	fio fio-genzipf slurm chromium fuse nfs device-mapper partitions stress-ng clang-fuzzer)
+	fio fio-genzipf slurm chromium fuse nfs device-mapper partitions root-blockdev stress-ng clang-fuzzer)
 (($#)) || set -- "${all[@]}"
 rc=0
 for f in "$@"; do probe "$f" || rc=2; done

@@ -45,3 +45,12 @@ set_tests_properties(fs_lifecycle knobs_lock PROPERTIES RESOURCE_LOCK sysctl_vm_
 # fallback, an explicit refusal, report.md's Devices and Warnings, compare.
 bg_script_test(loop_direct_io tests/integration/loop_direct_io.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
 set_tests_properties(loop_direct_io PROPERTIES SKIP_RETURN_CODE 77)
+
+# Consent before a disk benchgrid did not create is throttled or retuned
+# (issue 29, item 2): check-time refusals of the root disk (no root needed,
+# nothing set up), and the rules at check and run time on loop devices the
+# test attaches itself.
+bg_script_test(device_consent_check tests/integration/device_consent_check.sh LABELS "cli;spec;fs" TIMEOUT 60)
+bg_script_test(device_consent tests/integration/device_consent.sh LABELS "integration;root;loop;fs;devmodel" TIMEOUT 300)
+bg_script_test(device_consent.partition tests/integration/device_consent.sh ARGS partition
+  LABELS "integration;root;loop;fs;devmodel" TIMEOUT 120)

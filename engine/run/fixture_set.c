@@ -139,6 +139,15 @@ int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *
 	return 0;
 }
 
+/* A target's model throttles its disk: with consent only (fx_fs_may_change). */
+static int may_throttle(const struct fx_fs *fs, const struct node *t, const char *where, struct diag *d)
+{
+	const struct node *m = t && t->kind == NODE_MAP ? node_get(t, "model") : NULL;
+	char w[320];
+	snprintf(w, sizeof(w), "%s.model", where);
+	return m ? fx_fs_may_change(fs, w, "throttle", node_key_pos(t, "model"), d) : 0;
+}
+
 int fixture_set_models(struct fixture_set *fx, const struct node *tree, struct diag *d)
 {
 	if (!fx->fs)
@@ -149,11 +158,19 @@ int fixture_set_models(struct fixture_set *fx, const struct node *tree, struct d
 	if (dm_cell_parse(tree, true, &cell, d) < 0)
 		return -EINVAL;
 	devmodel_cell(fx->dm, &cell);
-	int r = devmodel_target(fx->dm, "target", node_get(tree, "target"), fx_fs_blockdev(fx->fs), d);
+	const struct node *target = node_get(tree, "target");
+	int r = may_throttle(fx->fs, target, "target", d);
+	if (r == 0)
+		r = devmodel_target(fx->dm, "target", target, fx_fs_blockdev(fx->fs), d);
 	const struct node *targets = node_get(tree, "targets");
-	for (size_t i = 0; r == 0 && i < fx->nnamed; i++)
-		r = devmodel_target(fx->dm, fx->named[i].name, node_get(targets, fx->named[i].name),
-		                    fx_fs_blockdev(fx->named[i].fs), d);
+	for (size_t i = 0; r == 0 && i < fx->nnamed; i++) {
+		const struct node *t = node_get(targets, fx->named[i].name);
+		char where[300];
+		snprintf(where, sizeof(where), "targets.%s", fx->named[i].name);
+		r = may_throttle(fx->named[i].fs, t, where, d);
+		if (r == 0)
+			r = devmodel_target(fx->dm, fx->named[i].name, t, fx_fs_blockdev(fx->named[i].fs), d);
+	}
 	return r < 0 ? r : devmodel_apply(fx->dm, false, d);
 }
 
@@ -165,6 +182,9 @@ int fixture_set_knobs(struct fixture_set *fx, const struct node *tree, struct di
 	knobs_down(fx, d);
 	if (!sysctl && !queue)
 		return 0;
+	if (queue && queue->kind == NODE_MAP && queue->n &&
+	    fx_fs_may_change(fx->fs, "queue", "change the queue settings of", &queue->pos, d) < 0)
+		return -EPERM;
 	fx->knobs = knobs_apply(sysctl, queue, fx_fs_blockdev(fx->fs), d);
 	if (!fx->knobs)
 		return -EIO;

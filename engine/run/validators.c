@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "consent.h"
 #include "devmodel.h"
 #include "expect.h"
 #include "fx_fs.h"
@@ -54,6 +55,24 @@ static int check_models(const struct node *cell, const struct node *scenario, st
 	return bad;
 }
 
+/* Throttling and queue settings of a disk benchgrid did not make: the
+ * consent the scenario must give, and the safety rules of a device path
+ * known now (fixtures/fs/consent.h), those only for a cell without errors
+ * so far (d holds one cell's: plan.c). */
+static int check_consent(const struct node *cell, const struct node *scenario, struct diag *d)
+{
+	const struct node *t = node_get(cell, "target"), *v = node_get(cell, "targets");
+	bool rules = d->nerrors == 0;
+	int bad = consent_check(t, "target", raw_device_wanted(cell, t), node_get(cell, "queue"), rules, d);
+	for (size_t i = 0; v && v->kind == NODE_MAP && i < v->n; i++) {
+		char where[256];
+		snprintf(where, sizeof(where), "targets.%s", v->keys[i]);
+		if (consent_check(v->items[i], where, false, NULL, rules, d) < 0)
+			bad = -EINVAL;
+	}
+	return bad;
+}
+
 static int check_postgres(const struct node *cell, const struct node *scenario, struct diag *d)
 {
 	const struct node *v = node_get(cell, "postgres");
@@ -90,6 +109,7 @@ void validators_register(void)
 	spec_check_add_validator(check_models);
 	spec_check_add_validator(check_postgres);
 	spec_check_add_validator(check_knobs);
+	spec_check_add_validator(check_consent);
 	spec_check_add_validator(check_report);
 	spec_check_add_validator(check_expect);
 	spec_check_add_validator(ref_check);

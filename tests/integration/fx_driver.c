@@ -97,6 +97,12 @@ static int cmd_setup(const char *file, const char *work, bool yes, bool hold)
 		goto out;
 	}
 	print_queue("pre.queue", fx_fs_blockdev(fs));
+	/* as the runner (fixture_set_knobs): queue settings need consent */
+	if (queue && queue->kind == NODE_MAP && queue->n &&
+	    fx_fs_may_change(fs, "queue", "change the queue settings of", &queue->pos, &d) < 0) {
+		rc = 1;
+		goto out;
+	}
 	k = knobs_apply(sysctl, queue, fx_fs_blockdev(fs), &d);
 	if (!k) {
 		rc = 1;

@@ -86,7 +86,8 @@ expect_eq "run A: exit status" "$?" 0
 expect_eq "two runs: value ends as it began" "$(now)" "$orig"
 
 # 4. A queue setting: B's dir target lies on A's loop file system, so both
-#    want the loop device's read_ahead_kb.
+#    want the loop device's read_ahead_kb (B's consent given: tune_disk and
+#    --yes, since that loop device is not B's own).
 cat >"$WORK/qa.yaml" <<YAML
 target: {kind: loop, size: 64MiB, fs: ext4}
 queue: {read_ahead_kb: 64}
@@ -96,10 +97,10 @@ dev=$(val blockdev "$WORK/qa.out")
 mnt=$(val path "$WORK/qa.out")
 ra_before=$(val pre.queue.read_ahead_kb "$WORK/qa.out")
 cat >"$WORK/qb.yaml" <<YAML
-target: {kind: dir, path: $mnt}
+target: {kind: dir, path: $mnt, tune_disk: true}
 queue: {read_ahead_kb: 32}
 YAML
-"$DRIVER" setup "$WORK/qb.yaml" "$WORK" >"$WORK/qb.out" 2>"$WORK/qb.err"
+"$DRIVER" setup "$WORK/qb.yaml" "$WORK" --yes >"$WORK/qb.out" 2>"$WORK/qb.err"
 expect_eq "queue: B refused" "$?" 1
 expect_grep "queue: the message names it and A's pid" \
 	"queue.read_ahead_kb: another benchgrid run (pid $HOLD_PID)" "$WORK/qb.err"
