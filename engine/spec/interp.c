@@ -75,6 +75,31 @@ static int take(struct spec_budget *bud, size_t bytes, const char *name, const s
 	return -E2BIG;
 }
 
+/* The value v of `${name}`: appended to b, or (alone: the whole text) set as
+ * *whole; a list or map only alone. */
+static int add_value(struct buf *b, const char *name, const struct node *v, bool alone,
+                     const struct src_pos *at, struct spec_budget *bud, const struct node **whole,
+                     struct diag *d)
+{
+	int depth;
+	if (v->kind == NODE_SEQ || v->kind == NODE_MAP) {
+		if (!alone) {
+			diag_error(d, at, "variable '%s' is %s and cannot be part of a string", name,
+			           node_kind_name(v->kind));
+			return -EINVAL;
+		}
+		*whole = v;
+		return take(bud, spec_node_cost(v, &depth), name, at, d);
+	}
+	size_t len = strlen(v->text);
+	if (alone)
+		*whole = v;
+	int rc = take(bud, len, name, at, d);
+	if (rc == 0)
+		buf_add(b, v->text, len);
+	return rc;
+}
+
 int interp_text(const char *text, const struct src_pos *pos, bool quoted, interp_lookup_fn fn, void *ud,
                 struct spec_budget *bud, char **out, const struct node **whole, struct diag *d)
 {
@@ -120,24 +145,12 @@ int interp_text(const char *text, const struct src_pos *pos, bool quoted, interp
 		} else if (!v) {
 			diag_error(d, &at, "undefined variable '%s'", name);
 			rc = -EINVAL;
-		} else if (v->kind == NODE_SEQ || v->kind == NODE_MAP) {
-			int depth;
-			if (p == text && end[1] == 0) {
-				*whole = v;
-				if ((rc = take(bud, spec_node_cost(v, &depth), name, &at, d)) < 0)
-					break;
-			} else {
-				diag_error(d, &at, "variable '%s' is %s and cannot be part of a string", name,
-				           node_kind_name(v->kind));
-				rc = -EINVAL;
-			}
 		} else {
-			size_t len = strlen(v->text);
-			if (p == text && end[1] == 0)
-				*whole = v;
-			if ((rc = take(bud, len, name, &at, d)) < 0)
+			int r = add_value(&b, name, v, p == text && end[1] == 0, &at, bud, whole, d);
+			if (r < 0)
+				rc = r;
+			if (r == -E2BIG)
 				break;
-			buf_add(&b, v->text, len);
 		}
 		p = end + 1;
 	}
