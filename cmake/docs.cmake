@@ -23,6 +23,8 @@ list(APPEND BG_HELP_TOPICS reports=${PROJECT_SOURCE_DIR}/docs/reports.md) # repo
 list(APPEND BG_HELP_TOPICS options=${PROJECT_SOURCE_DIR}/docs/options.md editors=${PROJECT_SOURCE_DIR}/docs/editors.md)
 # From the quickstart to a sweep of one's own (`benchgrid help tutorial`).
 list(APPEND BG_HELP_TOPICS tutorial=${PROJECT_SOURCE_DIR}/docs/tutorial.md)
+# Whom benchgrid trusts, what it changes and the consent each change needs.
+list(APPEND BG_HELP_TOPICS security=${PROJECT_SOURCE_DIR}/docs/security.md)
 set(BG_HELP_FILES "")
 foreach(t ${BG_HELP_TOPICS})
   string(REGEX REPLACE "^[^=]*=" "" f "${t}")

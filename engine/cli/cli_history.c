@@ -26,6 +26,7 @@
 #include "store.h"
 #include "store_query.h"
 #include "svg.h"
+#include "term_escape.h"
 
 #define HISTORY_LEVEL      0.95
 #define HISTORY_MIN_BEFORE 3
@@ -126,12 +127,15 @@ static void print_changed(struct store *s, const struct store_point *now, const 
 		const char *old = fact_find(a, na, b[i].key);
 		if (fact_ignored(b[i].key) || (old && !strcmp(old, b[i].value)))
 			continue;
-		printf("    %s: %s -> %s\n", b[i].key, old ? old : "(none)", b[i].value);
+		char ek[256], eo[512], ev[512];
+		printf("    %s: %s -> %s\n", TERM_ESC(ek, b[i].key), TERM_ESC(eo, old ? old : "(none)"),
+		       TERM_ESC(ev, b[i].value));
 		shown++;
 	}
 	for (size_t i = 0; i < na; i++)
 		if (!fact_ignored(a[i].key) && !fact_find(b, nb, a[i].key)) {
-			printf("    %s: %s -> (none)\n", a[i].key, a[i].value);
+			char ek[256], ev[512];
+			printf("    %s: %s -> (none)\n", TERM_ESC(ek, a[i].key), TERM_ESC(ev, a[i].value));
 			shown++;
 		}
 	if (!shown)
@@ -147,7 +151,8 @@ static void print_table(const struct store_point *p, size_t n, size_t from, cons
 	char head[600];
 	snprintf(head, sizeof(head), "%s%s%s%s", metric, *p[from].unit ? " (" : "", p[from].unit,
 	         *p[from].unit ? ")" : "");
-	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", head, "flag");
+	char eh[700], ehost[256], elabel[512];
+	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", TERM_ESC(eh, head), "flag");
 	for (size_t i = from; i < n; i++) {
 		char date[32], val[32], flag[128] = "";
 		date_text(p[i].started, date, sizeof(date));
@@ -155,8 +160,8 @@ static void print_table(const struct store_point *p, size_t n, size_t from, cons
 		if (j[i].flag)
 			snprintf(flag, sizeof(flag), "%s: outside [%.6g, %.6g] of the %zu runs before",
 			         j[i].flag < 0 ? "LOW" : "HIGH", j[i].lo, j[i].hi, j[i].nbefore);
-		printf("%-16s  %-12s  %-30s  %14s  %s\n", date, p[i].host, *p[i].label ? p[i].label : "-",
-		       val, flag);
+		printf("%-16s  %-12s  %-30s  %14s  %s\n", date, TERM_ESC(ehost, p[i].host),
+		       TERM_ESC(elabel, *p[i].label ? p[i].label : "-"), val, flag);
 	}
 }
 
@@ -388,7 +393,7 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
 	for (size_t i = from; i < n; i++) {
 		if (!j[i].flag)
 			continue;
-		char date[32];
+		char date[32], elabel[512], ehost[256], emetric[256], eunit[64];
 		date_text(p[i].started, date, sizeof(date));
 		/* A rate (tps, MB/s) that fell or a duration that grew is slower. */
 		int dir = stats_unit_direction(p[i].unit) * j[i].flag;
@@ -398,8 +403,9 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
 		       dir < 0   ? " (slower):"
 		       : dir > 0 ? " (faster):"
 		                 : ":",
-		       date, *p[i].label ? p[i].label : "-", p[i].host, metric, p[i].value, p[i].unit,
-		       100 * HISTORY_LEVEL, j[i].lo, j[i].hi, j[i].nbefore);
+		       date, TERM_ESC(elabel, *p[i].label ? p[i].label : "-"), TERM_ESC(ehost, p[i].host),
+		       TERM_ESC(emetric, metric), p[i].value, TERM_ESC(eunit, p[i].unit), 100 * HISTORY_LEVEL,
+		       j[i].lo, j[i].hi, j[i].nbefore);
 		if (j[i].prev >= 0)
 			print_changed(s, &p[i], &p[j[i].prev]);
 		nflag++;
@@ -413,7 +419,7 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
  * different things. */
 static void print_loop_dio_changes(struct store *s, const struct store_point *p, size_t n, size_t from)
 {
-	char err[512], date[32];
+	char err[512], date[32], elabel[512];
 	for (size_t i = from; i < n; i++) {
 		size_t k = i;
 		while (k-- > 0 && strcmp(p[k].cell_id, p[i].cell_id))
@@ -427,14 +433,15 @@ static void print_loop_dio_changes(struct store *s, const struct store_point *p,
 			const char *was = fact_find(a, na, "dev.loop_direct_io"),
 			           *now = fact_find(b, nb, "dev.loop_direct_io");
 			if (was && now && strcmp(was, now)) {
+				char ewas[64], enow[64];
 				date_text(p[i].started, date, sizeof(date));
 				printf("\nnote: run of %s, cell %s: the loop device %s (dev.loop_direct_io "
 				       "%s -> %s): "
 				       "its figures and the run's before measure different things\n",
-				       date, *p[i].label ? p[i].label : "-",
+				       date, TERM_ESC(elabel, *p[i].label ? p[i].label : "-"),
 				       strcmp(now, "1") ? "reads its image through the host's page cache"
 				                        : "reaches its disk with direct I/O",
-				       was, now);
+				       TERM_ESC(ewas, was), TERM_ESC(enow, now));
 			}
 		}
 		store_facts_free(a, na);
@@ -464,10 +471,11 @@ static int print_list(struct store *s, const char *scenario, const char *shown)
 		char date[32] = "";
 		if (!scenario && f[2])
 			date_text(strtod(f[2], NULL), date, sizeof(date));
+		char e0[512], e1[256];
 		if (scenario)
-			printf("%-40s %s\n", f[0], f[1] ? f[1] : "");
+			printf("%-40s %s\n", TERM_ESC(e0, f[0]), TERM_ESC(e1, f[1] ? f[1] : ""));
 		else
-			printf("%-32s %6s  %s\n", f[0], f[1] ? f[1] : "", date);
+			printf("%-32s %6s  %s\n", TERM_ESC(e0, f[0]), TERM_ESC(e1, f[1] ? f[1] : ""), date);
 	}
 	store_names_free(v, n);
 	return n ? 0 : CLI_EXIT_USAGE;

@@ -49,16 +49,20 @@ int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells
 }
 
 /* A file of the output directory that benchgrid wrote: a regular file of
- * ours with one link, opened without following a link. fd or -errno. */
+ * ours with one link, opened without following a link (nor waiting for a
+ * writer of a FIFO planted there: O_NONBLOCK until it is known to be
+ * regular). fd or -errno. */
 static int open_own(int dirfd, const char *name, int flags)
 {
-	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
 	int rc = fstat(fd, &st) < 0 ? -errno : 0;
 	if (rc == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1 || !outdir_owned_by_us(&st)))
 		rc = -EPERM;
+	if (rc == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		rc = -errno;
 	if (rc < 0) {
 		close(fd);
 		return rc;

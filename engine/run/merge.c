@@ -18,6 +18,7 @@
 #include "outdir.h"
 #include "rep.h"
 #include "results.h"
+#include "safe_file.h"
 #include "share.h"
 #include "term_escape.h"
 
@@ -39,14 +40,19 @@ struct merge {
 	size_t nshares;
 };
 
-/* A file of DIR (or DIR/shards) as JSON, never through a link. */
+/* A file of DIR (or DIR/shards) as JSON: never through a link, a regular
+ * file only (a FIFO a share left there does not block), at most
+ * SAFE_FILE_RESULTS_MAX bytes (util/safe_file). */
 static json_t *load_json_at(int dirfd, const char *name)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	json_t *v = json_loadfd(fd, 0, NULL);
-	close(fd);
+	struct stat st;
+	char err[512];
+	size_t len;
+	int fd = safe_file_openat(dirfd, name, SAFE_FILE_PRIVATE_OK, &st, err, sizeof(err));
+	char *text =
+	    fd >= 0 ? safe_file_read_fd(fd, name, SAFE_FILE_RESULTS_MAX, &len, err, sizeof(err)) : NULL;
+	json_t *v = text ? json_loadb(text, len, 0, NULL) : NULL;
+	free(text);
 	return v;
 }
 

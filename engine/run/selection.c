@@ -12,6 +12,7 @@
 
 #include "outdir.h"
 #include "results_write.h"
+#include "safe_file.h"
 
 static json_t *pairs_json(const struct defines *v)
 {
@@ -131,17 +132,18 @@ static int selection_read(const char *outdir, struct defines *D, struct defines 
 	int dfd = open(outdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return -ENOENT; /* the run says what is wrong with the folder */
-	int fd = openat(dfd, SELECTION_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	int rc = fd < 0 ? -errno : 0;
+	struct stat st, dst;
+	char err[512];
+	int fd = safe_file_openat(dfd, SELECTION_NAME, SAFE_FILE_PRIVATE_OK, &st, err, sizeof(err));
+	int rc = fd < 0 ? fd : 0;
 	/* On a root-squashed share the folder and our files belong to the
 	 * squashed uid, which counts as ours only once outdir_open has probed
 	 * it (after this read): a file of the folder's own owner is accepted
 	 * here, and outdir_open then refuses a folder that is not ours. */
-	struct stat st, dst;
 	bool dir_ok = fstat(dfd, &dst) == 0;
 	close(dfd);
-	if (rc == 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
-	                !(outdir_owned_by_us(&st) || (dir_ok && st.st_uid == dst.st_uid))))
+	if (rc == 0 &&
+	    (st.st_nlink != 1 || !(outdir_owned_by_us(&st) || (dir_ok && st.st_uid == dst.st_uid))))
 		rc = -EPERM;
 	json_t *o = rc == 0 ? json_loadfd(fd, 0, NULL) : NULL;
 	if (fd >= 0)

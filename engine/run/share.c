@@ -13,6 +13,7 @@
 #include "journal.h"
 #include "jsonio.h"
 #include "outdir.h"
+#include "safe_file.h"
 
 int share_open(struct share *sh, int outfd, const char *outdir, size_t i, size_t n, struct diag *d)
 {
@@ -47,11 +48,15 @@ void share_close(struct share *sh)
 static bool holder_of(const struct share *sh, char *buf, size_t len)
 {
 	buf[0] = 0;
-	int fd = openat(sh->dirfd, sh->meta, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char err[512];
+	size_t n;
+	int fd = safe_file_openat(sh->dirfd, sh->meta, SAFE_FILE_PRIVATE_OK, &st, err, sizeof(err));
 	if (fd < 0)
 		return false;
-	json_t *v = json_loadfd(fd, 0, NULL);
-	close(fd);
+	char *text = safe_file_read_fd(fd, sh->meta, SAFE_FILE_TEXT_MAX, &n, err, sizeof(err));
+	json_t *v = text ? json_loadb(text, n, 0, NULL) : NULL;
+	free(text);
 	const char *host = v ? jsonio_get_str(v, "host", "?") : "?";
 	bool elsewhere = v && strcmp(host, sh->host) != 0;
 	if (v)

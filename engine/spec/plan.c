@@ -15,6 +15,7 @@
 #include "matrix.h"
 #include "spec_hooks.h"
 #include "spec_load.h"
+#include "term_escape.h"
 
 /* Defined in spec.c. */
 
@@ -323,10 +324,11 @@ static void print_whens(const struct spec *s, FILE *out)
 			continue;
 		char name[128];
 		spec_step_name(steps->items[i], i, name, sizeof(name));
-		fprintf(out, "# -%s: skipped where its when: is false: %s%s (%s:%d:%d)\n", name,
+		char en[256], ew[1024];
+		fprintf(out, "# -%s: skipped where its when: is false: %s%s (%s:%d:%d)\n", TERM_ESC(en, name),
 		        w->tag && !strcmp(w->tag, "!lua") ? "!lua " : "",
-		        w->kind == NODE_SCALAR ? w->text : "?", w->pos.file ? w->pos.file : "?", w->pos.line,
-		        w->pos.col);
+		        TERM_ESC(ew, w->kind == NODE_SCALAR ? w->text : "?"), w->pos.file ? w->pos.file : "?",
+		        w->pos.line, w->pos.col);
 	}
 }
 
@@ -396,27 +398,29 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	const char **cols;
 	size_t nc = param_columns(cells, n, &cols);
 	if (f == PLAN_TSV) {
+		char e[1024];
 		fputs("index\tid", out);
 		for (size_t j = 0; j < nc; j++)
-			fprintf(out, "\t%s", cols[j]);
+			fprintf(out, "\t%s", TERM_ESC(e, cols[j]));
 		fputc('\n', out);
 		for (size_t i = 0; i < n; i++) {
 			fprintf(out, "%zu\t%s", cells[i].index, cells[i].id);
 			for (size_t j = 0; j < nc; j++) {
 				const struct node *v = node_get(cells[i].params, cols[j]);
-				fprintf(out, "\t%s", v ? v->text : "");
+				fprintf(out, "\t%s", TERM_ESC(e, v ? v->text : ""));
 			}
 			fputc('\n', out);
 		}
 		free(cols);
 		return;
 	}
-	/* Aligned table: widths from the header and every value. */
+	/* Aligned table: widths from the header and every value (as shown). */
+	char e[1024];
 	size_t *w = calloc(nc + 2, sizeof(*w));
 	w[0] = strlen("index");
 	w[1] = 12;
 	for (size_t j = 0; j < nc; j++)
-		w[j + 2] = strlen(cols[j]);
+		w[j + 2] = strlen(TERM_ESC(e, cols[j]));
 	for (size_t i = 0; i < n; i++) {
 		char ix[32];
 		size_t l = (size_t)snprintf(ix, sizeof(ix), "%zu", cells[i].index);
@@ -424,12 +428,12 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 			w[0] = l;
 		for (size_t j = 0; j < nc; j++) {
 			const struct node *v = node_get(cells[i].params, cols[j]);
-			if (v && strlen(v->text) > w[j + 2])
-				w[j + 2] = strlen(v->text);
+			if (v && strlen(TERM_ESC(e, v->text)) > w[j + 2])
+				w[j + 2] = strlen(e);
 		}
 	}
 	fprintf(out, "# %s: %zu cell%s in run order; 'sets up' names the fixtures a cell builds anew\n",
-	        s->name, n, n == 1 ? "" : "s");
+	        TERM_ESC(e, s->name), n, n == 1 ? "" : "s");
 	bool whens = spec_has_when(s);
 	size_t *loads = estimate_cell_loads(s, cells, n);
 	bool has_pg = node_get(s->root, "postgres") != NULL;
@@ -441,7 +445,7 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 	}
 	fprintf(out, "%-*s  %-*s  %-*s", (int)w[0], "index", (int)w[1], "id", wset, "sets up");
 	for (size_t j = 0; j < nc; j++)
-		fprintf(out, "  %-*s", (int)w[j + 2], cols[j]);
+		fprintf(out, "  %-*s", (int)w[j + 2], TERM_ESC(e, cols[j]));
 	fputs(whens ? "  steps\n" : "\n", out);
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
@@ -450,12 +454,12 @@ void plan_print(const struct spec *s, const struct cell *cells, size_t n, enum p
 		        what);
 		for (size_t j = 0; j < nc; j++) {
 			const struct node *v = node_get(cells[i].params, cols[j]);
-			fprintf(out, "  %-*s", (int)w[j + 2], v ? v->text : "-");
+			fprintf(out, "  %-*s", (int)w[j + 2], TERM_ESC(e, v ? v->text : "-"));
 		}
 		char steps[1024] = "";
 		if (whens) {
 			steps_text(&cells[i], steps, sizeof(steps));
-			fprintf(out, "  %s", steps);
+			fprintf(out, "  %s", TERM_ESC(e, steps));
 		}
 		fputc('\n', out);
 	}

@@ -15,6 +15,7 @@
 #include "cell_summary.h"
 #include "diag.h"
 #include "results_read.h"
+#include "safe_file.h"
 #include "store_db.h"
 #include "store_schema.h"
 
@@ -516,12 +517,16 @@ int store_put_dir(struct store *s, const char *dir, char *err, size_t errlen)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	size_t len;
+	/* the folder the user named; a regular file, capped (util/safe_file) */
+	char *text = safe_file_read(path, SAFE_FILE_FOLLOW | SAFE_FILE_PRIVATE_OK, SAFE_FILE_RESULTS_MAX,
+	                            &len, err, errlen);
+	if (!text)
+		return -ENOENT;
+	json_t *root = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!root) {
-		if (je.line > 0)
-			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		else /* "unable to open PATH: WHY" */
-			snprintf(err, errlen, "%s", je.text);
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 		return -ENOENT;
 	}
 	struct run r;

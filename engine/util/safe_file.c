@@ -105,10 +105,15 @@ bool safe_file_everyone_may_read(int fd, const char *path, const struct stat *st
 
 int safe_file_open(const char *path, unsigned flags, struct stat *st, char *err, size_t errlen)
 {
+	return safe_file_openat(AT_FDCWD, path, flags, st, err, errlen);
+}
+
+int safe_file_openat(int dirfd, const char *path, unsigned flags, struct stat *st, char *err, size_t errlen)
+{
 	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
 	if (!(flags & SAFE_FILE_FOLLOW))
 		oflags |= O_NOFOLLOW;
-	int fd = open(path, oflags);
+	int fd = openat(dirfd, path, oflags);
 	if (fd < 0) {
 		int e = errno;
 		if (e == ELOOP && !(flags & SAFE_FILE_FOLLOW))

@@ -42,6 +42,9 @@ enum safe_file_flags {
 /* Open path under rules 1, 2 and 4. An fd (blocking, close-on-exec) and
  * its fstat in *st, or a negative errno with the reason in err. */
 int safe_file_open(const char *path, unsigned flags, struct stat *st, char *err, size_t errlen);
+/* The same for a name relative to the folder open as dirfd (AT_FDCWD: the
+ * working directory): a results folder's files, read through its fd. */
+int safe_file_openat(int dirfd, const char *path, unsigned flags, struct stat *st, char *err, size_t errlen);
 
 /* Read all of fd (from safe_file_open; closed here), at most max bytes, into
  * a NUL-terminated malloc'd text; its length in *len. NULL with the reason

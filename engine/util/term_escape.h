@@ -21,5 +21,7 @@ void term_fput(FILE *f, const char *s, unsigned flags);
 /* s escaped into buf, cut at a whole character or escape when it does not
  * fit; returns buf. len must be > 0. */
 const char *term_escape(char *buf, size_t len, const char *s, unsigned flags);
+/* term_escape into a local array, one line: printf("%s", TERM_ESC(b, s)). */
+#define TERM_ESC(buf, s) term_escape((buf), sizeof(buf), (s), 0)
 
 #endif

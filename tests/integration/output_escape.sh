@@ -212,6 +212,19 @@ cat "$t/merge.out" >>"$t/merge.err"
 check_term "merge (label)" "$t/merge.err" '\e]0;pwned-title\a'
 check_term "merge (error)" "$t/merge.err" '\e[2J'
 
+"$bg" plan "$t/term.yaml" >"$t/plan.out" 2>&1
+check_term "plan (table)" "$t/plan.out" 'a\e]0;pwned-title\ab'
+"$bg" plan --format tsv "$t/term.yaml" >"$t/plan.tsv" 2>&1
+check_term "plan (tsv)" "$t/plan.tsv" 'c\e[2Jd'
+# history: the labels and host as stored, shown escaped
+sed -e 's/^name: term$/name: term2/' -e '/printf/d' -e 's/exit 3/true/' "$t/term.yaml" >"$t/term2.yaml"
+for r in 1 2; do
+	"$bg" run -q --store "$t/h.db" --work-dir "$t/work" -o "$t/h$r" "$t/term2.yaml" >/dev/null 2>&1 ||
+		bad "history run $r failed"
+done
+"$bg" history term2 --metric x.elapsed_s --store "$t/h.db" >"$t/history.out" 2>&1
+check_term "history (labels)" "$t/history.out" '\e]0;pwned-title\a'
+
 printf 'benchgrid: 1\nname: bad\nsteps:\n  - name: x\n    exec: {command: "true", "k\\e]0;t\\ax": 1}\n' >"$t/bad.yaml"
 "$bg" check "$t/bad.yaml" >"$t/check.out" 2>&1
 [[ $? -ne 0 ]] || bad "check of an unknown key passed"

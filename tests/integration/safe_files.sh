@@ -12,7 +12,9 @@
 # left out, and `check` passes). run:write replaces a planted link in the
 # output folder instead of writing through it; report DIR refuses a planted
 # results.json link unread; a store file owned by another user (nobody) or
-# writable by others is not written to.
+# writable by others is not written to. A FIFO planted in a results folder
+# (a share's files, selection.json, journal.jsonl) blocks neither merge nor
+# --resume.
 # Root: the readable-by-everyone rule exempts a user's own files.
 set -u
 bg=${BENCHGRID:?}
@@ -181,6 +183,33 @@ if command -v sqlite3 >/dev/null && id nobody >/dev/null 2>&1; then
 else
 	echo "skip store cases: no sqlite3 or no user nobody"
 fi
+
+# --- results folders of other runs and shares: a FIFO planted where a
+# share's results, a share's facts, the selection of -D/--only or the
+# journal should be does not block merge or --resume (each is refused or
+# skipped, in time) ---
+scen "$t/two.yaml" $'name: two\nmatrix: {x: [1, 2]}'
+"$bg" run -q --no-store -o "$t/sh" --shard 0/2 "$t/two.yaml" >/dev/null 2>&1
+"$bg" run -q --no-store -o "$t/sh" --shard 1/2 "$t/two.yaml" >/dev/null 2>&1
+for f in "$t"/sh/shards/0-of-2.results.json "$t"/sh/shards/1-of-2.json; do
+	[ -f "$f" ] || bad "shard file $(basename "$f") missing: $(ls "$t/sh/shards")"
+	rm -f "$f" && mkfifo "$f"
+done
+out=$(bounded "$bg" merge "$t/sh" 2>&1)
+rc=$?
+[ $rc -ne 124 ] && [ $rc -ne 137 ] && ok "merge-fifo-in-shards (status $rc)" || bad "merge-fifo-in-shards: merge hung on a FIFO" "$out"
+scen "$t/one.yaml" $'name: one\nvars: {x: 1}'
+"$bg" run -q --no-store -o "$t/res" -D x=2 "$t/one.yaml" >/dev/null 2>&1
+for f in selection.json journal.jsonl; do
+	[ -f "$t/res/$f" ] || { bad "resume-fifo-$f: no $f to replace: $(ls "$t/res")"; continue; }
+	cp -p "$t/res/$f" "$t/res/$f.keep"
+	rm -f "$t/res/$f" && mkfifo "$t/res/$f"
+	out=$(bounded "$bg" run -q --no-store --resume "$t/res" "$t/one.yaml" 2>&1)
+	rc=$?
+	[ $rc -ne 124 ] && [ $rc -ne 137 ] && [ $rc -ne 0 ] && ok "resume-fifo-$f (status $rc)" ||
+		bad "resume-fifo-$f: status $rc (124: hung on the FIFO; 0: a FIFO accepted)" "$out"
+	rm -f "$t/res/$f" && mv "$t/res/$f.keep" "$t/res/$f"
+done
 
 echo "safe_files: $pass passed, $fail failed"
 [ $fail -eq 0 ]
