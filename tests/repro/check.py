@@ -122,6 +122,24 @@ if isinstance(pivots, dict):
     pivots = [pivots]
 
 
+def md_text(s):
+    """s as report.md writes a scenario's text (reporters/rep_fmt.c,
+    rep_md_text): & < > as entities, Markdown's punctuation and a _ that
+    could open emphasis behind a backslash, line breaks as spaces"""
+    out, after_word = [], False
+    for c in s:
+        word = c.isascii() and c.isalnum()
+        rep = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " ", "\t": " "}.get(c)
+        if c == "_":
+            word = after_word
+            rep = None if after_word else "\\_"
+        elif rep is None and c in "\\`*[]|~#!":
+            rep = "\\" + c
+        after_word = word
+        out.append(rep if rep is not None else c)
+    return "".join(out)
+
+
 def arm(cell):
     """the cell's arm: 'model' (the device models on), 'none' (the control
     arm: no model) or an ablation ('nocache', 'iops': the models less one
@@ -135,7 +153,7 @@ def has_step(cell, st):
 
 for p in pivots:
     title = p.get("title") or p["value"]
-    check(f"### {title}" in md, f"{spec}: report.md has the pivot table '{title}'")
+    check(f"### {md_text(title)}" in md, f"{spec}: report.md has the pivot table '{title}'")
     st, mname = p["value"].split(".", 1)
     for c in ok_cells:
         if not has_step(c, st):
