@@ -47,6 +47,7 @@ file[statistics]=docs/statistics.md
 file[reports]=docs/reports.md # report.html, numbers, charts
 file+=([options]=docs/options.md [editors]=docs/editors.md)
 file[tutorial]=docs/tutorial.md
+file[security]=docs/security.md
 for topic in "${topics[@]}"; do
 	[[ $topic == commands ]] && continue
 	[[ -n ${file[$topic]:-} ]] || {

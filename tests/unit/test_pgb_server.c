@@ -439,9 +439,8 @@ static void test_bad_options(void **state)
 	diag_free(&dok);
 	expect_check_error("init: {scale: 1}\nclients: 4\n", "cannot be combined with init", 2, 1);
 	/* a string source is held by diag like a file: its block's indentation counts */
-	expect_check_error("script: |\n  SELECT 1;\n  \\set x random(1, 2\n", "expected ',' or ')'", 3,
-	                   21);
-	expect_check_error("script: no_such_file.sql\n", "cannot read", 1, 9);
+	expect_check_error("script: |\n  SELECT 1;\n  \\set x random(1, 2\n", "expected ',' or ')'", 3, 21);
+	expect_check_error("script: no_such_file.sql\n", "cannot open", 1, 9);
 
 	/* in a scenario file, columns of a block scalar count its indentation */
 	char path[] = "/tmp/bg-pgb-XXXXXX";

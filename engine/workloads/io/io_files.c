@@ -61,6 +61,8 @@ static bool parse_filesize(const struct node *n, struct io_opts *o, struct diag 
 		           "io.filesize: '%s' is not a range of positive sizes MIN-MAX with MIN <= MAX", s);
 		return false;
 	}
+	if (!o->bs)
+		return false; /* io.bs: 0 is an error of its own */
 	if (o->filesize_min < o->bs) {
 		diag_error(d, &n->pos, "io.filesize: %llu bytes is less than one block (io.bs = %llu)",
 		           (unsigned long long)o->filesize_min, (unsigned long long)o->bs);
@@ -76,6 +78,8 @@ static bool parse_filesize(const struct node *n, struct io_opts *o, struct diag 
 
 uint64_t io_files_size(const struct io_opts *o, unsigned k)
 {
+	if (!o->bs)
+		return 0; /* refused by check (io.bs: 0) */
 	if (!o->filesize_min)
 		return o->size / (o->nrfiles ? o->nrfiles : 1) / o->bs * o->bs;
 	uint64_t lo = (o->filesize_min + o->bs - 1) / o->bs, hi = o->filesize_max / o->bs;
