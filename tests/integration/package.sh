@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The install tree and the Debian package, for real:
-# - a build folder of its own (BUILD/package: the running build is not
-#   touched) builds the binary, the man pages and the compressed files;
+# - the build under test (its binary, man pages and compressed files; this
+#   test compiles nothing and writes only under its temporary folder);
 # - `cmake --install --prefix P` puts every file in its GNUInstallDirs place,
 #   and the installed binary runs an installed example from another folder
 #   with the source tree hidden (an empty tmpfs mounted over it in a private
@@ -53,12 +53,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# 1. A build of its own: only what is installed (the tests are not needed).
-pb=$build/package
-cmake -S "$src" -B "$pb" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$t/configure.log" 2>&1 ||
-	{ cat "$t/configure.log"; exit 1; }
-cmake --build "$pb" -j2 --target benchgrid benchgrid-latdev man install_files >"$t/build.log" 2>&1 ||
-	{ tail -30 "$t/build.log"; exit 1; }
+# 1. The build under test: its binary, man pages and compressed files (all
+# built by `cmake --build`); nothing here compiles. Installing and packing
+# read it and write only under $t.
+pb=$build
+for f in benchgrid benchgrid-latdev man/benchgrid.1 CPackConfig.cmake; do
+	[[ -e $pb/$f ]] || { echo "FAIL: the build has no $f (build it first)"; exit 1; }
+done
 
 # 2. cmake --install --prefix, and a run with the sources hidden.
 P=$t/prefix
@@ -100,8 +101,8 @@ else
 fi
 
 # 3. The .deb.
-(cd "$pb" && cpack -G DEB -B "$pb/deb") >"$t/cpack.log" 2>&1 || { cat "$t/cpack.log"; exit 1; }
-deb=$(ls -t "$pb"/deb/benchgrid_*.deb 2>/dev/null | head -1)
+(cd "$t" && cpack -G DEB --config "$pb/CPackConfig.cmake" -B "$t/deb") >"$t/cpack.log" 2>&1 || { cat "$t/cpack.log"; exit 1; }
+deb=$(ls -t "$t"/deb/benchgrid_*.deb 2>/dev/null | head -1)
 [[ -f $deb ]] || { bad "cpack made no .deb: $(tail -5 "$t/cpack.log")"; exit 1; }
 echo "package: $deb ($(stat -c %s "$deb") bytes)"
 depends=$(dpkg-deb -f "$deb" Depends)
