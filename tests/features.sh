@@ -63,6 +63,7 @@ probe() {
 	case $1 in
 	root) has root "uid $(id -u)" test "$(id -u)" -eq 0 ;;
 	loop) has loop "/dev/loop-control" test -e /dev/loop-control ;;
+	zram) has zram "/sys/class/zram-control/hot_add" test -w /sys/class/zram-control/hot_add ;;
 	ext4 | xfs | btrfs) has "$1" "/proc/filesystems and mkfs.$1" fs_known "$1" ;;
 	io_uring) has io_uring "io_uring_setup in /proc/kallsyms, kernel.io_uring_disabled != 2" \
 		sh -c 'grep -qw __x64_sys_io_uring_setup /proc/kallsyms || grep -qw io_uring_setup /proc/kallsyms; r=$?; [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 2 ] && [ $r = 0 ]' ;;
@@ -92,7 +93,7 @@ probe() {
 	esac
 }
 
-all=(root loop ext4 xfs btrfs io_uring cgroup1-blkio cgroup1-memory cgroup2-io cgroup2-memory postgresql-15
+all=(root loop zram ext4 xfs btrfs io_uring cgroup1-blkio cgroup1-memory cgroup2-io cgroup2-memory postgresql-15
 	fio fio-genzipf slurm chromium fuse nfs device-mapper partitions root-blockdev stress-ng clang-fuzzer)
 (($#)) || set -- "${all[@]}"
 rc=0

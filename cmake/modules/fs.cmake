@@ -1,4 +1,4 @@
-# fs: targets (dir, loop, device), file systems, system knobs, device facts
+# fs: targets (dir, loop, device, zram), file systems, system knobs, device facts
 # and the crash-safe state journal.
 bg_unit_test(test_state SOURCES tests/unit/test_state.c LABELS fs SKIPPABLE test_pg_stop)
 bg_unit_test(test_fx_fs SOURCES tests/unit/test_fx_fs.c LABELS fs)
@@ -54,3 +54,8 @@ bg_script_test(device_consent_check tests/integration/device_consent_check.sh LA
 bg_script_test(device_consent tests/integration/device_consent.sh LABELS "integration;root;loop;fs;devmodel" TIMEOUT 300)
 bg_script_test(device_consent.partition tests/integration/device_consent.sh ARGS partition
   LABELS "integration;root;loop;fs;devmodel" TIMEOUT 120)
+
+# kind: zram (issue 30): a run with ext4 and xfs, kill -9 and cleanup, and
+# the safety rules on a zram device (and a zram swap) the test makes itself.
+bg_script_test(zram_target tests/integration/zram_target.sh LABELS "integration;root;loop;fs" TIMEOUT 300)
+set_tests_properties(zram_target PROPERTIES SKIP_RETURN_CODE 77)

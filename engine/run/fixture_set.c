@@ -82,17 +82,6 @@ static bool same_targets(const struct node *a, const struct node *b)
 	return true;
 }
 
-/* A filesystem mkfs made and benchgrid mounted: a loop or device target,
- * not used raw (a dir target only makes a directory). */
-static bool made_fs(const struct node *target, const struct fx_fs *fs)
-{
-	const struct node *kind = node_get(target, "kind");
-	const char *refuse;
-	return fs && kind && kind->kind == NODE_SCALAR &&
-	       (!strcmp(kind->text, "loop") || !strcmp(kind->text, "device")) &&
-	       !fx_fs_raw_device(fs, &refuse);
-}
-
 int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *work_dir, bool allow_destroy,
                    struct diag *d)
 {
@@ -131,9 +120,9 @@ int fixture_set_fs(struct fixture_set *fx, const struct node *tree, const char *
 	}
 	/* Only a filesystem made counts: a directory takes no time to make,
 	 * and plan's estimate prices mkfs and mount. */
-	bool made = made_fs(fx->target, fx->fs);
+	bool made = fx_fs_made_fs(fx->fs);
 	for (size_t i = 0; i < fx->nnamed; i++)
-		made |= made_fs(node_get(fx->targets, fx->named[i].name), fx->named[i].fs);
+		made |= fx_fs_made_fs(fx->named[i].fs);
 	if (made)
 		fx->setup_fs_s = clock_mono() - t0;
 	return 0;

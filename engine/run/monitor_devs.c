@@ -140,37 +140,13 @@ void mon_devs_add_under(struct mon_devs *L)
 	}
 }
 
-/* What a target is, from its facts: "ext4 on loop image /x, direct I/O
- * to the disk under it",
- * "xfs on the device", "directory /x on ext4". */
-static void target_what(const struct fx_fs *fs, char *out, size_t len)
-{
-	struct step_result f;
-	result_init(&f, NULL, NULL);
-	fx_fs_facts(fs, &f);
-	const char *kind = result_info_get(&f, "fs.kind"), *type = result_info_get(&f, "fs.type");
-	const char *image = result_info_get(&f, "fs.image"), *path = result_info_get(&f, "fs.path");
-	type = type ? type : "?";
-	const char *dio = result_info_get(&f, "dev.loop_direct_io");
-	if (kind && !strcmp(kind, "loop")) /* how it reaches its disk: issue 27 */
-		snprintf(out, len, "%s on loop image %s, %s", type, image ? image : "?",
-		         !dio                ? "its I/O path unknown"
-		         : !strcmp(dio, "1") ? "direct I/O to the disk under it"
-		                             : "buffered: through the host's page cache");
-	else if (kind && !strcmp(kind, "device"))
-		snprintf(out, len, "%s on the device", type);
-	else
-		snprintf(out, len, "directory %s on %s", path ? path : "?", type);
-	result_free(&f);
-}
-
 static void add_fs(struct mon_devs *L, const char *target, const struct fx_fs *fs)
 {
 	const char *dev = fx_fs_blockdev(fs);
 	char what[1024];
 	if (!dev)
-		return; /* tmpfs, overlay: nothing to sample */
-	target_what(fs, what, sizeof(what));
+		return;                         /* tmpfs, overlay: nothing to sample */
+	fx_fs_describe(fs, what, sizeof(what)); /* as its kind says: target_ops.h */
 	mon_devs_add_target(L, target, dev, what);
 }
 

@@ -4,9 +4,18 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fx_fs.h"
+
 static bool is_text(const struct node *n, const char *s)
 {
 	return n && n->kind == NODE_SCALAR && !strcmp(n->text, s);
+}
+
+/* A target whose kind can be used raw (fs: none): fx_fs_kind_raw. */
+static bool raw_kind(const struct node *target)
+{
+	const struct node *k = target && target->kind == NODE_MAP ? node_get(target, "kind") : NULL;
+	return k && k->kind == NODE_SCALAR && fx_fs_kind_raw(k->text);
 }
 
 /* The io step options of step i, or NULL. */
@@ -33,8 +42,7 @@ static const struct node *io_file(const struct node *tree, bool want)
 
 bool raw_device_wanted(const struct node *tree, const struct node *target)
 {
-	return target && target->kind == NODE_MAP && is_text(node_get(target, "kind"), "device") &&
-	       !node_get(target, "fs") && io_file(tree, true);
+	return raw_kind(target) && !node_get(target, "fs") && io_file(tree, true);
 }
 
 struct node *raw_device_target(const struct node *target)
@@ -49,7 +57,7 @@ int raw_device_check(const struct node *cell, const struct node *scenario, struc
 {
 	(void)scenario;
 	const struct node *t = node_get(cell, "target"), *f = io_file(cell, true);
-	bool device = t && t->kind == NODE_MAP && is_text(node_get(t, "kind"), "device");
+	bool device = raw_kind(t);
 	const struct node *fs = device ? node_get(t, "fs") : NULL;
 	if (f && (!device || (fs && !is_text(fs, "none")))) {
 		diag_error(d, &f->pos,

@@ -7,7 +7,9 @@
 
 #include "consent.h"
 #include "devmodel.h"
+#include "dm_spec.h"
 #include "estimate_cell.h"
+#include "estimate_target.h"
 #include "expect.h"
 #include "fx_fs.h"
 #include "fx_pg.h"
@@ -16,6 +18,7 @@
 #include "ref_check.h"
 #include "rep_config.h"
 #include "spec_check.h"
+#include "target_ops.h"
 #include "workload_table.h"
 
 static int check_target(const struct node *cell, const struct node *scenario, struct diag *d)
@@ -100,6 +103,11 @@ static int check_expect(const struct node *cell, const struct node *scenario, st
 
 void validators_register(void)
 {
+	/* The target kinds answer the layers below them: the journal's undo
+	 * kinds (cleanup), plan's estimate, which kinds a model can throttle. */
+	target_kinds_register();
+	estimate_set_target_cost(target_kind_cost);
+	dm_spec_set_block_kinds(target_kind_has_block);
 	const struct workload_ops *const *all = workload_all();
 	for (size_t i = 0; all[i]; i++) {
 		spec_check_add_step_kind(all[i]->name, all[i]->check);

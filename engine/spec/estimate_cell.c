@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate_target.h"
 #include "units.h"
 
 static const char *text(const struct node *n)
@@ -22,12 +23,6 @@ static bool is_text(const struct node *n, const char *s)
 	return text(n) && !strcmp(text(n), s);
 }
 
-static double bytes_of(const struct node *n, double dflt)
-{
-	uint64_t b;
-	return text(n) && units_parse_size(text(n), &b, NULL, 0) == 0 ? (double)b : dflt;
-}
-
 static double number_of(const struct node *n, double dflt)
 {
 	double x;
@@ -37,33 +32,6 @@ static double number_of(const struct node *n, double dflt)
 static bool truthy(const struct node *n)
 {
 	return is_text(n, "true") || is_text(n, "yes") || is_text(n, "on");
-}
-
-/* --- targets --- */
-
-/* Makes a filesystem: a loop, or a device not used raw (fs: none, or no fs:
- * with an io step on "@device"). */
-static bool makes_fs(const struct node *t, bool raw_io)
-{
-	const char *kind = text(node_get(t, "kind"));
-	if (!kind || !strcmp(kind, "dir"))
-		return false;
-	const struct node *fs = node_get(t, "fs");
-	if (!strcmp(kind, "device"))
-		return fs ? !is_text(fs, "none") : !raw_io;
-	return !strcmp(kind, "loop");
-}
-
-/* A loop image's bytes in the work directory (0 elsewhere: outside). */
-static uint64_t loop_bytes(const struct node *t, bool *outside)
-{
-	if (!is_text(node_get(t, "kind"), "loop"))
-		return 0;
-	if (node_get(t, "image_dir")) {
-		*outside = true;
-		return 0;
-	}
-	return (uint64_t)bytes_of(node_get(t, "size"), 0);
 }
 
 /* --- steps --- */
@@ -188,10 +156,13 @@ void cell_cost_read(const struct node *tree, const bool *skip, const struct esti
 	const struct node *target = node_get(tree, "target"), *targets = node_get(tree, "targets"),
 	                  *pg = node_get(tree, "postgres"), *steps = node_get(tree, "steps");
 	bool raw = raw_io(steps);
-	cc->nmkfs = target && makes_fs(target, raw);
+	struct target_cost tc = estimate_target_cost(target, raw);
+	cc->nmkfs = target && tc.mkfs;
 	for (size_t i = 0; targets && targets->kind == NODE_MAP && i < targets->n; i++) {
-		cc->nmkfs += makes_fs(targets->items[i], false);
-		cc->disk += loop_bytes(targets->items[i], &cc->disk_outside);
+		struct target_cost c = estimate_target_cost(targets->items[i], false);
+		cc->nmkfs += c.mkfs;
+		cc->disk += c.bytes;
+		cc->disk_outside |= c.outside;
 	}
 	if (pg && pg->kind == NODE_MAP)
 		server_read(pg, cc);
@@ -202,22 +173,19 @@ void cell_cost_read(const struct node *tree, const bool *skip, const struct esti
 	for (size_t k = 0; cc->steps && k < nsteps; k++)
 		if (steps->items[k]->kind == NODE_MAP && !(skip && skip[k]))
 			step_cost_read(steps->items[k], k, r, cc, &io_max, &io_kept);
-	/* What lives on the cell's main target: in its loop image, or in a
-	 * directory of the work directory. */
-	const char *kind = text(node_get(target, "kind"));
-	if (kind && !strcmp(kind, "loop")) {
-		cc->disk += loop_bytes(target, &cc->disk_outside);
-	} else if (!kind || !strcmp(kind, "dir")) {
+	/* What lives on the cell's main target, as its kind says
+	 * (estimate_target.h): in its image, or in a directory of the work
+	 * directory. */
+	cc->disk += tc.bytes;
+	cc->disk_outside |= tc.outside;
+	if (tc.holds_files) {
 		double content = io_max + io_kept;
 		if (cc->pg && !cc->external) {
 			double wal = r->wal_bytes * cc->disk_scale;
 			content += r->cluster_bytes + r->scale_bytes * cc->disk_scale +
 			           (wal < r->wal_max_bytes ? wal : r->wal_max_bytes);
 		}
-		if (node_get(target, "path"))
-			cc->disk_outside = true;
-		else
-			cc->disk += (uint64_t)content;
+		cc->disk += (uint64_t)content;
 	}
 }
 

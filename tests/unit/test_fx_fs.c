@@ -16,12 +16,14 @@
 
 #include "diag.h"
 #include "facts.h"
+#include "fs_spec.h"
 #include "fx_fs.h"
 #include "knobs.h"
 #include "node.h"
 #include "result.h"
 #include "spec.h"
 #include "state.h"
+#include "target_ops.h"
 
 static struct node *load(const char *yaml)
 {
@@ -104,8 +106,24 @@ static void test_check_errors(void **state)
 	expect_target_error("target: {kind: loop, size: 1GiB, fs: jfs, block_size: 64k}\n", 1, 55,
 	                    "jfs supports only 4 KiB");
 	expect_target_error("target: {path: /tmp, mount_options: [noatime]}\n", 1, 22,
-	                    "only applies to kind: loop or device");
+	                    "only applies to kind: loop, device or zram");
 	expect_target_error("target: [loop]\n", 1, 9, "expected a map");
+	/* kind: zram takes the keys its row says (target_ops.h), no others */
+	expect_target_ok("target: {kind: zram, size: 320MiB, fs: xfs, mkfs_options: [-m, crc=1]}\n");
+	expect_target_error("target: {kind: zram, fs: ext4}\n", 1, 9,
+	                    "kind: zram needs `size:` (the device size");
+	expect_target_error("target: {kind: zram, size: 1GiB, image_dir: /tmp}\n", 1, 34,
+	                    "target.image_dir only applies to kind: loop");
+	expect_target_error("target: {kind: zram, size: 1GiB, direct_io: true}\n", 1, 34,
+	                    "target.direct_io only applies to kind: loop");
+	expect_target_error("target: {kind: zram, size: 1GiB, device: /dev/zram0}\n", 1, 34,
+	                    "target.device only applies to kind: device");
+	expect_target_error("target: {kind: zram, size: 1GiB, tune_disk: true}\n", 1, 34,
+	                    "a zram device benchgrid makes is its own");
+	expect_target_error("target: {kind: zram, size: 100MiB, fs: xfs}\n", 1, 28,
+	                    "xfs needs at least 300 MiB");
+	expect_target_error("target: {kind: dir, size: 1GiB}\n", 1, 21,
+	                    "target.size only applies to kind: loop or zram");
 }
 
 /* mkfs_options against the allow-list of fs's mkfs: one error at the word
@@ -368,9 +386,68 @@ static void test_facts_machine(void **state)
 	result_free(&r);
 }
 
+/* The kinds' table (target_ops.h) is the one list: `kind:`'s names, the
+ * enum and the rows agree, every row can set up, describe and price
+ * itself, and a kind's own undo kind reaches the journal only once
+ * registered (cleanup needs it after a kill -9). */
+static void test_kind_table(void **state)
+{
+	(void)state;
+	for (int k = 0; k < FX_NKINDS; k++) {
+		const struct target_ops *o = target_kind(k);
+		assert_non_null(o);
+		assert_string_equal(fs_kind_names[k], o->name);
+		assert_ptr_equal(target_kind_find(o->name), o);
+		assert_non_null(o->setup);
+		assert_non_null(o->describe);
+		assert_non_null(o->estimate);
+	}
+	assert_null(fs_kind_names[FX_NKINDS]);
+	assert_null(target_kind_find("lop"));
+	char kinds[128];
+	target_kinds_taking(TK_MKFS, kinds, sizeof(kinds));
+	assert_string_equal(kinds, "loop, device or zram");
+	target_kinds_taking(TK_SIZE, kinds, sizeof(kinds));
+	assert_string_equal(kinds, "loop or zram");
+	assert_true(target_kind_has_block("loop", kinds, sizeof(kinds)));
+	assert_false(target_kind_has_block(NULL, kinds, sizeof(kinds)));
+	assert_false(target_kind_has_block("zram", kinds, sizeof(kinds)));
+	assert_string_equal(kinds, "loop or device");
+
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(state_undo_action("zram-remove", "/dev/zram999999", "1", &d), -EINVAL);
+	assert_int_equal(d.nerrors, 1); /* unknown undo action */
+	target_kinds_register();
+	target_kinds_register(); /* idempotent */
+	/* a device that does not exist is gone already: done */
+	assert_int_equal(state_undo_action("zram-remove", "/dev/zram999999", "1", &d), 0);
+	/* a name that is no zram device is never acted on */
+	assert_int_equal(state_undo_action("zram-remove", "/dev/sda", "1", &d), -EINVAL);
+	diag_free(&d);
+
+	struct target_cost c = {0};
+	struct node *root = load("target: {kind: loop, size: 64MiB}\n");
+	target_kind_cost(node_get(root, "target"), false, &c);
+	assert_true(c.mkfs);
+	assert_int_equal(c.bytes, 64 << 20);
+	node_free(root);
+	memset(&c, 0, sizeof(c));
+	root = load("target: {kind: zram, size: 64MiB}\n");
+	target_kind_cost(node_get(root, "target"), false, &c);
+	assert_true(c.mkfs);
+	assert_int_equal(c.bytes, 0); /* in memory, not in the work directory */
+	node_free(root);
+	memset(&c, 0, sizeof(c));
+	target_kind_cost(NULL, false, &c); /* the default: a directory */
+	assert_false(c.mkfs);
+	assert_true(c.holds_files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_kind_table),
 	    cmocka_unit_test(test_check_valid),
 	    cmocka_unit_test(test_check_errors),
 	    cmocka_unit_test(test_mkfs_allow_list),
