@@ -35,3 +35,17 @@ bg_script_test(io_device tests/integration/io_device.sh LABELS integration;io;ro
 # randrw per direction (read.*, write.*) against fio, alternating pairs (issue 27).
 bg_script_test(io_rw_fio tests/integration/io_rw_fio.sh LABELS integration;io TIMEOUT 180)
 set_tests_properties(io_rw_fio PROPERTIES SKIP_RETURN_CODE 77)
+
+# The engine table as the one source of `engine:` (option values, import-fio's
+# names), each engine's check, the open-flags builder (issue 30).
+bg_unit_test(test_io_engine SOURCES tests/unit/test_io_engine.c LABELS io)
+if(TARGET test_io_engine)
+  target_link_libraries(test_io_engine PRIVATE bg_fiojob)
+endif()
+# libaio and mmap for real: system calls seen by strace, verified writes, a
+# file truncated under a mapping, import-fio; the same bytes and I/Os as
+# fio's libaio and mmap engines for an io_size (their speed against fio is
+# bench/vs-fio's); on a loop device (root).
+bg_script_test(io_engines tests/integration/io_engines.sh LABELS integration;io TIMEOUT 120)
+bg_script_test(io_engines.fio tests/integration/io_engines.sh ARGS fio LABELS integration;io;fio TIMEOUT 120)
+bg_script_test(io_engines.device tests/integration/io_engines.sh ARGS device LABELS integration;io;root;loop TIMEOUT 120)

@@ -18,6 +18,7 @@
 #include "fio_ini.h"
 #include "fio_map.h"
 #include "fio_yaml.h"
+#include "io_engine.h"
 #include "matrix.h"
 #include "plan.h"
 #include "spec.h"
@@ -207,7 +208,7 @@ static int import_main(int argc, char **argv)
 	struct fio_scenario sc;
 	int rc = fio_ini_read(job, &ini, &d);
 	bool mapped = rc == 0;
-	int mrc = mapped ? fio_map(&ini, job, partial, &sc, &d) : -1;
+	int mrc = mapped ? fio_map(&ini, job, partial, io_engine_for_fio, &sc, &d) : -1;
 	print_problems(&d);
 	if (rc == 0 && mrc == 0)
 		rc = write_out(&sc, job, out) ? CLI_EXIT_FAIL : 0;

@@ -8,6 +8,11 @@
 #include "diag.h"
 #include "fio_kv.h"
 
+/* The io step's engine for fio's `ioengine=NAME`, or NULL: the caller's
+ * (benchgrid's import-fio passes workloads/io's io_engine_for_fio, the
+ * engine table, which this layer may not include). */
+typedef const char *(*fio_engine_fn)(const char *fio_ioengine);
+
 /* One job as it is being mapped. */
 struct fio_job {
 	char *name;
@@ -23,6 +28,7 @@ struct fio_job {
 	int invalidate; /* -1: not given (fio's default is 1) */
 	int prioclass, prio;
 	char *ss, *ss_dur, *ss_ramp;
+	fio_engine_fn engine_of; /* ioengine=: NULL maps none */
 };
 
 #endif

@@ -123,7 +123,8 @@ static void job_free(struct fio_job *j)
 
 /* Map job `k` of the file into j. Unsupported options and values are
  * reported (and become comments with partial). */
-static void map_job(const struct fio_ini *ini, size_t k, bool partial, struct fio_job *j, struct diag *d)
+static void map_job(const struct fio_ini *ini, size_t k, bool partial, fio_engine_fn engine_of,
+                    struct fio_job *j, struct diag *d)
 {
 	const struct fio_opt **opts;
 	size_t n;
@@ -134,6 +135,7 @@ static void map_job(const struct fio_ini *ini, size_t k, bool partial, struct fi
 	j->invalidate = -1;
 	j->prio = -1;
 	j->target_pos = ini->sec[k].pos;
+	j->engine_of = engine_of;
 	j->kb_base = find_kb_base(opts, n, partial, d);
 	for (size_t i = 0; i < n; i++) {
 		const struct fio_opt *o = opts[i];
@@ -324,8 +326,8 @@ static char *scenario_name(const char *source)
 	return r;
 }
 
-int fio_map(const struct fio_ini *ini, const char *source, bool partial, struct fio_scenario *sc,
-            struct diag *d)
+int fio_map(const struct fio_ini *ini, const char *source, bool partial, fio_engine_fn engine_of,
+            struct fio_scenario *sc, struct diag *d)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->source = fio_xstrdup(source);
@@ -337,7 +339,7 @@ int fio_map(const struct fio_ini *ini, const char *source, bool partial, struct 
 	for (size_t k = 0; k < ini->n; k++) {
 		if (ini->sec[k].global)
 			continue;
-		map_job(ini, k, partial, &jobs[n], d);
+		map_job(ini, k, partial, engine_of, &jobs[n], d);
 		pos[n++] = ini->sec[k].pos;
 	}
 	if (!n) {

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "fio_ini.h"
+#include "fio_job.h"
 #include "fio_kv.h"
 
 struct fio_step {
@@ -32,9 +33,10 @@ struct fio_scenario {
 
 /* Map the job file. Every option or value benchgrid does not support is
  * reported at its line: an error, or a warning and a comment in the
- * scenario with `partial`. Returns 0 when a scenario can be written. */
-int fio_map(const struct fio_ini *ini, const char *source, bool partial, struct fio_scenario *sc,
-            struct diag *d);
+ * scenario with `partial`. fio's ioengine names are mapped by engine_of
+ * (fio_job.h). Returns 0 when a scenario can be written. */
+int fio_map(const struct fio_ini *ini, const char *source, bool partial, fio_engine_fn engine_of,
+            struct fio_scenario *sc, struct diag *d);
 void fio_scenario_free(struct fio_scenario *sc);
 
 #endif

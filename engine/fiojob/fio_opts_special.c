@@ -185,27 +185,30 @@ int fio_h_invalidate(struct fio_job *j, const char *key, const char *v, char *er
 	return 0;
 }
 
+/* ioengine=: the metadata engines become op:, the others go through the
+ * io step's engine table (j->engine_of). */
 int fio_h_engine(struct fio_job *j, const char *key, const char *v, char *err, size_t errlen)
 {
 	static const struct {
-		const char *fio, *key, *val;
-	} map[] = {
-	    {"io_uring", "engine", "io_uring"}, {"libaio", "engine", "io_uring"},
-	    {"psync", "engine", "psync"},       {"sync", "engine", "psync"},
-	    {"pvsync", "engine", "psync"},      {"pvsync2", "engine", "psync"},
-	    {"filecreate", "op", "create"},     {"filestat", "op", "stat"},
-	    {"filedelete", "op", "unlink"},     {"dircreate", "op", "mkdir"},
+		const char *fio, *op;
+	} ops[] = {
+	    {"filecreate", "create"},
+	    {"filestat", "stat"},
+	    {"filedelete", "unlink"},
+	    {"dircreate", "mkdir"},
 	};
 	if (fio_need(v, key, err, errlen))
 		return -1;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(v, map[i].fio)) {
-			fio_kv_set(&j->io, map[i].key, map[i].val);
-			if (!strcmp(v, "libaio"))
-				fio_strs_add(&j->notes,
-				             "ioengine=libaio: benchgrid's queued engine is io_uring");
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(v, ops[i].fio)) {
+			fio_kv_set(&j->io, "op", ops[i].op);
 			return 0;
 		}
+	const char *engine = j->engine_of ? j->engine_of(v) : NULL;
+	if (engine) {
+		fio_kv_set(&j->io, key, engine);
+		return 0;
+	}
 	snprintf(err, errlen, "the I/O engine '%s' has no io equivalent", v);
 	return -1;
 }

@@ -110,7 +110,7 @@ static void test_ini(void **state)
 	assert_string_equal(ini.sec[1].opt[0].val, "1m");
 
 	struct fio_scenario sc;
-	assert_int_equal(fio_map(&ini, "t.fio", false, &sc, &d), 0);
+	assert_int_equal(fio_map(&ini, "t.fio", false, NULL, &sc, &d), 0);
 	assert_int_equal(sc.n, 1);
 	assert_string_equal(sc.step[0].name, "job-one");
 	assert_string_equal(fio_kv_get(&sc.step[0].io, "bs")->val, "8KiB");
@@ -120,7 +120,7 @@ static void test_ini(void **state)
 	fio_ini_free(&ini);
 
 	assert_int_equal(fio_ini_read_text("u.fio", "[j]\nrw=read\nbogus=1\n", &ini, &d), 0);
-	assert_int_equal(fio_map(&ini, "u.fio", false, &sc, &d), -1);
+	assert_int_equal(fio_map(&ini, "u.fio", false, NULL, &sc, &d), -1);
 	assert_int_equal(d.nerrors, 1);
 	assert_int_equal(d.v[0].pos.line, 3);
 	assert_string_equal(d.v[0].msg, "unsupported option 'bogus'");

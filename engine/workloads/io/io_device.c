@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io_job.h"
+#include "io_open.h"
 
 /* The device's size and logical block size. 0 or a negative errno (res failed). */
 static int dev_geometry(const struct io_opts *o, const char *dev, uint64_t *size, unsigned *lbs,
@@ -98,27 +99,11 @@ int io_dev_setup(struct io_opts *o, const struct step_ctx *cx, struct step_resul
 
 int io_dev_open(const struct io_opts *o, struct io_job *j)
 {
-	int flags = O_CLOEXEC | (io_rw_writes(o->rw) ? (io_rw_reads(o->rw) ? O_RDWR : O_WRONLY) : O_RDONLY);
-	if (o->sync == IO_SYNC_DSYNC)
-		flags |= O_DSYNC;
-	if (o->sync == IO_SYNC_SYNC)
-		flags |= O_SYNC;
-	if (o->direct)
-		flags |= O_DIRECT;
-	j->fd = open(j->path, flags);
+	j->fd = open(j->path, io_open_flags(o, false, false)); /* no create, no truncate */
 	if (j->fd < 0) {
 		int e = errno;
 		io_job_fail(j, -e, "cannot open %s: %s", j->path, strerror(e));
 		return -e;
 	}
-	if (o->cache == IO_CACHE_INVALIDATE) {
-		fdatasync(j->fd);
-		int e = posix_fadvise(j->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (e) {
-			io_job_fail(j, -e, "cache: invalidate: posix_fadvise on %s: %s", j->path,
-			            strerror(e));
-			return -e;
-		}
-	}
-	return 0;
+	return o->cache == IO_CACHE_INVALIDATE ? io_cache_invalidate(o, j) : 0;
 }

@@ -72,5 +72,6 @@ const struct io_engine_ops io_engine_psync = {
     .version = IO_ENGINE_OPS_VERSION,
     .name = "psync",
     .queued = false,
+    .fio_also = "sync pvsync pvsync2", /* read/write, preadv/pwritev: one I/O at a time all the same */
     .run = psync_run,
 };

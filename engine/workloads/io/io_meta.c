@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "hist.h"
 #include "io_job.h"
+#include "io_open.h"
 #include "rmtree.h"
 
 struct meta_run;
@@ -217,20 +218,6 @@ fail:;
 	return -e;
 }
 
-static int meta_drop_caches(void)
-{
-	sync();
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "3\n", 2) != 2) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	close(fd);
-	return 0;
-}
-
 static void meta_rusage(double *cpu)
 {
 	struct rusage ru;
@@ -380,9 +367,8 @@ static int meta_prepare(struct meta_run *run)
 		if ((ret = meta_setup_job(run, j)))
 			result_fail(run->res, "%s", j->errmsg);
 	}
-	if (!ret && run->o->cache == IO_CACHE_DROP && (ret = meta_drop_caches()))
-		result_fail(run->res, "cache: drop needs root (writing /proc/sys/vm/drop_caches: %s)",
-		            strerror(-ret));
+	if (!ret && run->o->cache == IO_CACHE_DROP)
+		ret = io_cache_drop(run->o, run->res);
 	return ret;
 }
 

@@ -261,6 +261,10 @@ int io_opts_parse(const struct node *opts, struct io_opts *o, struct diag *d)
 	                 &(struct io_devopts_in){o->file, io_rw_name(o->rw), io_rw_trims(o->rw), o->verify,
 	                                         o->sync != IO_SYNC_NONE, o->runtime, o->interval},
 	                 d);
+	/* what the engine cannot do, once the rest is right (trims and
+	 * metadata operations do not use it) */
+	if (o->engine->check && d->nerrors == before && !io_rw_trims(o->rw) && o->op == IO_OP_NONE)
+		o->engine->check(opts, o, d);
 	opt_check_values(opts, "io", &io_opt_table, d);
 	return d->nerrors > before ? -EINVAL : 0;
 }

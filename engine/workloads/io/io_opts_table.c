@@ -2,6 +2,8 @@
  * explains them at length; docs/options.md is generated from these rows). */
 #include "io_opts_table.h"
 
+#include "io_engine.h"
+
 #define ROWS(a) (a), sizeof(a) / sizeof((a)[0])
 
 const char *const io_rw_values[] = {"read",   "write", "randread", "randwrite",
@@ -13,8 +15,10 @@ const char *const io_file_service_values[] = {"roundrobin", "random", "sequentia
 const char *const io_op_values[] = {"none", "create", "stat", "unlink", "open-close", "mkdir", NULL};
 const char *const io_rate_process_values[] = {"linear", "poisson", NULL};
 const char *const io_ss_metric_values[] = {"iops", "bw", NULL};
-/* The names of io_engines[] (io_engine.c), which the parser reads. */
-static const char *const engine_values[] = {"io_uring", "psync", NULL};
+/* The names of io_engines[] (io_engine.c), which the parser reads: both
+ * are made from IO_ENGINE_LIST (io_engine.h). */
+#define IO_ENGINE_NAME(NAME) #NAME,
+static const char *const engine_values[] = {IO_ENGINE_LIST(IO_ENGINE_NAME) NULL};
 
 #define SIZE_OR_DIRS(what)                                                                                   \
 	"{\"anyOf\":[" what ",{\"type\":\"object\",\"properties\":{\"read\":" what ",\"write\":" what        \
@@ -36,8 +40,8 @@ static const struct opt_desc io_rows[] = {
     {"sync", OPT_ANY, NULL, "none", NULL, "none, end (fdatasync at the end), every N (writes), dsync (O_DSYNC) or sync (O_SYNC)", 0, NULL,
      "{\"anyOf\":[{\"enum\":[\"none\",\"end\",\"dsync\",\"sync\"]},{\"type\":\"integer\",\"minimum\":1},{\"type\":\"string\",\"pattern\":\"^(every\\\\s*)?[0-9]+$\"}]}", NULL},
     {"cache", OPT_ENUM, NULL, "keep", io_cache_values, "the page cache before the step: keep it, drop it (all of it) or invalidate the file's pages", 0, NULL, NULL, NULL},
-    {"engine", OPT_ENUM, NULL, "io_uring", engine_values, "I/O engine", 0, NULL, NULL, NULL},
-    {"iodepth", OPT_INT, NULL, "1", NULL, "I/Os in flight per job (1 to 4096; io_uring)", 0, NULL, NULL, "1..4096"},
+    {"engine", OPT_ENUM, NULL, "io_uring", engine_values, "I/O engine (docs/steps/io.md, Engines)", 0, NULL, NULL, NULL},
+    {"iodepth", OPT_INT, NULL, "1", NULL, "I/Os in flight per job (1 to 4096; io_uring and libaio)", 0, NULL, NULL, "1..4096"},
     {"jobs", OPT_INT, NULL, "1", NULL, "threads, each with its own file (1 to 256)", 0, NULL, NULL, "1..256"},
     {"file", OPT_STRING, NULL, "benchgrid-io.dat", NULL, "file name within the target (no absolute paths, no ..), or \"@device\" for the target's raw device", 0, NULL, NULL, NULL},
     {"keep", OPT_BOOL, NULL, "false", NULL, "keep the files after the step", 0, NULL, NULL, NULL},

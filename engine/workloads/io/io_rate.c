@@ -90,6 +90,12 @@ static void pace_slack(struct io_pace *p)
 	}
 }
 
+uint64_t io_pace_wait_until(struct io_job *j, uint64_t now, uint64_t until)
+{
+	pace_slack(j->pace);
+	return pace_deadline(j, now, until);
+}
+
 uint64_t io_pace_sleep(struct io_job *j, uint64_t until)
 {
 	uint64_t now = io_now_ns();

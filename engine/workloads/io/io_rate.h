@@ -42,7 +42,7 @@ struct io_pace {
 	uint64_t pend_off, pend_len;
 	uint64_t plan;       /* planned time of the I/O last let through */
 	bool prev;           /* psync: that I/O's sched_lat is not yet recorded */
-	uint64_t *slot_plan; /* io_uring: planned time of the I/O in each slot */
+	uint64_t *slot_plan; /* queued engines: planned time of the I/O in each slot */
 	struct hist *sched;  /* completion - planned time, measured I/Os only */
 };
 
@@ -58,6 +58,11 @@ double io_pace_step(struct io_pace *p, int wr, uint64_t len);
 /* Sleep until `until` (or less: at most 50 ms, and not past the end of the
  * run), then return the clock. */
 uint64_t io_pace_sleep(struct io_job *j, uint64_t until);
+
+/* A queued engine's wait for a completion of the paced job at `now`: until
+ * when to wait at most (`until`, capped as io_pace_sleep caps it; <= now:
+ * do not wait). */
+uint64_t io_pace_wait_until(struct io_job *j, uint64_t now, uint64_t until);
 
 /* io_uring: submit, and wait for a completion or until `until` (UINT64_MAX:
  * a completion only). Returns what io_uring_submit_and_wait returns; a

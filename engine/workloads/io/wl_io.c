@@ -1,8 +1,8 @@
 /* wl_io: the `io:` step: set-up, threads, monitor, metrics (see wl_io.h).
  *
  * A run goes: parse options again (values may only be known now), choose
- * the engine (io_uring, or psync with a warning when the kernel refuses
- * rings), open or prepare every job's file untimed (layout for reads,
+ * the engine (psync with a warning when the kernel refuses the one asked
+ * for), open or prepare every job's file untimed (layout for reads,
  * preallocation for random writes, cache drop/invalidate), start the
  * workers, which set up their rings and meet at a barrier; then this thread
  * stamps t0, releases them and samples their counters every `interval`
@@ -29,6 +29,7 @@
 #include "io_job.h"
 #include "io_metrics.h"
 #include "io_meta.h"
+#include "io_open.h"
 #include "io_lat.h"
 #include "io_opts.h"
 #include "io_estimate.h"
@@ -177,17 +178,8 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 			return ret;
 	}
 
-	int flags = O_CLOEXEC | (reads && writes ? O_RDWR : writes ? O_WRONLY | O_CREAT : O_RDONLY);
-	if (writes)
-		flags |= O_CREAT;
-	if (o->rw == IO_RW_WRITE && !layout)
-		flags |= O_TRUNC; /* dd semantics: a fresh file */
-	if (o->sync == IO_SYNC_DSYNC)
-		flags |= O_DSYNC;
-	if (o->sync == IO_SYNC_SYNC)
-		flags |= O_SYNC;
-	if (o->direct)
-		flags |= O_DIRECT;
+	/* rw: write without a layout: dd semantics, a fresh file */
+	int flags = io_open_flags(o, writes, o->rw == IO_RW_WRITE && !layout);
 	j->fd = open(j->path, flags, 0644);
 	if (j->fd < 0) {
 		int e = errno;
@@ -232,33 +224,7 @@ static int io_open_job(struct io_run *run, struct io_job *j, bool *created)
 			                   j->path, (unsigned long long)j->fsize, strerror(e)),
 			       -e;
 	}
-	if (o->cache == IO_CACHE_INVALIDATE) {
-		fdatasync(j->fd);
-		int e = posix_fadvise(j->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (e)
-			return io_job_fail(j, -e, "%scache: invalidate: posix_fadvise on %s: %s",
-			                   src_pos_prefix(&o->cache_pos, at, sizeof(at)), j->path,
-			                   strerror(e)),
-			       -e;
-	}
-	return 0;
-}
-
-static int io_drop_caches(struct io_run *run)
-{
-	char at[PATH_MAX + 32];
-	sync();
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "3\n", 2) != 2) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		result_fail(run->res, "%scache: drop needs root (writing /proc/sys/vm/drop_caches: %s)",
-		            src_pos_prefix(&run->o.cache_pos, at, sizeof(at)), strerror(e));
-		return -e;
-	}
-	close(fd);
-	return 0;
+	return o->cache == IO_CACHE_INVALIDATE ? io_cache_invalidate(o, j) : 0;
 }
 
 /* Read back every block a write job wrote, untimed. */
@@ -381,7 +347,7 @@ static double io_unix_time(uint64_t mono)
 }
 
 /* The engine asked for, or psync with a warning when this kernel cannot run
- * it (io_uring missing, disabled, or refused by a seccomp filter). */
+ * it (io_uring or AIO missing, disabled, or refused by a seccomp filter). */
 static void io_pick_engine(struct io_run *run)
 {
 	const struct io_engine_ops *eng = run->o.engine;
@@ -394,7 +360,9 @@ static void io_pick_engine(struct io_run *run)
 	if (ret == 0)
 		return;
 	char at[PATH_MAX + 32];
-	const char *why = ret == -EPERM ? " (kernel.io_uring_disabled or a seccomp filter)" : "";
+	const char *why = ret == -EPERM ? " (disabled by a sysctl such as kernel.io_uring_disabled, or by a "
+	                                  "seccomp filter)"
+	                                : "";
 	result_info(run->res, "warning", "%s is unavailable: %s%s; fell back to psync", eng->name,
 	            strerror(-ret), why);
 	fprintf(stderr, "%swarning: %s is unavailable: %s%s; falling back to psync\n",
@@ -571,7 +539,7 @@ static int io_prepare_jobs(struct io_run *run, bool *created)
 			result_fail(run->res, "%s", run->jobs[i].errmsg);
 	}
 	if (!ret && o->cache == IO_CACHE_DROP)
-		ret = io_drop_caches(run);
+		ret = io_cache_drop(o, run->res);
 	return ret;
 }
 
@@ -788,7 +756,7 @@ static const struct opt_desc wl_io_step_row = {
 const struct workload_ops wl_io_ops = {
     .version = WORKLOAD_OPS_VERSION,
     .name = "io",
-    .help = "native storage workload on io_uring or psync (read, write, random, mixed)",
+    .help = "native storage workload (read, write, random, mixed) through one of its engines",
     .step_row = &wl_io_step_row,
     .tables = (const struct opt_table *const[]){&io_opt_table, &io_precondition_table, &io_steady_state_table,
                                                 NULL},

@@ -1,0 +1,244 @@
+/* io_engine_mmap: reads and writes through a shared mapping of the job's
+ * file, one at a time, as fio's mmap engine.
+ *
+ * Each job maps its whole file (or the size of its raw device) once in its
+ * set-up, with the advice of its pattern (sequential or random, as fio
+ * gives it); a read copies from the mapping into the job's buffer, a write
+ * from the buffer into the mapping, so the I/O is page faults and the page
+ * cache's writeback, not read(2)/write(2). A file shorter than size is
+ * extended first (fallocate, else a sparse ftruncate), untimed: a store
+ * past the end of a file cannot extend it. sync: every N and end are
+ * fdatasync(2), which writes back the pages dirtied through the mapping as
+ * msync(MS_SYNC) does.
+ *
+ * A page the kernel cannot back (the file was truncated under the job, or
+ * a sparse page found the file system full) raises SIGBUS on the copy; it
+ * fails the job with the offset instead of killing the process. What the
+ * engine cannot do is refused at check time (mmap_check). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "io_engine.h"
+#include "io_job.h"
+#include "io_rate.h"
+#include "node.h"
+
+struct io_map {
+	unsigned char *base;
+	uint64_t len;
+	sigjmp_buf jump; /* where a SIGBUS of this job's copy lands */
+	uint64_t off;    /* the copy under way, for the message */
+	bool rd;
+};
+
+/* The SIGBUS handler is the process's while any mmap job runs. */
+static pthread_mutex_t bus_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned bus_users;
+static struct sigaction bus_old;
+static _Thread_local sigjmp_buf *bus_jump; /* set while this thread copies */
+
+static void mmap_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (bus_jump)
+		siglongjmp(*bus_jump, 1);
+	/* not a copy of ours: the default action when the access is retried */
+	signal(sig, SIG_DFL);
+}
+
+static int bus_hold(void)
+{
+	int ret = 0;
+	pthread_mutex_lock(&bus_mu);
+	if (!bus_users) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = mmap_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		ret = sigaction(SIGBUS, &sa, &bus_old) ? -errno : 0;
+	}
+	if (!ret)
+		bus_users++;
+	pthread_mutex_unlock(&bus_mu);
+	return ret;
+}
+
+static void bus_release(void)
+{
+	pthread_mutex_lock(&bus_mu);
+	if (bus_users && !--bus_users)
+		sigaction(SIGBUS, &bus_old, NULL);
+	pthread_mutex_unlock(&bus_mu);
+}
+
+/* A file shorter than the job's size is extended, as fio's mmap engine
+ * needs its files laid out: fallocate, else a sparse ftruncate. */
+static int mmap_extend(struct io_job *j)
+{
+	struct stat st;
+	if (fstat(j->fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= j->fsize)
+		return 0;
+	int e = posix_fallocate(j->fd, 0, (off_t)j->fsize);
+	if (e == EOPNOTSUPP || e == EINVAL)
+		e = ftruncate(j->fd, (off_t)j->fsize) ? errno : 0;
+	if (e)
+		io_job_fail(j, -e, "%s: cannot extend the file to %llu bytes for mmap: %s", j->path,
+		            (unsigned long long)j->fsize, strerror(e));
+	return -e;
+}
+
+static int mmap_setup(struct io_job *j, void **ctx)
+{
+	const struct io_opts *o = j->sh->o;
+	struct io_map *m = calloc(1, sizeof(*m));
+	if (!m) {
+		io_job_fail(j, -ENOMEM, "mmap: out of memory");
+		return -ENOMEM;
+	}
+	*ctx = m;
+	int ret = io_rw_writes(o->rw) ? mmap_extend(j) : 0;
+	if (ret)
+		return ret;
+	int prot = PROT_READ | (io_rw_writes(o->rw) ? PROT_WRITE : 0);
+	void *p = mmap(NULL, (size_t)j->fsize, prot, MAP_SHARED, j->fd, 0);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		io_job_fail(j, ret, "%s: mmap of %llu bytes: %s", j->path, (unsigned long long)j->fsize,
+		            strerror(-ret));
+		return ret;
+	}
+	m->base = p;
+	m->len = j->fsize;
+	bool random = io_rw_random(o->rw);
+	posix_madvise(p, (size_t)m->len, random ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
+	if ((ret = bus_hold())) {
+		io_job_fail(j, ret, "mmap: cannot handle SIGBUS: %s", strerror(-ret));
+		return ret;
+	}
+	snprintf(j->engine_setup, sizeof(j->engine_setup), "MAP_SHARED of %llu bytes, madvise %s",
+	         (unsigned long long)m->len, random ? "random" : "sequential");
+	return 0;
+}
+
+static void mmap_cleanup(struct io_job *j, void *ctx)
+{
+	(void)j;
+	struct io_map *m = ctx;
+	if (!m)
+		return;
+	if (m->base) {
+		munmap(m->base, (size_t)m->len);
+		bus_release();
+	}
+	free(m);
+}
+
+/* The I/O of one job until io_may_issue says no: psync's loop with a copy
+ * in place of pread/pwrite. */
+static void mmap_loop(struct io_job *j, struct io_map *m)
+{
+	const struct io_opts *o = j->sh->o;
+	uint64_t now = io_now_ns(), issued = 0, nw = 0, ms = j->sh->measure_start;
+	unsigned char *buf = j->bufs;
+
+	for (;;) {
+		if (!io_may_issue(j, now, issued))
+			break;
+		uint64_t off, len = o->bs;
+		bool rd;
+		if (j->pace) { /* rate, thinktime (io_rate.h); first the last I/O's sched_lat */
+			io_pace_prev(j, now);
+			uint64_t wait = io_pace_gate(j, now, 0, &off, &len, &rd);
+			if (wait) {
+				now = io_pace_sleep(j, wait);
+				continue;
+			}
+		} else {
+			rd = io_next(j, &off, &len);
+		}
+		if (!rd && o->verify)
+			io_pattern_fill(buf, len, off, o->seed);
+		m->off = off;
+		m->rd = rd;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST); /* stored before a SIGBUS can come */
+		if (rd)
+			memcpy(buf, m->base + off, (size_t)len);
+		else
+			memcpy(m->base + off, buf, (size_t)len);
+		uint64_t t = io_now_ns();
+		if (now >= ms)
+			issued += len;
+		io_done(j, rd, buf, off, len, t - now, t);
+		if (!rd && o->sync == IO_SYNC_EVERY && ++nw >= o->sync_every) {
+			nw = 0;
+			if (io_sync_file(j))
+				break;
+			t = io_now_ns();
+		}
+		now = t;
+		io_publish(j);
+	}
+	if (j->pace)
+		io_pace_prev(j, now);
+}
+
+static void mmap_run(struct io_job *j, void *ctx)
+{
+	struct io_map *m = ctx;
+	if (sigsetjmp(m->jump, 1) == 0) {
+		bus_jump = &m->jump;
+		mmap_loop(j, m);
+	} else {
+		io_job_fail(j, -EIO,
+		            "%s: SIGBUS on the %s at offset %llu through the mapping: the page has no "
+		            "backing (the file was truncated under the step, or the file system is full)",
+		            j->path, m->rd ? "read" : "write", (unsigned long long)m->off);
+	}
+	bus_jump = NULL;
+	io_finish(j);
+}
+
+/* What a copy through a mapping cannot be, at check time. */
+static void mmap_check(const struct node *opts, const struct io_opts *o, struct diag *d)
+{
+	const struct node *n;
+	if (o->direct && (n = node_get(opts, "direct")))
+		diag_error(d, &n->pos,
+		           "io.direct: engine: mmap copies through the page cache and cannot do direct I/O "
+		           "(use engine: psync, libaio or io_uring)");
+	if ((o->sync == IO_SYNC_DSYNC || o->sync == IO_SYNC_SYNC) && (n = node_get(opts, "sync")))
+		diag_error(d, &n->pos,
+		           "io.sync: %s opens the file O_%s, which acts on write calls; engine: mmap "
+		           "writes by storing into the mapping (use sync: every N or sync: end)",
+		           o->sync == IO_SYNC_DSYNC ? "dsync" : "sync",
+		           o->sync == IO_SYNC_DSYNC ? "DSYNC" : "SYNC");
+	if (o->many_files) {
+		n = node_get(opts, "nrfiles");
+		n = n ? n : node_get(opts, "filesize");
+		diag_error(d, n ? &n->pos : &o->pos, "io.%s: engine: mmap maps one file per job (nrfiles: 1)",
+		           n == node_get(opts, "nrfiles") ? "nrfiles" : "filesize");
+	}
+}
+
+const struct io_engine_ops io_engine_mmap = {
+    .version = IO_ENGINE_OPS_VERSION,
+    .name = "mmap",
+    .queued = false,
+    .check = mmap_check,
+    .setup = mmap_setup,
+    .run = mmap_run,
+    .cleanup = mmap_cleanup,
+};
