@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "contain.h"
+#include "proc_stat.h"
 
 #define PF_KTHREAD 0x00200000u
 
@@ -84,39 +85,18 @@ static bool read_cpu(unsigned long long out[2])
 	return true;
 }
 
-/* One /proc/PID/stat: comm is in parentheses and may hold spaces. */
+/* One process's ticks from /proc/PID/stat. */
 static bool read_proc(pid_t pid, struct proc_ticks *p)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct proc_stat st;
+	if (!proc_stat_read(pid, &st))
 		return false;
-	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = 0;
-	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-	if (!open || !close || close < open)
-		return false;
-	size_t cl = (size_t)(close - open - 1);
-	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)(cl < sizeof(p->comm) ? cl : sizeof(p->comm) - 1),
-	         open + 1);
-	char state;
-	int ppid;
-	unsigned flags;
-	unsigned long long ut, st, start;
-	/* fields 3.. : state ppid pgrp session tty tpgid flags minflt cminflt
-	 * majflt cmajflt utime stime cutime cstime priority nice threads
-	 * itrealvalue starttime */
-	if (sscanf(close + 2,
-	           "%c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %llu", &state,
-	           &ppid, &flags, &ut, &st, &start) != 6)
-		return false;
+	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)sizeof(p->comm) - 1, st.comm); /* cut to fit */
 	p->pid = pid;
-	p->ppid = ppid;
-	p->ticks = ut + st;
-	p->start = start;
-	p->kernel = (flags & PF_KTHREAD) || pid == 2 || ppid == 2;
+	p->ppid = (pid_t)st.ppid;
+	p->ticks = st.utime + st.stime;
+	p->start = st.start;
+	p->kernel = (st.flags & PF_KTHREAD) || pid == 2 || st.ppid == 2;
 	return true;
 }
 
