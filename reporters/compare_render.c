@@ -8,6 +8,7 @@
 
 #include "compare_metric.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 
 struct cmp_row {
 	size_t pair;

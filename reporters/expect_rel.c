@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "expect_bind.h"
-#include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_group.h"
 #include "report_opts_table.h"
 #include "stats.h"

@@ -32,6 +32,7 @@
 
 #include "expect.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_hosts.h"
 #include "rep_html_md.h"
 #include "rep_md_activity.h"

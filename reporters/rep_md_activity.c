@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_md_charts.h"
 #include "svg.h"
 
