@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "contain.h"
+#include "grow.h"
 #include "proc_stat.h"
 
 #define PF_KTHREAD 0x00200000u
@@ -106,18 +107,14 @@ static struct proc_ticks *scan(size_t *n)
 	DIR *d = opendir("/proc");
 	if (!d)
 		return NULL;
-	size_t cap = 256;
-	struct proc_ticks *v = malloc(cap * sizeof(*v));
+	size_t cap = 0;
+	struct proc_ticks *v = NULL;
 	struct dirent *e;
-	while (v && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
-		if (*n == cap) {
-			struct proc_ticks *nv = realloc(v, (cap *= 2) * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (GROW(v, cap, *n + 1, 256) < 0)
+			break;
 		if (read_proc((pid_t)atoi(e->d_name), &v[*n]))
 			(*n)++;
 	}
@@ -177,14 +174,8 @@ static struct foreign *foreign_of(struct noise *ns, const struct proc_ticks *p)
 	for (size_t i = 0; i < ns->nf; i++)
 		if (ns->f[i].pid == p->pid && ns->f[i].start == p->start)
 			return &ns->f[i];
-	if (ns->nf == ns->capf) {
-		size_t cap = ns->capf ? ns->capf * 2 : 16;
-		struct foreign *nf = realloc(ns->f, cap * sizeof(*nf));
-		if (!nf)
-			return NULL;
-		ns->f = nf;
-		ns->capf = cap;
-	}
+	if (GROW(ns->f, ns->capf, ns->nf + 1, 16) < 0)
+		return NULL;
 	struct foreign *f = &ns->f[ns->nf++];
 	*f = (struct foreign){.pid = p->pid, .start = p->start};
 	snprintf(f->comm, sizeof(f->comm), "%s", p->comm);
