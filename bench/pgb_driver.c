@@ -45,9 +45,13 @@ int main(int argc, char **argv)
 		diag_free(&d);
 		return 2;
 	}
+	/* the server, by the names a step reads it with (step_ctx_name) */
+	struct node *names = node_new(NODE_MAP, NULL);
+	node_map_put(names, "pg.conninfo", NULL, node_new_scalar(argv[1], NULL));
+	if (argc > 3)
+		node_map_put(names, "pg.log", NULL, node_new_scalar(argv[3], NULL));
 	struct step_ctx cx = {
-	    .pg_conninfo = argv[1],
-	    .pg_log = argc > 3 ? argv[3] : NULL,
+	    .names = names,
 	    .step_name = "pgbench",
 	    .scenario_dir = getcwd(cwd, sizeof(cwd)),
 	    .stop = &stop_flag,
@@ -73,6 +77,7 @@ int main(int argc, char **argv)
 		printf("series %s n=%zu\n", r.s[i].name, r.s[i].n);
 	result_free(&r);
 	node_free(opts);
+	node_free(names);
 	diag_free(&d);
 	return rc;
 }

@@ -143,6 +143,8 @@ int rep_check_config(const struct node *report, struct diag *d)
 	rc = opt_check_keys(report, "report", &report_table, d) < 0 ? -EINVAL : 0;
 	if (rc && report->kind != NODE_MAP)
 		return -EINVAL;
+	if (opt_check_value(report, "formats", "report", &report_table, d) < 0) /* names: rep_table.h */
+		rc = -EINVAL;
 	const struct node *pv = node_get(report, "pivot"), *ch = node_get(report, "charts");
 	for (size_t i = 0; i < rep_config_count(pv); i++) {
 		struct pivot_cfg p;

@@ -1,9 +1,11 @@
-/* rep_config: the `report:` section: pivot tables and charts of report.md.
+/* rep_config: the `report:` section: pivot tables and charts of report.md,
+ * and which reports are written.
  *
  *   report:
  *     pivot:  {rows: P, cols: Q, value: step.metric, stat: mean, where: {...}, title: T}
  *     charts: {x: P or time, y: step.metric, series: Q, kind: line|bar, where: {...}, title: T}
- * Each of pivot and charts is one map or a list of maps. */
+ * Each of pivot and charts is one map or a list of maps; formats (one
+ * name or a list: the reports written, rep.h) is checked here too. */
 #ifndef BENCHGRID_REP_CONFIG_H
 #define BENCHGRID_REP_CONFIG_H
 
@@ -23,7 +25,7 @@ struct chart_cfg {
 	const struct node *where;
 };
 
-/* Validate a `report:` section (pivot, charts) with positions. */
+/* Validate a `report:` section (pivot, charts, formats) with positions. */
 int rep_check_config(const struct node *report, struct diag *d);
 
 /* Read one pivot or chart entry: 0, or -EINVAL with errors in d. */

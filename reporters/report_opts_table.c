@@ -1,9 +1,13 @@
 /* report_opts_table: `report:` and `expect:` (docs/results.md). */
 #include "report_opts_table.h"
 
+#include "rep_table.h"
+
 #define ROWS(a) (a), sizeof(a) / sizeof((a)[0])
 
 const char *const report_stat_values[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
+#define NAME_OF(name, ops, on) name,
+const char *const report_format_values[] = {REP_TABLE(NAME_OF) NULL};
 const char *const report_kind_values[] = {"line", "bar", NULL};
 const char *const expect_role_values[] = {"headline", "control", "held-out", "self-test", "info", NULL};
 
@@ -38,6 +42,7 @@ const char *const expect_role_values[] = {"headline", "control", "held-out", "se
      "{\"anyOf\":[{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1},{\"type\":\"string\"}]}", NULL}
 
 static const struct opt_desc report_rows[] = {
+    {"formats", OPT_ENUM, NULL, REPORT_FORMATS_DEFAULT, report_format_values, "the reports written: one name, or a list ([] writes none; results.json is always written)", OPT_OR_LIST, NULL, NULL, NULL},
     {"pivot", OPT_LIST, NULL, NULL, NULL, "pivot tables of report.md: one, or a list", OPT_OR_LIST, "report.pivot", NULL, NULL},
     {"charts", OPT_LIST, NULL, NULL, NULL, "SVG charts of report.md: one, or a list", OPT_OR_LIST, "report.charts", NULL, NULL},
 };
@@ -101,8 +106,9 @@ static const struct opt_desc ratio_of_rows[] = {
 };
 /* clang-format on */
 
-const struct opt_table report_table = {"report", "report:", "Pivot tables and charts of report.md.",
-                                       ROWS(report_rows), false};
+const struct opt_table report_table = {
+    "report", "report:", "Which reports are written; the pivot tables and charts of report.md.",
+    ROWS(report_rows), false};
 const struct opt_table report_pivot_table = {"report.pivot", "report: pivot:", "", ROWS(pivot_rows), false};
 const struct opt_table report_chart_table = {"report.charts", "report: charts:", "", ROWS(chart_rows), false};
 const struct opt_table expect_table = {"expect", "expect: (a published value)",

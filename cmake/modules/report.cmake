@@ -32,3 +32,8 @@ bg_unit_test(test_headline SOURCES tests/unit/test_headline.c LABELS "report;sta
 # compare on real runs: verdicts, --all, --by, --fail-above exit statuses.
 bg_script_test(compare tests/integration/compare.sh LABELS "compare;report;integration" TIMEOUT 120)
 bg_unit_test(test_compare_metric SOURCES tests/unit/test_compare_metric.c LABELS "report;compare")
+# report.formats and junit.xml (issue 30): the table of reporters, the
+# selection, junit.xml's counts and text; a real run's junit.xml against
+# an XSD (xmllint) and a JUnit consumer (python3-junitparser).
+bg_unit_test(test_rep_junit SOURCES tests/unit/test_rep_junit.c LABELS "report")
+bg_script_test(report_junit tests/integration/report_junit.sh LABELS "report;integration" TIMEOUT 120)

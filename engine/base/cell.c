@@ -67,6 +67,12 @@ bool cell_new_fs(const struct cell *prev, const struct cell *c)
 	return !prev || c->fresh_fs || c->fs_key != prev->fs_key;
 }
 
+const char *step_ctx_name(const struct step_ctx *cx, const char *name)
+{
+	const struct node *v = cx->names ? node_get(cx->names, name) : NULL;
+	return v && v->kind == NODE_SCALAR ? v->text : NULL;
+}
+
 void cell_label(const struct cell *c, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdint.h>
 #include "node.h"
 
 struct cell {
@@ -42,6 +41,8 @@ int cell_steps_copy(struct cell *to, const struct cell *from);
  * none, cut to len: for people (the terminal's lines, the journal). */
 void cell_label(const struct cell *c, char *buf, size_t len);
 
+struct lb; /* lua/lb.h */
+
 /* Everything a workload may use while it runs one step of one cell. */
 struct step_ctx {
 	const struct cell *cell;
@@ -55,8 +56,15 @@ struct step_ctx {
 	 * results_file_write(cell_dirfd, NAME, ...). 0 or less: none (a workload
 	 * then opens cell_dir itself with O_DIRECTORY|O_NOFOLLOW). */
 	int cell_dirfd;
-	const char *pg_conninfo; /* managed or external server, NULL if none */
-	const char *pg_log;      /* server log file (for error tails), or NULL */
+	/* What the cell's fixtures offer, by the names a scenario reads them
+	 * with in ${...} (docs/scenario.md: target.path, pg.conninfo, pg.log),
+	 * a map of NAME: scalar, or NULL. A workload asks for what it needs by
+	 * name (step_ctx_name), so that this layer names none of them. */
+	const struct node *names;
+	/* The scenario's Lua state (its hooks' functions), for a workload that
+	 * calls Lua (exec's parse:); NULL: the scenario has no hooks. Opaque
+	 * here: lua/lb.h. */
+	struct lb *lua;
 	const char *step_name;
 	/* the repetition this run of the step belongs to: 0..nrep-1, or
 	 * negative for the warm-ups (-warmup..-1); files a step writes into
@@ -72,6 +80,10 @@ struct step_ctx {
 	void (*progress)(void *ud, const char *unit, double value);
 	void *progress_ud;
 };
+
+/* The run-time name `name` of cx (step_ctx.names), e.g. "pg.conninfo" for
+ * the cell's server, or NULL when the cell has none. */
+const char *step_ctx_name(const struct step_ctx *cx, const char *name);
 
 /* The name of a file the step writes into its cell's folder: "STEP.EXT",
  * the step's name with characters other than [A-Za-z0-9._-] replaced by '_'

@@ -15,9 +15,10 @@
 static int report_main(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf(
-		    "usage: benchgrid report DIR\n\nRebuild results.csv, timeseries.csv, report.md and the "
-		    "charts in DIR from DIR/results.json.\n");
+		printf("usage: benchgrid report DIR\n\n"
+		       "Rebuild the reports in DIR from DIR/results.json: those its report.formats\n"
+		       "names (by default results.csv, timeseries.csv, report.md with its charts,\n"
+		       "report.html and expect.json; junit.xml with junit).\n");
 		return 0;
 	}
 	if (argc != 2) {

@@ -236,10 +236,11 @@ static json_t *table_schema(const struct opt_table *t)
 
 static json_t *whole_schema(void)
 {
-	json_t *root = table_schema(cli_schema_tables[0]);
+	const struct opt_table *const *all = cli_schema_tables();
+	json_t *root = table_schema(all[0]);
 	json_t *defs = json_object();
-	for (size_t i = 1; cli_schema_tables[i]; i++)
-		json_object_set_new(defs, cli_schema_tables[i]->name, table_schema(cli_schema_tables[i]));
+	for (size_t i = 1; all[i]; i++)
+		json_object_set_new(defs, all[i]->name, table_schema(all[i]));
 	json_object_set_new(root, "$schema", json_string("https://json-schema.org/draft/2020-12/schema"));
 	json_object_set_new(root, "$id", json_string("https://benchgrid.invalid/benchgrid.schema.json"));
 	json_object_set_new(root, "title", json_string("benchgrid scenario"));

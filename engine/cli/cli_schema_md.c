@@ -90,7 +90,8 @@ int cli_schema_markdown(FILE *out)
 	      "may also be a `${...}` reference or a `!lua` expression. Every map also takes keys\n"
 	      "starting with `x-`. The pages of docs/ explain each section at length.\n",
 	      out);
-	for (size_t i = 0; cli_schema_tables[i]; i++)
-		table_md(out, cli_schema_tables[i]);
+	const struct opt_table *const *all = cli_schema_tables();
+	for (size_t i = 0; all[i]; i++)
+		table_md(out, all[i]);
 	return fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

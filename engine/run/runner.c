@@ -32,7 +32,6 @@
 #include "state.h"
 #include "step_run.h"
 #include "units.h"
-#include "wl_exec.h"
 
 struct runner {
 	struct run_env E;
@@ -297,8 +296,7 @@ static int start(struct runner *R, struct spec *s, struct diag *d)
 	R->work_token = state_push("rmdir", R->E.work, NULL);
 	/* Every command from here on is journalled and runs in the run's cgroup. */
 	contain_start(d);
-	R->E.lua = s->lua;
-	wl_exec_set_lua(R->E.lua);
+	R->E.lua = s->lua; /* steps get it in their step_ctx (step_run.c) */
 	interrupt_install();
 	if (R->E.lua) /* a signal stops a running hook, even inside string.find */
 		lb_set_stop(R->E.lua, interrupt_stop_flag());
@@ -788,6 +786,5 @@ int runner_run(struct spec *s, struct cell *cells, size_t n, const struct runner
 	repeat_spec_free(&R.E.rs);
 	free(R.E.outdir);
 	free(R.E.work);
-	wl_exec_set_lua(NULL);
 	return rc;
 }

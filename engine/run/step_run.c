@@ -127,20 +127,16 @@ static void step_read(struct run_env *E, const struct cell *c, const struct node
 	}
 }
 
-/* The server's activity is sampled during pgbench and exec steps, every
- * `progress` of a pgbench step, else every second (as the monitor). */
+/* The server's activity is sampled during the steps of the workloads that
+ * say so (their metrics' server_activity: pgbench and exec), as often as
+ * the workload says (pgbench: at each progress report), else every second
+ * (as the monitor). */
 static struct pg_activity *step_server_stats(struct run_env *E, const struct step *S)
 {
-	if (!S->server_stats || !E->fx.pg || !fx_pg_alive(E->fx.pg) ||
-	    (strcmp(S->ops->name, "pgbench") != 0 && strcmp(S->ops->name, "exec") != 0))
+	if (!S->server_stats || !E->fx.pg || !fx_pg_alive(E->fx.pg) || !S->ops->metrics ||
+	    !S->ops->metrics->server_activity)
 		return NULL;
-	double every = 1.0;
-	const struct node *p = S->opts && S->opts->kind == NODE_MAP ? node_get(S->opts, "progress") : NULL;
-	struct diag ignored;
-	diag_init(&ignored);
-	if (p && node_as_duration(p, "pgbench.progress", false, &every, &ignored) < 0)
-		every = 1.0;
-	diag_free(&ignored);
+	double every = S->ops->sample_every ? S->ops->sample_every(S->opts) : 1.0;
 	return pg_activity_start(E->fx.pg, every > 0 ? every : 1.0);
 }
 
@@ -149,14 +145,18 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
                      const char *cell_dir, struct step_result *res, struct diag *sd)
 {
 	const char *refuse = NULL;
+	/* What the fixtures offer the step, by name (pg.conninfo, ...). */
+	struct node *names = node_new(NODE_MAP, NULL);
+	if (names)
+		fixture_set_names(&E->fx, names);
 	struct step_ctx cx = {
 	    .cell = c,
 	    .target_dir = fixture_set_dir(&E->fx, E->work),
 	    .device = fixture_set_device(&E->fx, &refuse),
 	    .cell_dir = cell_dir,
 	    .cell_dirfd = E->cellfd,
-	    .pg_conninfo = fixture_set_pg_conninfo(&E->fx),
-	    .pg_log = fixture_set_pg_log(&E->fx),
+	    .names = names,
+	    .lua = E->lua,
 	    .step_name = S->name,
 	    .rep = rep,
 	    .nrep = E->repeat,
@@ -182,6 +182,7 @@ static int step_exec(struct run_env *E, const struct cell *c, const struct step 
 	if (mon)
 		monitor_stop(mon, res);
 	devmodel_step_series(E->fx.dm, t0, clock_mono(), res); /* model.NAME.cache_full */
+	node_free(names);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "consent.h"
 #include "devmodel.h"
+#include "estimate_cell.h"
 #include "expect.h"
 #include "fx_fs.h"
 #include "fx_pg.h"
@@ -100,8 +101,10 @@ static int check_expect(const struct node *cell, const struct node *scenario, st
 void validators_register(void)
 {
 	const struct workload_ops *const *all = workload_all();
-	for (size_t i = 0; all[i]; i++)
+	for (size_t i = 0; all[i]; i++) {
 		spec_check_add_step_kind(all[i]->name, all[i]->check);
+		estimate_add_step_kind(all[i]->name, all[i]->estimate);
+	}
 	/* In the order the errors have always been reported. */
 	spec_check_add_validator(check_target);
 	spec_check_add_validator(check_targets);

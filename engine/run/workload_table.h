@@ -1,10 +1,10 @@
 /* workload_table: every step kind benchgrid knows (io, pgbench, exec).
- * Adding a workload is one row in workload_table.c. */
+ * Adding a workload is one row in workload_table.c: its workload_ops
+ * carries everything else (workloads/workload.h). */
 #ifndef BENCHGRID_WORKLOAD_TABLE_H
 #define BENCHGRID_WORKLOAD_TABLE_H
 
 #include "workload.h"
-#include "workload_metrics.h"
 
 /* The workload whose key appears in the step map, or NULL. */
 const struct workload_ops *workload_find(const char *name);

@@ -5,11 +5,10 @@
  * option's default. */
 #include "estimate_cell.h"
 
-#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "units.h"
 
@@ -21,12 +20,6 @@ static const char *text(const struct node *n)
 static bool is_text(const struct node *n, const char *s)
 {
 	return text(n) && !strcmp(text(n), s);
-}
-
-static double seconds_of(const struct node *n, double dflt)
-{
-	double t;
-	return text(n) && units_parse_duration(text(n), &t, NULL, 0) == 0 ? t : dflt;
 }
 
 static double bytes_of(const struct node *n, double dflt)
@@ -75,124 +68,84 @@ static uint64_t loop_bytes(const struct node *t, bool *outside)
 
 /* --- steps --- */
 
-/* A pgbench script that may write: a builtin other than select-only, a
- * script text with a statement that changes rows, or a file (not read). */
-static bool script_writes(const char *s)
+/* Each step kind's estimate, registered at start (run/validators.c) since
+ * spec may not include the workloads: only the workload reads its options. */
+#define ESTIMATE_KINDS_MAX 12
+
+static struct {
+	const char *name;
+	estimate_step_fn fn;
+} kinds[ESTIMATE_KINDS_MAX];
+static size_t nkinds;
+
+int estimate_add_step_kind(const char *name, estimate_step_fn fn)
 {
-	if (!s)
-		return true;
-	if (strchr(s, '\n') || strchr(s, ';') || s[0] == '\\') {
-		static const char *const verbs[] = {"insert", "update", "delete", "copy", "merge", NULL};
-		for (const char *p = s; *p; p++)
-			for (int v = 0; verbs[v]; v++)
-				if (!strncasecmp(p, verbs[v], strlen(verbs[v])) &&
-				    (p == s || !isalnum((unsigned char)p[-1])))
-					return true;
-		return false;
-	}
-	return strncmp(s, "select-only", strlen("select-only")) != 0;
+	for (size_t i = 0; i < nkinds; i++)
+		if (!strcmp(kinds[i].name, name))
+			return 0;
+	if (nkinds == ESTIMATE_KINDS_MAX)
+		return -ENOSPC;
+	kinds[nkinds].name = name;
+	kinds[nkinds++].fn = fn;
+	return 0;
 }
 
-static bool pgbench_writes(const struct node *o)
+/* The step's workload key (its index in st, the kind's in kinds), or -1. */
+static long step_kind(const struct node *st, size_t *key)
 {
-	const struct node *scripts = node_get(o, "scripts");
-	if (node_get(o, "init"))
-		return true;
-	if (node_get(o, "script"))
-		return script_writes(text(node_get(o, "script")));
-	if (scripts && scripts->kind == NODE_SEQ) {
-		for (size_t i = 0; i < scripts->n; i++)
-			if (script_writes(text(scripts->items[i])))
-				return true;
-		return false;
+	for (size_t k = 0; k < st->n; k++)
+		for (size_t i = 0; i < nkinds; i++)
+			if (!strcmp(st->keys[k], kinds[i].name)) {
+				*key = k;
+				return (long)i;
+			}
+	return -1;
+}
+
+/* What the step says it does, priced: declared seconds, bytes at the io
+ * rate, data loads at the load rates, transactions at the tps (or the
+ * schedule's rate when slower). A kind with no estimate declares no time
+ * and may write anything. */
+static void step_cost_read(const struct node *st, size_t k, const struct estimate_rates *r,
+                           struct cell_cost *cc, double *files_max, double *files_kept)
+{
+	struct step_cost *sc = &cc->steps[cc->nsteps++];
+	struct step_estimate e = {0};
+	size_t key = 0;
+	long kind = step_kind(st, &key);
+	char dflt[32];
+	snprintf(dflt, sizeof(dflt), "%s#%zu", kind >= 0 ? kinds[kind].name : "step", k + 1);
+	const char *name = text(node_get(st, "name"));
+	sc->name = strdup(name ? name : dflt);
+	if (kind >= 0 && kinds[kind].fn)
+		kinds[kind].fn(st->items[key], &e);
+	else
+		e.writes_db = true;
+	sc->basis = e.basis ? e.basis : "not declared";
+	double s = e.seconds;
+	if (e.bytes > 0)
+		s = e.bytes / r->io_bytes_s + s;
+	if (e.load_scale > 0)
+		s = r->load_s_scale * e.load_scale + r->load_s_fixed + s;
+	if (e.transactions > 0) {
+		sc->rate = e.rate;
+		sc->tx = e.transactions;
+		sc->tx_at = sc->rate > 0 && sc->rate < r->tps ? sc->rate : r->tps;
+		s = sc->tx / sc->tx_at + s;
 	}
-	return script_writes(text(node_get(o, "builtin")) ? text(node_get(o, "builtin")) : "tpcb-like");
+	sc->seconds = s;
+	cc->writes |= e.writes_db;
+	if (e.load_scale > cc->disk_scale)
+		cc->disk_scale = e.load_scale;
+	if (e.files_kept)
+		*files_kept += e.file_bytes;
+	else if (e.file_bytes > *files_max)
+		*files_max = e.file_bytes;
 }
 
 static double init_scale(const struct node *init)
 {
 	return init && init->kind == NODE_MAP ? number_of(node_get(init, "scale"), 1) : 1;
-}
-
-static void pgbench_cost(const struct node *o, const struct estimate_rates *r, struct step_cost *sc)
-{
-	const struct node *init = node_get(o, "init");
-	if (init) {
-		sc->basis = "init";
-		sc->seconds = r->load_s_scale * init_scale(init) + r->load_s_fixed;
-	} else if (node_get(o, "duration")) {
-		sc->basis = "duration";
-		sc->seconds = seconds_of(node_get(o, "duration"), 0);
-	} else {
-		sc->basis = "transactions";
-		sc->rate = number_of(node_get(o, "rate"), 0);
-		sc->tx = number_of(node_get(o, "transactions"), 10) * number_of(node_get(o, "clients"), 1);
-		sc->tx_at = sc->rate > 0 && sc->rate < r->tps ? sc->rate : r->tps;
-		sc->seconds = sc->tx / sc->tx_at;
-	}
-}
-
-static bool io_reads(const struct node *o)
-{
-	const char *rw = text(node_get(o, "rw"));
-	return !rw || !strcmp(rw, "read") || !strcmp(rw, "randread") || !strcmp(rw, "randrw");
-}
-
-/* Bytes of an io step's files in its target (0 on a raw device). */
-static double io_file_bytes(const struct node *o)
-{
-	if (is_text(node_get(o, "file"), "@device") || node_get(o, "op"))
-		return 0;
-	return bytes_of(node_get(o, "size"), 1073741824.0) * number_of(node_get(o, "jobs"), 1);
-}
-
-static void io_cost(const struct node *o, const struct estimate_rates *r, struct step_cost *sc)
-{
-	double ramp = seconds_of(node_get(o, "ramp"), 0);
-	if (node_get(o, "runtime")) {
-		sc->basis = "runtime";
-		sc->seconds = seconds_of(node_get(o, "runtime"), 0) + ramp;
-		return;
-	}
-	double files = io_file_bytes(o);
-	if (node_get(o, "op") || (is_text(node_get(o, "file"), "@device") && !node_get(o, "size"))) {
-		sc->basis = "not declared";
-		return;
-	}
-	double jobs = number_of(node_get(o, "jobs"), 1);
-	double moved = node_get(o, "io_size") ? bytes_of(node_get(o, "io_size"), 0) * jobs
-	                                      : bytes_of(node_get(o, "size"), 1073741824.0) * jobs;
-	/* files read are written first (prepare: auto) */
-	if (io_reads(o) && !is_text(node_get(o, "prepare"), "none"))
-		moved += files;
-	sc->basis = "size";
-	sc->seconds = moved / r->io_bytes_s + ramp;
-}
-
-static void step_cost_read(const struct node *st, size_t k, const struct estimate_rates *r,
-                           struct cell_cost *cc, double *io_max, double *io_kept)
-{
-	struct step_cost *sc = &cc->steps[cc->nsteps++];
-	const struct node *io = node_get(st, "io"), *pgb = node_get(st, "pgbench");
-	char dflt[32];
-	snprintf(dflt, sizeof(dflt), "%s#%zu", io ? "io" : pgb ? "pgbench" : "exec", k + 1);
-	sc->name = strdup(text(node_get(st, "name")) ? text(node_get(st, "name")) : dflt);
-	sc->basis = "not declared";
-	if (io) {
-		io_cost(io, r, sc);
-		double b = io_file_bytes(io);
-		if (truthy(node_get(io, "keep")))
-			*io_kept += b;
-		else if (b > *io_max)
-			*io_max = b;
-	} else if (pgb) {
-		pgbench_cost(pgb, r, sc);
-		cc->writes |= pgbench_writes(pgb);
-		if (node_get(pgb, "init") && init_scale(node_get(pgb, "init")) > cc->disk_scale)
-			cc->disk_scale = init_scale(node_get(pgb, "init"));
-	} else {
-		cc->writes = true; /* a command may write anything */
-	}
 }
 
 /* --- the server --- */

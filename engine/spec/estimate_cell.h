@@ -2,7 +2,8 @@
  * (target, targets, postgres, steps) without running anything: the
  * filesystems it makes, its server's shape and data, its steps' seconds,
  * and the disk space it needs in the work directory. estimate.c adds them
- * up over the run order. */
+ * up over the run order. A step's figures come from its workload's
+ * estimate (estimate_add_step_kind). */
 #ifndef BENCHGRID_ESTIMATE_CELL_H
 #define BENCHGRID_ESTIMATE_CELL_H
 
@@ -12,6 +13,7 @@
 
 #include "estimate_rates.h"
 #include "node.h"
+#include "step_estimate.h"
 
 /* postgres.reinit, in the order of fixtures/pg's fxpg_reinits. */
 enum { REINIT_WHEN_WRITTEN, REINIT_NEVER, REINIT_PER_CELL };
@@ -42,6 +44,14 @@ struct cell_cost {
 	uint64_t disk;     /* bytes in the work directory */
 	bool disk_outside; /* a loop image_dir or a dir path elsewhere */
 };
+
+/* What a step kind's options say its step will do (step_estimate.h). The
+ * workloads register theirs at start, as their checks (run/validators.c),
+ * since spec may not include them; fn NULL: a step that declares no time
+ * and may write anything. Registering a name twice keeps the first;
+ * -ENOSPC when the table is full. */
+typedef void (*estimate_step_fn)(const struct node *opts, struct step_estimate *e);
+int estimate_add_step_kind(const char *name, estimate_step_fn fn);
 
 /* skip[k] (NULL: none): step k is skipped by its `when:` and costs nothing. */
 void cell_cost_read(const struct node *tree, const bool *skip, const struct estimate_rates *r,

@@ -54,9 +54,6 @@ static const struct opt_desc step_rows[] = {
     {"headline", OPT_LIST, NULL, "by the step: iops (random, blocks <= 64 KiB), mb_s (sequential, larger blocks), tps (pgbench), elapsed_s (exec); lat_p99", NULL, "the metrics a person reads first (reports, compare, history, the live line), e.g. [iops, lat_p99_us]", 0, NULL,
      "{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"string\"}}", NULL},
     {"when", OPT_BOOL, NULL, "true", NULL, "run the step only when true: a !lua predicate over the cell's parameters and vars", OPT_ELSEWHERE, NULL, NULL, NULL},
-    {"io", OPT_MAP, NULL, NULL, NULL, "the native I/O workload", 0, "io", NULL, NULL},
-    {"pgbench", OPT_MAP, NULL, NULL, NULL, "the pgbench-compatible load", 0, "pgbench", NULL, NULL},
-    {"exec", OPT_MAP, NULL, NULL, NULL, "an external command and its parser", OPT_OR_STRING, "exec", NULL, NULL},
 };
 
 static const struct opt_desc matrix_rows[] = {

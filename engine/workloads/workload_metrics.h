@@ -1,8 +1,8 @@
 /* workload_metrics: the metric names a step kind can produce, so that
- * `check` can refuse a reference (`report:`, `expect:`) to a metric the step
- * never writes. Each workload keeps its table next to its code; the runner
- * reaches it through run/workload_table.c (issue 30 moves it into
- * workload_ops).
+ * `check` can refuse a reference (`report:`, `expect:`, `headline:`) to a
+ * metric the step never writes. Each workload keeps its table next to its
+ * code and names it in its workload_ops (workload.h); run/ref_check.c reads
+ * it through run/workload_table.c.
  *
  * The metrics every step carries whatever its kind (the system monitor's,
  * the device models', the server activity's) and the ones Lua hooks add are
@@ -23,7 +23,8 @@ struct workload_metrics {
 	/* True when these options let the step write names nobody knows
 	 * before it runs (exec's `parse:`); NULL: never. */
 	bool (*dynamic)(const struct node *opts);
-	/* True when the step runs with the server activity sampler (pg_*). */
+	/* True when the server's activity is sampled during the step (run's
+	 * step_run.c starts fixtures/pg's sampler), so it carries pg_*. */
 	bool server_activity;
 };
 

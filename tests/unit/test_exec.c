@@ -32,6 +32,9 @@ struct run {
 	struct stopwatch sw; /* the run, its deadline marked (test_timing.h) */
 };
 
+/* The scenario's Lua state the steps get (step_ctx.lua), NULL: none. */
+static struct lb *scenario_lua;
+
 /* Run `exec:` options given as YAML (the value of key `exec`) in a cell
  * with parameters bs=4k, fs=ext4, "my-param"=x y; r->sw times it, with its
  * deadline marked `deadline` s after the start (< 0: none). */
@@ -46,12 +49,17 @@ static void run_exec_by(struct run *r, const char *yaml, volatile sig_atomic_t *
 	node_map_put(params, "my-param", NULL, node_new_scalar("x y", NULL));
 	struct cell c = {.index = 2, .params = params};
 	strcpy(c.id, "0123456789ab");
+	/* the fixtures' names a step may read (step_ctx_name) */
+	struct node *names = node_new(NODE_MAP, NULL);
+	node_map_put(names, "pg.conninfo", NULL,
+	             node_new_scalar("host=/tmp/pgsock port=5999 dbname=bench", NULL));
 	struct step_ctx cx = {.cell = &c,
 	                      .target_dir = tdir,
 	                      .cell_dir = tdir,
 	                      .step_name = "cmd",
 	                      .scenario_dir = tdir,
-	                      .pg_conninfo = "host=/tmp/pgsock port=5999 dbname=bench",
+	                      .names = names,
+	                      .lua = scenario_lua,
 	                      .stop = stop};
 	result_init(&r->res, "cmd", "exec");
 	const struct node *opts = node_get(r->root, "exec");
@@ -62,6 +70,7 @@ static void run_exec_by(struct run *r, const char *yaml, volatile sig_atomic_t *
 	r->rc = wl_exec_ops.run(opts, &cx, &r->res, &r->d);
 	stopwatch_stop(&r->sw);
 	node_free(params);
+	node_free(names);
 }
 
 static void run_exec(struct run *r, const char *yaml, volatile sig_atomic_t *stop)
@@ -288,12 +297,12 @@ static void test_parse_lua_function(void **state)
 	assert_int_equal(r.rc, -ENOENT); /* no Lua state given: clear error */
 	assert_non_null(strstr(r.res.error, "'count_words' is not a shipped parser"));
 	run_free(&r);
-	wl_exec_set_lua(L);
+	scenario_lua = L;
 	run_exec(&r, "exec: {command: 'echo one two three', parse: count_words}\n", NULL);
 	assert_int_equal(r.rc, 0);
 	assert_true(result_get(&r.res, "words")->value == 3);
 	run_free(&r);
-	wl_exec_set_lua(NULL);
+	scenario_lua = NULL;
 	lb_free(L);
 	diag_free(&d);
 	char path[128];

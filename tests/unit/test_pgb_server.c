@@ -49,6 +49,20 @@ static double metric(const struct step_result *r, const char *name)
 	return m->value;
 }
 
+/* The names the fixtures give a step (step_ctx.names): the server's
+ * conninfo and log file, each when not NULL. */
+static struct node *server_names(const char *conninfo, const char *log)
+{
+	struct node *m = node_new(NODE_MAP, NULL);
+
+	assert_non_null(m);
+	if (conninfo)
+		node_map_put(m, "pg.conninfo", NULL, node_new_scalar(conninfo, NULL));
+	if (log)
+		node_map_put(m, "pg.log", NULL, node_new_scalar(log, NULL));
+	return m;
+}
+
 /* Run the step with YAML options; returns the run's return code; errors of
  * the options land in d. */
 static int run_step(const char *yaml, struct step_result *r, struct diag *d, const char *pg_log)
@@ -59,8 +73,8 @@ static int run_step(const char *yaml, struct step_result *r, struct diag *d, con
 	assert_non_null(opts);
 	snprintf(dir, sizeof(dir), "%s/tests/integration",
 	         getenv("BENCHGRID_SRC") ? getenv("BENCHGRID_SRC") : ".");
-	struct step_ctx cx = {
-	    .pg_conninfo = conninfo, .pg_log = pg_log, .step_name = "t", .scenario_dir = dir, .timeout = 60};
+	struct node *names = server_names(conninfo, pg_log);
+	struct step_ctx cx = {.names = names, .step_name = "t", .scenario_dir = dir, .timeout = 60};
 
 	result_init(r, "t", "pgbench");
 	int rc = wl_pgbench_ops.check(opts, d);
@@ -68,6 +82,7 @@ static int run_step(const char *yaml, struct step_result *r, struct diag *d, con
 	if (!rc)
 		rc = wl_pgbench_ops.run(opts, &cx, r, d);
 	node_free(opts);
+	node_free(names);
 	return rc;
 }
 
@@ -366,7 +381,9 @@ static void test_no_server(void **state)
 	assert_non_null(strstr(r.error, "no PostgreSQL server"));
 	result_free(&r);
 
-	cx.pg_conninfo = "host=/nonexistent-dir port=1 connect_timeout=2";
+	struct node *nowhere = server_names("host=/nonexistent-dir port=1 connect_timeout=2", NULL),
+	            *names = server_names(conninfo, NULL);
+	cx.names = nowhere;
 	result_init(&r, "t", "pgbench");
 	assert_int_not_equal(wl_pgbench_ops.run(opts, &cx, &r, &d), 0);
 	assert_non_null(strstr(r.error, "cannot connect"));
@@ -374,7 +391,7 @@ static void test_no_server(void **state)
 	node_free(opts);
 
 	opts = spec_load_string("t.yaml", "{builtin: select-only, duration: 20s}", &d);
-	cx.pg_conninfo = conninfo;
+	cx.names = names;
 	cx.timeout = 0.5;
 	result_init(&r, "t", "pgbench");
 	assert_int_not_equal(wl_pgbench_ops.run(opts, &cx, &r, &d), 0);
@@ -393,6 +410,8 @@ static void test_no_server(void **state)
 	assert_true(r.elapsed < 5);
 	result_free(&r);
 	node_free(opts);
+	node_free(nowhere);
+	node_free(names);
 	diag_free(&d);
 }
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "clock.h"
+#include "exec_metrics.h"
 #include "exec_opts_table.h"
 #include "lb.h"
 #include "results_write.h"
@@ -24,13 +25,6 @@ extern char **environ;
 
 #define WL_EXEC_DEFAULT_CAPTURE ((size_t)64 << 20)
 #define WL_EXEC_DEFAULT_TAIL    4096
-
-static struct lb *wl_exec_lua;
-
-void wl_exec_set_lua(struct lb *L)
-{
-	wl_exec_lua = L;
-}
 
 /* --- options --- */
 
@@ -259,8 +253,9 @@ static void wl_exec_build_env(struct wl_exec_env *e, const struct wl_exec_opts *
 		wl_exec_setenv(e, "BENCHGRID_SCENARIO_DIR", cx->scenario_dir);
 	if (cx->step_name)
 		wl_exec_setenv(e, "BENCHGRID_STEP", cx->step_name);
-	if (cx->pg_conninfo)
-		wl_exec_pg_env(e, cx->pg_conninfo);
+	const char *conninfo = step_ctx_name(cx, "pg.conninfo");
+	if (conninfo)
+		wl_exec_pg_env(e, conninfo);
 	if (o->env)
 		for (size_t i = 0; i < o->env->n; i++)
 			wl_exec_setenv(e, o->env->keys[i], o->env->items[i]->text);
@@ -345,7 +340,7 @@ static void wl_exec_describe(const struct wl_exec_opts *o, char *buf, size_t len
 static int wl_exec_parse(const struct wl_exec_opts *o, const struct step_ctx *cx, const struct spawn_run *p,
                          struct step_result *res)
 {
-	struct lb *L = wl_exec_lua, *own = NULL;
+	struct lb *L = cx->lua, *own = NULL;
 	struct diag d;
 	diag_init(&d);
 	int rc = 0;
@@ -502,10 +497,28 @@ static int wl_exec_run(const struct node *opts, const struct step_ctx *cx, struc
 	return rc;
 }
 
+/* plan's estimate (step_estimate.h): a command declares no time, and may
+ * write anything, rows of the server's database too. */
+static void wl_exec_estimate(const struct node *opts, struct step_estimate *e)
+{
+	(void)opts;
+	e->writes_db = true;
+}
+
+static const struct opt_desc wl_exec_step_row = {.name = "exec",
+                                                 .type = OPT_MAP,
+                                                 .doc = "an external command and its parser",
+                                                 .flags = OPT_OR_STRING,
+                                                 .ref = "exec"};
+
 const struct workload_ops wl_exec_ops = {
     .version = WORKLOAD_OPS_VERSION,
     .name = "exec",
     .help = "run an external command (dd, fio, pgbench, a script) and parse its output",
+    .step_row = &wl_exec_step_row,
+    .tables = (const struct opt_table *const[]){&exec_opt_table, NULL},
+    .metrics = &exec_metric_names,
     .check = wl_exec_check,
     .run = wl_exec_run,
+    .estimate = wl_exec_estimate,
 };

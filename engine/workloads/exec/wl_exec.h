@@ -13,12 +13,8 @@
 
 #include "workload.h"
 
-struct lb;
-
+/* `parse:` functions defined in the scenario's hooks run in its Lua state
+ * (step_ctx.lua); without one, shipped parsers run in a private state. */
 extern const struct workload_ops wl_exec_ops;
-
-/* The Lua state used for `parse:` functions defined in hooks (the runner
- * sets it per scenario; NULL: shipped parsers run in a private state). */
-void wl_exec_set_lua(struct lb *L);
 
 #endif

@@ -31,6 +31,8 @@
 #include "io_meta.h"
 #include "io_lat.h"
 #include "io_opts.h"
+#include "io_estimate.h"
+#include "io_opts_table.h"
 #include "io_pattern.h"
 #include "io_rate.h"
 #include "io_shape.h"
@@ -780,10 +782,18 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	return ret;
 }
 
+static const struct opt_desc wl_io_step_row = {
+    .name = "io", .type = OPT_MAP, .doc = "the native I/O workload", .ref = "io"};
+
 const struct workload_ops wl_io_ops = {
     .version = WORKLOAD_OPS_VERSION,
     .name = "io",
     .help = "native storage workload on io_uring or psync (read, write, random, mixed)",
+    .step_row = &wl_io_step_row,
+    .tables = (const struct opt_table *const[]){&io_opt_table, &io_precondition_table, &io_steady_state_table,
+                                                NULL},
+    .metrics = &io_metric_names,
     .check = wl_io_check,
     .run = wl_io_run,
+    .estimate = io_estimate,
 };

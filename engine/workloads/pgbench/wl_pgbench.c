@@ -16,7 +16,9 @@
 #include <unistd.h>
 #include <libpq-fe.h>
 #include "clock.h"
+#include "pgb_estimate.h"
 #include "pgb_log.h"
+#include "pgb_metrics.h"
 #include "pgb_run.h"
 #include "pgb_vacuum.h"
 #include "pgb_init.h"
@@ -463,10 +465,11 @@ static void pgbw_wait_backends(PGconn *c, const char *app)
 
 static void pgbw_fail(struct step_result *res, const struct step_ctx *cx, const char *msg)
 {
-	char *tail = cx->pg_log ? tail_file(cx->pg_log, 0, 10, 2047) : NULL;
+	const char *log = step_ctx_name(cx, "pg.log");
+	char *tail = log ? tail_file(log, 0, 10, 2047) : NULL;
 
 	if (tail && tail[0])
-		result_fail(res, "pgbench: %s\nserver log (%s, last lines):\n%s", msg, cx->pg_log, tail);
+		result_fail(res, "pgbench: %s\nserver log (%s, last lines):\n%s", msg, log, tail);
 	else
 		result_fail(res, "pgbench: %s", msg);
 	free(tail);
@@ -490,7 +493,7 @@ static void pgbw_progress(void *arg, double t, double tps, double lat_ms)
 static int pgbw_run_init(const struct pgbw_opts *o, const struct step_ctx *cx, struct step_result *res,
                          struct diag *d)
 {
-	int rc = pgb_init_run_ctl(cx->pg_conninfo, &o->init, cx->stop, cx->timeout, res, d);
+	int rc = pgb_init_run_ctl(step_ctx_name(cx, "pg.conninfo"), &o->init, cx->stop, cx->timeout, res, d);
 
 	if (rc && rc != -EINVAL && res->error) {
 		/* the same message, with the server log's last lines under it */
@@ -613,7 +616,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 
 	void *parg[2] = {res, (void *)cx};
 	struct pgb_run_cfg cfg = {
-	    .conninfo = cx->pg_conninfo,
+	    .conninfo = step_ctx_name(cx, "pg.conninfo"),
 	    .app_name = app,
 	    .prog = &o->prog,
 	    .protocol = o->protocol,
@@ -683,7 +686,7 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 		pgb_prog_free(&o.prog);
 		return -EINVAL;
 	}
-	if (!cx->pg_conninfo) {
+	if (!step_ctx_name(cx, "pg.conninfo")) {
 		result_fail(res, "pgbench: no PostgreSQL server for this step (add a postgres: section)");
 		pgb_prog_free(&o.prog);
 		return -EINVAL;
@@ -694,7 +697,7 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 		res->elapsed = clock_mono() - t0;
 		return rc;
 	}
-	PGconn *mon = PQconnectdb(cx->pg_conninfo);
+	PGconn *mon = PQconnectdb(step_ctx_name(cx, "pg.conninfo"));
 
 	if (PQstatus(mon) != CONNECTION_OK) {
 		char msg[4200];
@@ -713,10 +716,34 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 	return rc;
 }
 
+/* --- the server's sampler --- */
+
+/* The server's activity is sampled at each progress report (progress:),
+ * so its series line up with the step's; every second without one. */
+static double pgbw_sample_every(const struct node *o)
+{
+	const struct node *p = o && o->kind == NODE_MAP ? node_get(o, "progress") : NULL;
+	double every = 1.0;
+	struct diag ignored;
+	diag_init(&ignored);
+	if (p && node_as_duration(p, "pgbench.progress", false, &every, &ignored) < 0)
+		every = 1.0;
+	diag_free(&ignored);
+	return every > 0 ? every : 1.0;
+}
+
+static const struct opt_desc pgbw_step_row = {
+    .name = "pgbench", .type = OPT_MAP, .doc = "the pgbench-compatible load", .ref = "pgbench"};
+
 const struct workload_ops wl_pgbench_ops = {
     .version = WORKLOAD_OPS_VERSION,
     .name = "pgbench",
     .help = "pgbench-compatible PostgreSQL load (builtin or custom scripts) or pgbench's data load (init:)",
+    .step_row = &pgbw_step_row,
+    .tables = (const struct opt_table *const[]){&pgb_opt_table, &pgb_script_table, NULL},
+    .metrics = &pgb_metric_names,
     .check = pgbw_check,
     .run = pgbw_run,
+    .estimate = pgb_estimate,
+    .sample_every = pgbw_sample_every,
 };

@@ -2,7 +2,7 @@
  *
  * Runs pgbench's builtin scripts (tpcb-like, simple-update, select-only) or
  * custom scripts in pgbench's syntax against the cell's server
- * (step_ctx.pg_conninfo), with pgbench's options (protocol, clients, threads,
+ * (its ${pg.conninfo}), with pgbench's options (protocol, clients, threads,
  * duration or transactions, rate, connect per transaction, progress), and
  * records tps, latency percentiles from a full histogram, per-statement
  * latencies and pg_stat_database / WAL deltas. With `init:` the step loads
