@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_hosts.h"
 #include "results.h"
 

@@ -12,7 +12,7 @@
 #include "compare_by.h"
 #include "compare.h"
 #include "compare_render.h"
-#include "rep_fmt.h"
+#include "rep_text.h"
 
 /* Do the cells have the same parameters with the same values, P aside? */
 static bool same_but(const struct run_cell *x, const struct run_cell *y, const char *p)

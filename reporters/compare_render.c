@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "compare_metric.h"
+#include "grow.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 
 struct cmp_row {
 	size_t pair;
@@ -24,14 +26,8 @@ struct rows {
 
 static struct cmp_row *rows_add(struct rows *r)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct cmp_row *v = realloc(r->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->cap = cap;
-	}
+	if (GROW(r->v, r->cap, r->n + 1, 64) < 0)
+		return NULL;
 	return &r->v[r->n++];
 }
 

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "expect_bind.h"
-#include "rep_fmt.h"
+#include "grow.h"
+#include "rep_text.h"
 #include "rep_group.h"
 #include "report_opts_table.h"
 #include "stats.h"
@@ -298,14 +299,9 @@ int expect_rel_pairs(const struct run *r, const struct node *where, const struct
 			if (b == a || r->cells[b].status == RUN_SKIPPED ||
 			    !rep_cell_matches(&r->cells[b], to) || !same_others(r, &params, a, b, to))
 				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 8;
-				struct expect_pair *v = realloc(*out, cap * sizeof(*v));
-				if (!v) {
-					rep_strs_free(&params);
-					return -ENOMEM;
-				}
-				*out = v;
+			if (GROW(*out, cap, *n + 1, 8) < 0) {
+				rep_strs_free(&params);
+				return -ENOMEM;
 			}
 			(*out)[(*n)++] = (struct expect_pair){a, b, NAN, NAN, NAN, false, NULL, false};
 		}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "report_opts_table.h"
 
 static const char *const status_names[] = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP", "INCONCLUSIVE"};
@@ -177,14 +178,8 @@ int expect_entry_common(const struct node *e, const char *k, bool *xfail, const 
 
 struct expect_row *expect_add_row(struct expect_result *res)
 {
-	if (res->n == res->cap) {
-		size_t cap = res->cap ? res->cap * 2 : 16;
-		struct expect_row *v = realloc(res->rows, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		res->rows = v;
-		res->cap = cap;
-	}
+	if (GROW(res->rows, res->cap, res->n + 1, 16) < 0)
+		return NULL;
 	struct expect_row *row = &res->rows[res->n++];
 	memset(row, 0, sizeof(*row));
 	return row;

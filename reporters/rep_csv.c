@@ -19,6 +19,7 @@
 
 #include "rep_file.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_group.h"
 
 static const char *const stat_cols[] = {"n", "stddev", "median", "min", "max", "cv"};

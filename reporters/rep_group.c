@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "units.h"
 
 bool rep_value_number(const char *s, double *out)
@@ -68,14 +69,8 @@ void rep_strs_add(struct rep_strs *s, const char *x)
 {
 	if (!x || rep_strs_find(s, x) >= 0)
 		return;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		char **v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (GROW(s->v, s->cap, s->n + 1, 8) < 0)
+		return;
 	char *c = strdup(x);
 	if (c)
 		s->v[s->n++] = c;

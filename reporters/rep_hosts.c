@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rep_fmt.h"
+#include "rep_text.h"
 
 const char *rep_cell_host(const struct run_cell *c)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "rep_html_page.h"
 #include "utf8.h"
 
@@ -227,14 +228,8 @@ static void unique_slug(struct conv *c)
 			break;
 		snprintf(c->slug + base, sizeof(c->slug) - base, "-%d", k);
 	}
-	if (c->nids == c->capids) {
-		size_t cap = c->capids ? c->capids * 2 : 16;
-		struct span *v = realloc(c->ids, cap * sizeof(*v));
-		if (!v)
-			return;
-		c->ids = v;
-		c->capids = cap;
-	}
+	if (GROW(c->ids, c->capids, c->nids + 1, 16) < 0)
+		return;
 	char *copy = strdup(c->slug);
 	if (copy)
 		c->ids[c->nids++] = (struct span){copy, strlen(copy)};

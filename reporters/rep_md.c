@@ -31,7 +31,9 @@
 #include <unistd.h>
 
 #include "expect.h"
+#include "grow.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_hosts.h"
 #include "rep_html_md.h"
 #include "rep_md_activity.h"
@@ -407,14 +409,8 @@ static void section_steps(struct rep_ctx *cx, struct md *m)
 					rep_strs_add(&metrics, ss->m[j].name);
 					snprintf(buf, sizeof(buf), "%s", ss->m[j].unit);
 					/* units keeps one entry per metric (may repeat) */
-					if (units.n == units.cap) {
-						size_t cap = units.cap ? units.cap * 2 : 8;
-						char **v = realloc(units.v, cap * sizeof(*v));
-						if (!v)
-							continue;
-						units.v = v;
-						units.cap = cap;
-					}
+					if (GROW(units.v, units.cap, units.n + 1, 8) < 0)
+						continue;
 					units.v[units.n++] = strdup(buf);
 				}
 			}

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_md_charts.h"
 #include "svg.h"
 
@@ -47,14 +49,8 @@ static void add_events(struct chart_data *cd, const struct series *ck, size_t se
 	for (size_t k = 0; ck && k < ck->n; k++) {
 		if (!(ck->v[k] > 0))
 			continue;
-		if (cd->nev == cd->capev) {
-			size_t cap = cd->capev ? cd->capev * 2 : 16;
-			struct svg_event *v = realloc(cd->ev, cap * sizeof(*v));
-			if (!v)
-				return;
-			cd->ev = v;
-			cd->capev = cap;
-		}
+		if (GROW(cd->ev, cd->capev, cd->nev + 1, 16) < 0)
+			return;
 		cd->ev[cd->nev++] = (struct svg_event){ck->t[k], series, "checkpoint"};
 	}
 }

@@ -8,6 +8,7 @@
 
 #include "rep_config.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_hosts.h"
 #include "rep_md_repro.h"
 #include "rep_metric_axis.h"

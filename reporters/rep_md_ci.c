@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "rep_fmt.h"
+#include "rep_text.h"
 
 /* Is there any headline metric with 2 samples or more? */
 static bool any_interval(const struct rep_ctx *cx)

@@ -5,6 +5,7 @@
 
 #include "diag.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rep_fmt.h"
+#include "rep_text.h"
 
 #define NOISE_MAX_ROWS 40
 

@@ -7,6 +7,7 @@
 
 #include "expect_row.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 
 void rep_md_notes(FILE *f, const struct node *notes)
 {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rep_fmt.h"
+#include "rep_text.h"
 
 #define COLS_PER_TABLE 6
 

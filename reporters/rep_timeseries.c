@@ -14,6 +14,7 @@
 
 #include "rep_file.h"
 #include "rep_fmt.h"
+#include "rep_text.h"
 #include "rep_group.h"
 
 struct ts {

@@ -1,4 +1,5 @@
-/* cell: the names of a step's files, and a cell's planned steps (see cell.h). */
+/* cell: the names of a step's files, a cell's planned steps and its label
+ * (see cell.h). */
 #include "cell.h"
 
 #include <ctype.h>
@@ -70,4 +71,15 @@ const char *step_ctx_name(const struct step_ctx *cx, const char *name)
 {
 	const struct node *v = cx->names ? node_get(cx->names, name) : NULL;
 	return v && v->kind == NODE_SCALAR ? v->text : NULL;
+}
+
+void cell_label(const struct cell *c, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < c->params->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "", c->params->keys[i],
+		                         c->params->items[i]->text);
+	if (!c->params->n)
+		snprintf(buf, len, "(single cell)");
 }

@@ -37,6 +37,9 @@ void cell_steps_free(struct cell *c);
 bool cell_new_fs(const struct cell *prev, const struct cell *c);
 /* A copy of from's steps into to (which has none); -ENOMEM. */
 int cell_steps_copy(struct cell *to, const struct cell *from);
+/* "name=value name=value" of c's parameters, "(single cell)" when it has
+ * none, cut to len: for people (the terminal's lines, the journal). */
+void cell_label(const struct cell *c, char *buf, size_t len);
 
 struct lb; /* lua/lb.h */
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "term_escape.h"
 
 void diag_init(struct diag *d)
@@ -22,14 +23,8 @@ void diag_free(struct diag *d)
 
 void diag_vadd(struct diag *d, enum diag_level lvl, const struct src_pos *pos, const char *fmt, va_list ap)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct diag_entry *v = realloc(d->v, cap * sizeof(*v));
-		if (!v)
-			return;
-		d->v = v;
-		d->cap = cap;
-	}
+	if (GROW(d->v, d->cap, d->n + 1, 8) < 0)
+		return;
 	char *msg = NULL;
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;

@@ -66,10 +66,7 @@ static char *expand_env(const char *v)
 
 static void add_opt(struct fio_sec *s, const char *key, const char *val, const struct src_pos *pos)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->opt = fio_xrealloc(s->opt, s->cap * sizeof(*s->opt));
-	}
+	FIO_XGROW(s->opt, s->cap, s->n + 1, 16);
 	struct fio_opt *o = &s->opt[s->n++];
 	o->key = fio_xstrdup(key);
 	for (char *c = o->key; *c; c++)
@@ -80,10 +77,7 @@ static void add_opt(struct fio_sec *s, const char *key, const char *val, const s
 
 static struct fio_sec *add_sec(struct fio_ini *ini, const char *name, const struct src_pos *pos)
 {
-	if (ini->n == ini->cap) {
-		ini->cap = ini->cap ? ini->cap * 2 : 8;
-		ini->sec = fio_xrealloc(ini->sec, ini->cap * sizeof(*ini->sec));
-	}
+	FIO_XGROW(ini->sec, ini->cap, ini->n + 1, 8);
 	struct fio_sec *s = &ini->sec[ini->n++];
 	memset(s, 0, sizeof(*s));
 	s->name = fio_xstrdup(name);

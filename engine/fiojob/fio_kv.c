@@ -32,10 +32,7 @@ void fio_kv_set(struct fio_kvl *l, const char *key, const char *val)
 {
 	struct fio_kv *kv = fio_kv_get(l, key);
 	if (!kv) {
-		if (l->n == l->cap) {
-			l->cap = l->cap ? l->cap * 2 : 16;
-			l->kv = fio_xrealloc(l->kv, l->cap * sizeof(*l->kv));
-		}
+		FIO_XGROW(l->kv, l->cap, l->n + 1, 16);
 		kv = &l->kv[l->n++];
 		memset(kv, 0, sizeof(*kv));
 		kv->key = fio_xstrdup(key);
@@ -83,10 +80,7 @@ void fio_strs_add(struct fio_strs *l, const char *fmt, ...)
 	if (vasprintf(&s, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 8;
-		l->s = fio_xrealloc(l->s, l->cap * sizeof(*l->s));
-	}
+	FIO_XGROW(l->s, l->cap, l->n + 1, 8);
 	l->s[l->n++] = s;
 }
 

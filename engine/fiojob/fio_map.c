@@ -85,10 +85,8 @@ static void effective(const struct fio_ini *ini, size_t job, const struct fio_op
 				at++;
 			if (at < *n) /* overridden: it moves to where it is set last */
 				memmove(&(*out)[at], &(*out)[at + 1], (*n - at - 1) * sizeof(**out));
-			else if (*n == cap) {
-				cap = cap ? cap * 2 : 32;
-				*out = fio_xrealloc(*out, cap * sizeof(**out));
-			}
+			else
+				FIO_XGROW(*out, cap, *n + 1, 32);
 			if (at == *n)
 				(*n)++;
 			(*out)[*n - 1] = &s->opt[k];
@@ -173,10 +171,7 @@ static char *clean_name(const char *s)
 
 static struct fio_step *add_step(struct fio_scenario *sc, const char *name)
 {
-	if (sc->n == sc->cap) {
-		sc->cap = sc->cap ? sc->cap * 2 : 8;
-		sc->step = fio_xrealloc(sc->step, sc->cap * sizeof(*sc->step));
-	}
+	FIO_XGROW(sc->step, sc->cap, sc->n + 1, 8);
 	struct fio_step *st = &sc->step[sc->n++];
 	memset(st, 0, sizeof(*st));
 	char *base = clean_name(name);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 void result_init(struct step_result *r, const char *step, const char *workload)
 {
 	memset(r, 0, sizeof(*r));
@@ -39,19 +41,6 @@ void result_free(struct step_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Grow *v (of element size sz) so that it holds at least n+1 elements. */
-static void *grow(void *v, size_t *cap, size_t n, size_t sz)
-{
-	if (n < *cap)
-		return v;
-	size_t c = *cap ? *cap * 2 : 8;
-	void *nv = realloc(v, c * sz);
-	if (!nv)
-		return NULL;
-	*cap = c;
-	return nv;
-}
-
 void result_metric(struct step_result *r, const char *name, double value, const char *unit)
 {
 	for (size_t i = 0; i < r->nm; i++) {
@@ -62,10 +51,8 @@ void result_metric(struct step_result *r, const char *name, double value, const 
 			return;
 		}
 	}
-	struct metric *m = grow(r->m, &r->capm, r->nm, sizeof(*m));
-	if (!m)
+	if (GROW(r->m, r->capm, r->nm + 1, 8) < 0)
 		return;
-	r->m = m;
 	r->m[r->nm].name = strdup(name);
 	r->m[r->nm].unit = strdup(unit ? unit : "");
 	r->m[r->nm].value = value;
@@ -92,10 +79,8 @@ void result_sample(struct step_result *r, const char *name, const char *unit, do
 {
 	struct series *s = (struct series *)result_series(r, name);
 	if (!s) {
-		struct series *ns = grow(r->s, &r->caps, r->ns, sizeof(*ns));
-		if (!ns)
+		if (GROW(r->s, r->caps, r->ns + 1, 8) < 0)
 			return;
-		r->s = ns;
 		s = &r->s[r->ns++];
 		memset(s, 0, sizeof(*s));
 		s->name = strdup(name);
@@ -137,12 +122,10 @@ void result_info(struct step_result *r, const char *key, const char *fmt, ...)
 			}
 		}
 	}
-	struct info *in = grow(r->info, &r->capi, r->ni, sizeof(*in));
-	if (!in) {
+	if (GROW(r->info, r->capi, r->ni + 1, 8) < 0) {
 		free(val);
 		return;
 	}
-	r->info = in;
 	r->info[r->ni].key = strdup(key);
 	r->info[r->ni].value = val;
 	r->ni++;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hash.h"
 #include "jsonio.h"
 
@@ -81,14 +82,8 @@ void run_free(struct run *r)
 
 static struct run_cell *grow_cells(struct run *r)
 {
-	if (r->ncells == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct run_cell *v = realloc(r->cells, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		r->cells = v;
-		r->cap = cap;
-	}
+	if (GROW(r->cells, r->cap, r->ncells + 1, 16) < 0)
+		return NULL;
 	return &r->cells[r->ncells++];
 }
 
@@ -184,14 +179,8 @@ void run_cell_take_step(struct run_cell *c, size_t rep, struct step_result *res)
 	struct run_rep *rp = run_cell_rep(c, rep);
 	if (!rp)
 		return;
-	if (rp->nsteps == rp->cap) {
-		size_t cap = rp->cap ? rp->cap * 2 : 4;
-		struct step_result *v = realloc(rp->steps, cap * sizeof(*v));
-		if (!v)
-			return;
-		rp->steps = v;
-		rp->cap = cap;
-	}
+	if (GROW(rp->steps, rp->cap, rp->nsteps + 1, 4) < 0)
+		return;
 	rp->steps[rp->nsteps++] = *res;
 	memset(res, 0, sizeof(*res));
 }

@@ -13,17 +13,6 @@
 #include "outdir.h"
 #include "step_run.h"
 
-void cell_run_label(const struct cell *c, char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < c->params->n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "", c->params->keys[i],
-		                         c->params->items[i]->text);
-	if (!c->params->n)
-		snprintf(buf, len, "(single cell)");
-}
-
 /* ${target.path}, ${cell.id}, ... as far as the fixtures are up. */
 static struct node *runtime_names(const struct run_env *E, const struct cell *c, const char *cell_dir)
 {

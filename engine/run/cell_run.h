@@ -42,7 +42,4 @@ int cell_rep(struct run_env *E, struct cell_session *S, struct run_cell *rc, siz
  * hooks. */
 int cell_close(struct run_env *E, struct cell_session *S, struct run_cell *rc, int status, bool last);
 
-/* "name=value name=value" of the cell's parameters, for people. */
-void cell_run_label(const struct cell *c, char *buf, size_t len);
-
 #endif

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cell_run.h"
+#include "cell.h"
 #include "outdir.h"
 #include "results_write.h"
 
@@ -34,7 +34,7 @@ int journal_write_plan(int dirfd, const struct spec *s, const struct cell *cells
 	fprintf(f, "# id\tfingerprint\tindex\tlabel\n");
 	for (size_t i = 0; i < n; i++) {
 		char label[1024];
-		cell_run_label(&cells[i], label, sizeof(label));
+		cell_label(&cells[i], label, sizeof(label));
 		for (char *p = label; *p; p++) /* one field of one line */
 			if (*p == '\t' || *p == '\n' || *p == '\r')
 				*p = ' ';
@@ -121,7 +121,7 @@ int journal_check_plan(int dirfd, const char *outdir, const struct run *run, con
 			bad = -EINVAL;
 		} else if (e == 1 && journal_cell_fingerprint(s, &cells[i], repeat, warmup) != was) {
 			char label[256];
-			cell_run_label(&cells[i], label, sizeof(label));
+			cell_label(&cells[i], label, sizeof(label));
 			diag_error(d, NULL,
 			           "--resume: the scenario changed for finished cell %s (%s): its target, "
 			           "settings, steps or repeat count differ; use a new output directory",

@@ -12,6 +12,8 @@
 
 #include "clock.h"
 #include "contain.h"
+#include "grow.h"
+#include "proc_stat.h"
 
 #define PF_KTHREAD 0x00200000u
 
@@ -84,39 +86,18 @@ static bool read_cpu(unsigned long long out[2])
 	return true;
 }
 
-/* One /proc/PID/stat: comm is in parentheses and may hold spaces. */
+/* One process's ticks from /proc/PID/stat. */
 static bool read_proc(pid_t pid, struct proc_ticks *p)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct proc_stat st;
+	if (!proc_stat_read(pid, &st))
 		return false;
-	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = 0;
-	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-	if (!open || !close || close < open)
-		return false;
-	size_t cl = (size_t)(close - open - 1);
-	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)(cl < sizeof(p->comm) ? cl : sizeof(p->comm) - 1),
-	         open + 1);
-	char state;
-	int ppid;
-	unsigned flags;
-	unsigned long long ut, st, start;
-	/* fields 3.. : state ppid pgrp session tty tpgid flags minflt cminflt
-	 * majflt cmajflt utime stime cutime cstime priority nice threads
-	 * itrealvalue starttime */
-	if (sscanf(close + 2,
-	           "%c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %llu", &state,
-	           &ppid, &flags, &ut, &st, &start) != 6)
-		return false;
+	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)sizeof(p->comm) - 1, st.comm); /* cut to fit */
 	p->pid = pid;
-	p->ppid = ppid;
-	p->ticks = ut + st;
-	p->start = start;
-	p->kernel = (flags & PF_KTHREAD) || pid == 2 || ppid == 2;
+	p->ppid = (pid_t)st.ppid;
+	p->ticks = st.utime + st.stime;
+	p->start = st.start;
+	p->kernel = (st.flags & PF_KTHREAD) || pid == 2 || st.ppid == 2;
 	return true;
 }
 
@@ -126,18 +107,14 @@ static struct proc_ticks *scan(size_t *n)
 	DIR *d = opendir("/proc");
 	if (!d)
 		return NULL;
-	size_t cap = 256;
-	struct proc_ticks *v = malloc(cap * sizeof(*v));
+	size_t cap = 0;
+	struct proc_ticks *v = NULL;
 	struct dirent *e;
-	while (v && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
-		if (*n == cap) {
-			struct proc_ticks *nv = realloc(v, (cap *= 2) * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (GROW(v, cap, *n + 1, 256) < 0)
+			break;
 		if (read_proc((pid_t)atoi(e->d_name), &v[*n]))
 			(*n)++;
 	}
@@ -197,14 +174,8 @@ static struct foreign *foreign_of(struct noise *ns, const struct proc_ticks *p)
 	for (size_t i = 0; i < ns->nf; i++)
 		if (ns->f[i].pid == p->pid && ns->f[i].start == p->start)
 			return &ns->f[i];
-	if (ns->nf == ns->capf) {
-		size_t cap = ns->capf ? ns->capf * 2 : 16;
-		struct foreign *nf = realloc(ns->f, cap * sizeof(*nf));
-		if (!nf)
-			return NULL;
-		ns->f = nf;
-		ns->capf = cap;
-	}
+	if (GROW(ns->f, ns->capf, ns->nf + 1, 16) < 0)
+		return NULL;
 	struct foreign *f = &ns->f[ns->nf++];
 	*f = (struct foreign){.pid = p->pid, .start = p->start};
 	snprintf(f->comm, sizeof(f->comm), "%s", p->comm);

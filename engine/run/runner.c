@@ -478,7 +478,7 @@ static void cell_done(struct runner *R, struct sweep *W, const struct cell *c, i
 	W->spent += st->spent;
 	W->finished++;
 	char label[512];
-	cell_run_label(c, label, sizeof(label));
+	cell_label(c, label, sizeof(label));
 	cell_finished(R, rc, st->k, W->to_run, label, d);
 }
 
@@ -508,7 +508,7 @@ static struct run_cell *open_cell(struct runner *R, struct sweep *W, const struc
 	close_session(R, W, STEPS_OK, false);
 	struct run_cell *rc = run_find_cell(&R->run, c->id);
 	char label[512];
-	cell_run_label(c, label, sizeof(label));
+	cell_label(c, label, sizeof(label));
 	if (R->E.order != RUN_ORDER_GROUPED) { /* one repetition per slot */
 		size_t used = strlen(label);
 		snprintf(label + used, sizeof(label) - used, " (rep %zu)", st->reps + 1);

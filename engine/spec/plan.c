@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "estimate.h"
+#include "grow.h"
 #include "jsonio.h"
 #include "matrix.h"
 #include "spec_hooks.h"
@@ -360,8 +361,8 @@ static void print_json(const struct spec *s, const struct cell *cells, size_t n,
 /* Union of parameter names over all cells, in first-seen order. */
 static size_t param_columns(const struct cell *cells, size_t n, const char ***cols)
 {
-	size_t nc = 0, cap = 8;
-	*cols = malloc(cap * sizeof(**cols));
+	size_t nc = 0, cap = 0;
+	*cols = NULL;
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < cells[i].params->n; k++) {
 			const char *key = cells[i].params->keys[k];
@@ -370,8 +371,8 @@ static size_t param_columns(const struct cell *cells, size_t n, const char ***co
 				have = !strcmp((*cols)[j], key);
 			if (have)
 				continue;
-			if (nc == cap)
-				*cols = realloc(*cols, (cap *= 2) * sizeof(**cols));
+			if (GROW(*cols, cap, nc + 1, 8) < 0)
+				return nc; /* out of memory: the columns so far */
 			(*cols)[nc++] = key;
 		}
 	return nc;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "store_db.h"
 
 static char *dupn(const char *s)
@@ -93,15 +94,9 @@ static int point_row(void *arg, int ncol, const char *const *v)
 	struct points *P = arg;
 	if (ncol < 9)
 		return 1;
-	if (P->n == P->cap) {
-		size_t cap = P->cap ? 2 * P->cap : 64;
-		struct store_point *np = realloc(P->p, cap * sizeof(*np));
-		if (!np) {
-			P->oom = true;
-			return 1;
-		}
-		P->p = np;
-		P->cap = cap;
+	if (GROW(P->p, P->cap, P->n + 1, 64) < 0) {
+		P->oom = true;
+		return 1;
 	}
 	struct store_point *pt = &P->p[P->n++];
 	memset(pt, 0, sizeof(*pt));
@@ -260,15 +255,9 @@ static int fact_row(void *arg, int ncol, const char *const *v)
 	struct facts *F = arg;
 	if (ncol < 2 || !v[0])
 		return 0;
-	if (F->n == F->cap) {
-		size_t cap = F->cap ? 2 * F->cap : 64;
-		struct store_fact *nf = realloc(F->f, cap * sizeof(*nf));
-		if (!nf) {
-			F->oom = true;
-			return 1;
-		}
-		F->f = nf;
-		F->cap = cap;
+	if (GROW(F->f, F->cap, F->n + 1, 64) < 0) {
+		F->oom = true;
+		return 1;
 	}
 	F->f[F->n].key = strdup(v[0]);
 	F->f[F->n].value = dupn(v[1] ? v[1] : "");
@@ -319,15 +308,9 @@ static int name_row(void *arg, int ncol, const char *const *v)
 	struct names *N = arg;
 	if (ncol < 1 || !v[0])
 		return 0;
-	if (N->n == N->cap) {
-		size_t cap = N->cap ? 2 * N->cap : 32;
-		char **nv = realloc(N->v, cap * sizeof(*nv));
-		if (!nv) {
-			N->oom = true;
-			return 1;
-		}
-		N->v = nv;
-		N->cap = cap;
+	if (GROW(N->v, N->cap, N->n + 1, 32) < 0) {
+		N->oom = true;
+		return 1;
 	}
 	char *line = NULL;
 	size_t len = 0;

@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "grow.h"
+
 /* One folder on the way down from the top to where the walk is. */
 struct rmtree_frame {
 	dev_t dev;
@@ -134,14 +136,8 @@ static void rmtree_frame_free(struct rmtree_frame *fr)
 
 static int rmtree_add_sub(struct rmtree_frame *fr, const char *name)
 {
-	if (fr->nsubs == fr->cap) {
-		size_t cap = fr->cap ? 2 * fr->cap : 8;
-		char **subs = realloc(fr->subs, cap * sizeof(*subs));
-		if (!subs)
-			return -ENOMEM;
-		fr->subs = subs;
-		fr->cap = cap;
-	}
+	if (GROW(fr->subs, fr->cap, fr->nsubs + 1, 8) < 0)
+		return -ENOMEM;
 	if (!(fr->subs[fr->nsubs] = strdup(name)))
 		return -ENOMEM;
 	fr->nsubs++;
@@ -153,15 +149,9 @@ static int rmtree_add_sub(struct rmtree_frame *fr, const char *name)
  * removed now, its subfolders noted. -ENOMEM stops the walk. */
 static int rmtree_enter(struct rmtree_walk *w, int fd, char *name)
 {
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-		struct rmtree_frame *f = realloc(w->f, cap * sizeof(*f));
-		if (!f) {
-			free(name);
-			return -ENOMEM;
-		}
-		w->f = f;
-		w->cap = cap;
+	if (GROW(w->f, w->cap, w->depth + 1, 64) < 0) {
+		free(name);
+		return -ENOMEM;
 	}
 	struct rmtree_frame *fr = &w->f[w->depth++];
 	memset(fr, 0, sizeof(*fr));

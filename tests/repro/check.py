@@ -123,7 +123,7 @@ if isinstance(pivots, dict):
 
 
 def md_text(s):
-    """s as report.md writes a scenario's text (reporters/rep_fmt.c,
+    """s as report.md writes a scenario's text (reporters/rep_text.c,
     rep_md_text): & < > as entities, Markdown's punctuation and a _ that
     could open emphasis behind a backslash, line breaks as spaces"""
     out, after_word = [], False

@@ -1,5 +1,6 @@
 /* step_file_name: the names of the files a step writes into its cell's
- * folder, one set per repetition. */
+ * folder, one set per repetition; cell_label: a cell's parameters for
+ * people. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,12 +44,33 @@ static void test_unsafe_characters_and_length(void **state)
 	assert_string_equal(name_of("abcdefghij", 1, 2, "csv", 14), "abcd.rep2.csv");
 }
 
+static void test_label(void **state)
+{
+	(void)state;
+	char buf[64];
+	struct cell c = {.params = node_new(NODE_MAP, NULL)};
+	cell_label(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "(single cell)");
+	node_map_put(c.params, "bs", NULL, node_new_scalar("4k", NULL));
+	node_map_put(c.params, "fs", NULL, node_new_scalar("ext4", NULL));
+	cell_label(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "bs=4k fs=ext4");
+	/* cut to the buffer, never past it */
+	char small[8];
+	memset(small, 'x', sizeof(small));
+	cell_label(&c, small, 6);
+	assert_string_equal(small, "bs=4k");
+	assert_int_equal(small[6], 'x');
+	node_free(c.params);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_one_run_keeps_the_plain_name),
 	    cmocka_unit_test(test_repetitions_and_warmups),
 	    cmocka_unit_test(test_unsafe_characters_and_length),
+	    cmocka_unit_test(test_label),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rep_fmt.h"
+#include "rep_text.h"
 #include "sha256.h"
 #include "term_escape.h"
 

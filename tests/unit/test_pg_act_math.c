@@ -1,8 +1,8 @@
 /* Unit tests: the server activity sampler's arithmetic (pg_act_math.c) and
  * its reading of /proc (pg_act_proc.c): deltas and rates between
  * snapshots, the sampler's own transactions taken out, counters that went
- * down or are missing, wait-event tallies, /proc/PID/stat with an awkward
- * command name, and the CPU of live and of exited, reaped children. */
+ * down or are missing, wait-event tallies, and the CPU of live and of
+ * exited, reaped children (/proc/PID/stat itself: test_proc_stat). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,23 +120,6 @@ static void test_waits(void **state)
 	assert_int_equal(w.n, 0);
 }
 
-static void test_parse_stat(void **state)
-{
-	(void)state;
-	struct pga_pstat st;
-	const char *line = "4242 (postgres: a) b) S 4200 4200 4200 0 -1 4194560 1 0 0 0 17 5 3 2 20 0 1 0 "
-	                   "100 1000 10 18446744073709551615";
-	assert_true(pga_parse_stat(line, &st));
-	assert_int_equal(st.ppid, 4200);
-	assert_int_equal(st.state, 'S');
-	assert_int_equal(st.utime, 17);
-	assert_int_equal(st.stime, 5);
-	assert_int_equal(st.cutime, 3);
-	assert_int_equal(st.cstime, 2);
-	assert_false(pga_parse_stat("garbage", &st));
-	assert_false(pga_parse_stat("1 (x) S", &st));
-}
-
 static void burn(double s)
 {
 	struct timespec a, b;
@@ -190,8 +173,9 @@ static void test_server_ticks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rates),        cmocka_unit_test(test_reset_and_own),
-	    cmocka_unit_test(test_waits),        cmocka_unit_test(test_parse_stat),
+	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_reset_and_own),
+	    cmocka_unit_test(test_waits),
 	    cmocka_unit_test(test_server_ticks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

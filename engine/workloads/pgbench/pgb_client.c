@@ -1,24 +1,8 @@
-/* pgb_client: threads of non-blocking clients (see pgb_client.h).
- *
- * Client states:
- *   CS_CHOOSE    between transactions. Stops the client when its count is
- *                reached, the duration is over or the run is aborted. With a
- *                rate, takes the next start time of the thread's Poisson
- *                schedule and waits in CS_THROTTLE until then; else it picks a
- *                script by weight, connects (per-transaction mode) and starts
- *                the transaction in CS_CMD.
- *   CS_THROTTLE  waiting for the scheduled start; latency counts from it.
- *   CS_CMD       executing commands: \set runs at once, \sleep goes to
- *                CS_SLEEP, SQL is sent and goes to CS_WAIT; after the last
- *                command the transaction's latency is recorded.
- *   CS_SLEEP     in a \sleep until its deadline.
- *   CS_WAIT      waiting for the server's results of one statement.
- *   CS_ROLLBACK  after a serialization failure or deadlock inside a
- *                transaction block: waiting for ROLLBACK, then counts the
- *                transaction as failed and goes on.
- *   CS_DONE      finished (its connection is closed).
- * Any other error (bad statement, lost connection) aborts the whole run: the
- * first message wins and every thread stops at its next turn. */
+/* pgb_client: threads of non-blocking clients (see pgb_client.h; each
+ * client state, what it waits for and where it goes next, is described at
+ * enum pgbc_state there). Any error other than a retryable one (bad
+ * statement, lost connection) aborts the whole run: the first message wins
+ * and every thread stops at its next turn. */
 #include "pgb_client.h"
 
 #include <errno.h>

@@ -21,7 +21,50 @@
 
 struct pgb_run_cfg;
 
-enum pgbc_state { CS_CHOOSE, CS_THROTTLE, CS_CMD, CS_SLEEP, CS_WAIT, CS_ROLLBACK, CS_DONE };
+/* A client's place in its state machine (pgbc_run drives it until it has
+ * to wait; the thread's epoll loop brings it back). pgbench 15 splits the
+ * same path into more states (CSTATE_*); here one state stands for each
+ * kind of wait, and the steps in between happen inside pgbc_run. */
+enum pgbc_state {
+	/* Between two transactions: the first state and the one after each
+	 * transaction. Ends the client (CS_DONE) when its transaction count is
+	 * reached, the duration is over or the run is aborted. With a rate it
+	 * takes the next start from the thread's Poisson schedule: a start
+	 * already later than the latency limit is counted as skipped and the
+	 * next one taken, a start in the future waits in CS_THROTTLE. Otherwise
+	 * it picks a script by weight, connects when each transaction has its
+	 * own connection, prepares the script's statements when the protocol
+	 * is prepared, and goes to CS_CMD. */
+	CS_CHOOSE,
+	/* Waiting for the scheduled start of its next transaction (`rate:`);
+	 * then starts it as CS_CHOOSE does. The transaction's latency counts
+	 * from the schedule, not from the end of this wait. */
+	CS_THROTTLE,
+	/* Running the script's commands from `cmd` on, as many as need no
+	 * wait: \set at once, a meta-command through pgb_meta; a \sleep goes to
+	 * CS_SLEEP; an SQL statement is sent and goes to CS_WAIT (inside a
+	 * pipeline it stays here: its results are read at \endpipeline). After
+	 * the last command the transaction's latency is recorded and the client
+	 * goes back to CS_CHOOSE (disconnecting first when each transaction has
+	 * its own connection). */
+	CS_CMD,
+	/* In a \sleep until `wake`; then the next command, in CS_CMD. */
+	CS_SLEEP,
+	/* Waiting for the server's results of one statement, or of a whole
+	 * pipeline (`pipe_wait`, at \endpipeline). All results in: the next
+	 * command, in CS_CMD. A serialization failure or deadlock (retryable)
+	 * inside a transaction block sends ROLLBACK and goes to CS_ROLLBACK;
+	 * outside one it is decided at once, as after the ROLLBACK. Any other
+	 * error aborts the whole run. */
+	CS_WAIT,
+	/* Waiting for the ROLLBACK of a failed try; then pgb_retry decides: the
+	 * transaction again from its first command (CS_CMD), ended as failed
+	 * (CS_CHOOSE), or the client stops (CS_DONE). */
+	CS_ROLLBACK,
+	/* Finished: its connection is closed and its thread no longer counts it
+	 * as active. Final. */
+	CS_DONE
+};
 
 struct pgbc_thread;
 
