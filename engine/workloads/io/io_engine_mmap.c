@@ -154,21 +154,9 @@ static void mmap_loop(struct io_job *j, struct io_map *m)
 	uint64_t now = io_now_ns(), issued = 0, nw = 0, ms = j->sh->measure_start;
 	unsigned char *buf = j->bufs;
 
-	for (;;) {
-		if (!io_may_issue(j, now, issued))
-			break;
-		uint64_t off, len = o->bs;
-		bool rd;
-		if (j->pace) { /* rate, thinktime (io_rate.h); first the last I/O's sched_lat */
-			io_pace_prev(j, now);
-			uint64_t wait = io_pace_gate(j, now, 0, &off, &len, &rd);
-			if (wait) {
-				now = io_pace_sleep(j, wait);
-				continue;
-			}
-		} else {
-			rd = io_next(j, &off, &len);
-		}
+	uint64_t off, len;
+	bool rd;
+	while (io_sync_next(j, &now, issued, &off, &len, &rd)) {
 		if (!rd && o->verify)
 			io_pattern_fill(buf, len, off, o->seed);
 		m->off = off;
@@ -182,12 +170,8 @@ static void mmap_loop(struct io_job *j, struct io_map *m)
 		if (now >= ms)
 			issued += len;
 		io_done(j, rd, buf, off, len, t - now, t);
-		if (!rd && o->sync == IO_SYNC_EVERY && ++nw >= o->sync_every) {
-			nw = 0;
-			if (io_sync_file(j))
-				break;
-			t = io_now_ns();
-		}
+		if (io_sync_every(j, rd, &nw, &t))
+			break;
 		now = t;
 		io_publish(j);
 	}

@@ -131,6 +131,42 @@ static inline void io_pace_prev(struct io_job *j, uint64_t now)
 	}
 }
 
+/* The next I/O of an engine with one I/O in flight (psync, mmap): false
+ * when the job is over. A paced job first closes the last I/O's sched_lat,
+ * then sleeps until the next one is due (*now moves on). */
+static inline bool io_sync_next(struct io_job *j, uint64_t *now, uint64_t issued, uint64_t *off,
+                                uint64_t *len, bool *rd)
+{
+	for (;;) {
+		if (!io_may_issue(j, *now, issued))
+			return false;
+		*len = j->sh->o->bs;
+		if (!j->pace) {
+			*rd = io_next(j, off, len);
+			return true;
+		}
+		io_pace_prev(j, *now);
+		uint64_t wait = io_pace_gate(j, *now, 0, off, len, rd);
+		if (!wait)
+			return true;
+		*now = io_pace_sleep(j, wait);
+	}
+}
+
+/* After a completed I/O of such an engine: `sync: every N` writes, an
+ * fdatasync (*t moves past it). -1 when it failed (the job stops). */
+static inline int io_sync_every(struct io_job *j, bool rd, uint64_t *nw, uint64_t *t)
+{
+	const struct io_opts *o = j->sh->o;
+	if (rd || o->sync != IO_SYNC_EVERY || ++*nw < o->sync_every)
+		return 0;
+	*nw = 0;
+	if (io_sync_file(j))
+		return -1;
+	*t = io_now_ns();
+	return 0;
+}
+
 /* io_uring: the sched_lat of a batch of `n` completions reaped at `now`
  * (their slots' planned times), one branch per batch. */
 void io_pace_reaped(struct io_job *j, struct io_uring_cqe **cqes, unsigned n, uint64_t now);
