@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "rep_config.h"
 #include "rep_fmt.h"
 #include "rep_text.h"
@@ -79,18 +80,10 @@ static void mark_add(struct marks *mk, const struct md *m, size_t ci, const char
 	double y = rep_md_published(m, ci, ref);
 	if (!isfinite(y))
 		return;
-	if (mk->n == mk->cap) {
-		size_t cap = mk->cap ? mk->cap * 2 : 8;
-		struct svg_mark *v = realloc(mk->v, cap * sizeof(*v));
-		if (!v)
-			return;
-		mk->v = v;
-		char(*l)[96] = realloc(mk->label, cap * sizeof(*l));
-		if (!l)
-			return;
-		mk->label = l;
-		mk->cap = cap;
-	}
+	size_t capv = mk->cap, capl = mk->cap; /* v and label grow together */
+	if (GROW(mk->v, capv, mk->n + 1, 8) < 0 || GROW(mk->label, capl, mk->n + 1, 8) < 0)
+		return;
+	mk->cap = capv;
 	char a[32];
 	rep_fmt_human(y, a, sizeof(a));
 	snprintf(mk->label[mk->n], sizeof(mk->label[0]), "published %s%s%s%s", a, what ? " (" : "",

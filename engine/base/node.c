@@ -2,10 +2,12 @@
 #include "node.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "grow.h"
 #include "units.h"
 
 struct node *node_new(enum node_kind kind, const struct src_pos *pos)
@@ -31,20 +33,20 @@ struct node *node_new_scalar(const char *text, const struct src_pos *pos)
 	return n;
 }
 
+/* Room for one more item (and its key and key position in a map), the
+ * three arrays doubling together. Out of memory has no way back here (the
+ * loader and interpolation push without an error path): abort with a
+ * message, where an unchecked realloc used to write through NULL. */
 static void grow(struct node *n)
 {
-	size_t cap = n->n + 1;
-	/* Grow in powers of two: capacity is implied by n. */
-	if ((n->n & (n->n - 1)) == 0 || n->n == 0) {
-		size_t c = n->n ? n->n * 2 : 4;
-		if (c < cap)
-			c = cap;
-		n->items = realloc(n->items, c * sizeof(*n->items));
-		if (n->kind == NODE_MAP) {
-			n->keys = realloc(n->keys, c * sizeof(*n->keys));
-			n->kpos = realloc(n->kpos, c * sizeof(*n->kpos));
-		}
+	size_t ci = n->cap, ck = n->cap, cp = n->cap;
+	if (GROW(n->items, ci, n->n + 1, 4) < 0 ||
+	    (n->kind == NODE_MAP &&
+	     (GROW(n->keys, ck, n->n + 1, 4) < 0 || GROW(n->kpos, cp, n->n + 1, 4) < 0))) {
+		fputs("benchgrid: out of memory\n", stderr);
+		abort();
 	}
+	n->cap = ci;
 }
 
 void node_seq_push(struct node *seq, struct node *item)

@@ -25,6 +25,7 @@ struct node {
 	char *text;           /* NODE_SCALAR: the text as written ("" for NULL) */
 	bool quoted;          /* scalar was single- or double-quoted or a block scalar */
 	size_t n;             /* NODE_SEQ: items; NODE_MAP: pairs */
+	size_t cap;           /* room in items (and keys, kpos) */
 	struct node **items;  /* NODE_SEQ items; NODE_MAP values */
 	char **keys;          /* NODE_MAP keys (n of them) */
 	struct src_pos *kpos; /* NODE_MAP key positions */

@@ -86,18 +86,10 @@ void result_sample(struct step_result *r, const char *name, const char *unit, do
 		s->name = strdup(name);
 		s->unit = strdup(unit ? unit : "");
 	}
-	if (s->n == s->cap) {
-		size_t c = s->cap ? s->cap * 2 : 64;
-		double *nt = realloc(s->t, c * sizeof(double));
-		if (!nt)
-			return;
-		s->t = nt;
-		double *nv = realloc(s->v, c * sizeof(double));
-		if (!nv)
-			return;
-		s->v = nv;
-		s->cap = c;
-	}
+	size_t capt = s->cap, capv = s->cap; /* t and v grow together */
+	if (GROW(s->t, capt, s->n + 1, 64) < 0 || GROW(s->v, capv, s->n + 1, 64) < 0)
+		return;
+	s->cap = capt;
 	s->t[s->n] = t;
 	s->v[s->n] = v;
 	s->n++;

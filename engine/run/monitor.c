@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "grow.h"
 #include "noise.h"
 
 /* CPU counters of the "cpu" line of /proc/stat, in this order. */
@@ -242,24 +243,18 @@ static void monitor_merge(const struct monitor *m, struct mon_snap *prev, const 
 			prev->d[i] = s->d[i];
 }
 
+/* Room for one more point in the three arrays that grow together: the
+ * times, the values (nv a point) and the ok flags (nok a point). */
 static bool monitor_grow(struct monitor *m)
 {
-	if (m->npts < m->cappts)
-		return true;
-	size_t cap = m->cappts ? m->cappts * 2 : 64;
-	double *t = realloc(m->pt, cap * sizeof(*t));
-	if (t)
-		m->pt = t;
-	double *v = t ? realloc(m->pv, cap * m->nv * sizeof(*v)) : NULL;
-	if (v)
-		m->pv = v;
-	unsigned char *ok = v ? realloc(m->pok, cap * m->nok) : NULL;
-	if (!ok) {
+	size_t capt = m->cappts, capv = m->cappts, capo = m->cappts;
+	if (GROW(m->pt, capt, m->npts + 1, 64) < 0 ||
+	    grow_array(&m->pv, &capv, m->npts + 1, m->nv * sizeof(*m->pv), 64) < 0 ||
+	    grow_array(&m->pok, &capo, m->npts + 1, m->nok * sizeof(*m->pok), 64) < 0) {
 		m->oom = true;
 		return false;
 	}
-	m->pok = ok;
-	m->cappts = cap;
+	m->cappts = capt;
 	return true;
 }
 

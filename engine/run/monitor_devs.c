@@ -14,6 +14,7 @@
 #include "blkdev.h"
 #include "fixture_set.h"
 #include "fx_fs.h"
+#include "grow.h"
 
 /* The kernel name of major:minor from /sys/dev/block/MAJ:MIN. */
 static int kname_of(unsigned ma, unsigned mi, char *out, size_t len)
@@ -63,14 +64,8 @@ static int resolve(const char *blockdev, struct mon_dev *d)
 
 static struct mon_dev *push(struct mon_devs *L)
 {
-	if (L->n == L->cap) {
-		size_t cap = L->cap ? L->cap * 2 : 8;
-		struct mon_dev *v = realloc(L->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		L->v = v;
-		L->cap = cap;
-	}
+	if (GROW(L->v, L->cap, L->n + 1, 8) < 0)
+		return NULL;
 	struct mon_dev *d = &L->v[L->n];
 	memset(d, 0, sizeof(*d));
 	return d;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "spec_load.h"
 #include "units.h"
 
@@ -262,16 +263,21 @@ struct combos {
 	size_t n, cap;
 };
 
-static void combos_push(struct combos *c, struct node *params, bool original)
+/* Append params (c owns it from here, also on failure); -ENOMEM, said in d,
+ * when there is no room: v and original grow together. */
+static int combos_push(struct combos *c, struct node *params, bool original, struct diag *d)
 {
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 64;
-		c->v = realloc(c->v, c->cap * sizeof(*c->v));
-		c->original = realloc(c->original, c->cap * sizeof(*c->original));
+	size_t capv = c->cap, capo = c->cap;
+	if (GROW(c->v, capv, c->n + 1, 64) < 0 || GROW(c->original, capo, c->n + 1, 64) < 0) {
+		node_free(params);
+		diag_error(d, NULL, "matrix: out of memory for the combinations");
+		return -ENOMEM;
 	}
+	c->cap = capv;
 	c->v[c->n] = params;
 	c->original[c->n] = original;
 	c->n++;
+	return 0;
 }
 
 /* Apply one include entry following GitHub Actions' rules. axis_keys lists
@@ -304,7 +310,7 @@ static void apply_include(struct combos *c, const struct node *entry, const char
 		struct node *p = node_new(NODE_MAP, &entry->pos);
 		for (size_t i = 0; i < entry->n; i++)
 			node_map_put(p, entry->keys[i], &entry->kpos[i], value_of(entry->items[i], o, d));
-		combos_push(c, p, false);
+		combos_push(c, p, false, d);
 	}
 }
 
@@ -477,10 +483,12 @@ static int grid_cross(const struct node *m, const struct grid *g, struct combos 
 		bool excluded = false;
 		for (size_t e = 0; g->exclude && e < g->exclude->n && !excluded; e++)
 			excluded = entry_matches(g->exclude->items[e], p);
-		if (excluded)
+		if (excluded) {
 			node_free(p);
-		else
-			combos_push(c, p, true);
+		} else if (combos_push(c, p, true, d) < 0) {
+			free(idx);
+			return -ENOMEM;
+		}
 		for (size_t a = g->naxes; a-- > 0;) {
 			if (++idx[a] < g->axes[a].nvals)
 				break;

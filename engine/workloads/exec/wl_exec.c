@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "exec_metrics.h"
 #include "exec_opts_table.h"
+#include "grow.h"
 #include "lb.h"
 #include "results_write.h"
 #include "spawn.h"
@@ -161,15 +162,9 @@ static void wl_exec_setenv(struct wl_exec_env *e, const char *name, const char *
 			return;
 		}
 	}
-	if (e->n + 2 > e->cap) {
-		size_t c = e->cap ? e->cap * 2 : 64;
-		char **nv = realloc(e->v, c * sizeof(*nv));
-		if (!nv) {
-			free(kv);
-			return;
-		}
-		e->v = nv;
-		e->cap = c;
+	if (GROW(e->v, e->cap, e->n + 2, 64) < 0) { /* room for the NULL after it */
+		free(kv);
+		return;
 	}
 	e->v[e->n++] = kv;
 	e->v[e->n] = NULL;

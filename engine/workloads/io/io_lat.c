@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "io_job.h"
 #include "io_opts.h"
 #include "results_write.h"
@@ -157,28 +158,11 @@ uint64_t io_lat_hist_due(const struct io_lat_mon *m)
 	return m->hist_next;
 }
 
-/* Room for n more elements of size sz in *p (capacity *cap): true, or false
- * when out of memory. */
-static bool io_lat_room(void **p, size_t *cap, size_t used, size_t n, size_t sz)
-{
-	if (used + n <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 64;
-	while (c < used + n)
-		c *= 2;
-	void *q = realloc(*p, c * sz);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 /* Take one interval of the histogram log, [hist_from, now). */
 static void io_lat_hist_take(struct io_lat_mon *m, uint64_t now)
 {
 	uint64_t t0 = m->sh->t0;
-	if (!io_lat_room((void **)&m->ivl_t, &m->capivl, 2 * m->nivl, 2, sizeof(uint64_t))) {
+	if (GROW(m->ivl_t, m->capivl, 2 * m->nivl + 2, 64) < 0) {
 		m->oom = true;
 		return;
 	}
@@ -187,7 +171,7 @@ static void io_lat_hist_take(struct io_lat_mon *m, uint64_t now)
 		size_t need = 0;
 		for (unsigned k = 0; k < HIST_NBUCKETS; k++)
 			need += m->diff[k] != 0;
-		if (!io_lat_room((void **)&m->rows, &m->caprows, m->nrows, need, sizeof(*m->rows))) {
+		if (GROW(m->rows, m->caprows, m->nrows + need, 64) < 0) {
 			m->oom = true;
 			return;
 		}
