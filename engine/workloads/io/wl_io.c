@@ -22,7 +22,6 @@
 
 #include "clock.h"
 #include "fstype.h"
-#include "headline.h"
 #include "io_device.h"
 #include "io_engine.h"
 #include "io_files.h"
@@ -285,7 +284,7 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	                                  mb_s, (double)(n - *last_i) / dt))
 		__atomic_store_n(&run->sh.run_end, now, __ATOMIC_RELAXED); /* steady: stop */
 	if (run->cx && run->cx->progress) { /* the live figure: the step's headline rate */
-		if (headline_io_by_iops(io_rw_random(run->o.rw),
+		if (io_headline_by_iops(io_rw_random(run->o.rw),
 		                        run->o.bssplit.n ? run->o.bssplit.max : run->o.bs))
 			run->cx->progress(run->cx->progress_ud, "IOPS", (double)(n - *last_i) / dt);
 		else
@@ -722,7 +721,7 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	}
 	io_pick_engine(run);
 	result_info(res, "engine", "%s", run->sh.engine->name);
-	/* what the headline rule reads (headline.h): IOPS or MB/s */
+	/* what the headline rule reads (io_metrics.h): IOPS or MB/s */
 	result_info(res, "rw", "%s", io_rw_name(o->rw));
 	result_info(res, "bs", "%llu", (unsigned long long)(o->bssplit.n ? o->bssplit.max : o->bs));
 
