@@ -749,6 +749,14 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	return ret;
 }
 
+/* file: "@device": the step opens the target's block device raw
+ * (io_device.c), read as the cell's tree has it (workload_ops). */
+static const struct node *wl_io_opens_device(const struct node *opts)
+{
+	const struct node *f = node_get(opts, "file");
+	return est_is(f, "@device") ? f : NULL;
+}
+
 static const struct opt_desc wl_io_step_row = {
     .name = "io", .type = OPT_MAP, .doc = "the native I/O workload", .ref = "io"};
 
@@ -763,4 +771,6 @@ const struct workload_ops wl_io_ops = {
     .check = wl_io_check,
     .run = wl_io_run,
     .estimate = io_estimate,
+    .opens_device = wl_io_opens_device,
+    .device_how = "file: \"@device\"",
 };
