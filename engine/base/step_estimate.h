@@ -29,6 +29,11 @@ struct step_estimate {
 	double file_bytes;   /* bytes of the files it makes in the cell's target */
 	bool files_kept;     /* they stay after the step (else the next step's replace them) */
 	bool writes_db;      /* it may change rows of the server's database */
+	bool raw_device;     /* it opens the target's block device raw (no file system) */
+	/* The metric of its results that counts transactions per second (a
+	 * static string, "tps"): plan prices its transactions at that metric's
+	 * mean in the scenario's last stored run. NULL: none. */
+	const char *tps_metric;
 };
 
 /* The text of a scalar, or NULL. */

@@ -12,11 +12,13 @@
 
 #include "cli_store.h"
 #include "estimate.h"
+#include "estimate_cell.h"
 #include "store_query.h"
 #include "units.h"
 
-/* The tps each pgbench step had in the last stored run of the scenario
- * that ran it: the mean over that run's cells. */
+/* The tps each step priced by transactions had in the last stored run of
+ * the scenario that ran it (the metric its estimate names,
+ * step_estimate.tps_metric): the mean over that run's cells. */
 static void history_tps(const char *where, const struct spec *s, struct estimate_history *h)
 {
 	const struct node *steps = node_get(s->root, "steps");
@@ -30,8 +32,11 @@ static void history_tps(const char *where, const struct spec *s, struct estimate
 		const struct node *name = node_get(steps->items[i], "name");
 		struct store_point *p = NULL;
 		size_t np = 0;
-		if (!node_get(steps->items[i], "pgbench") || !name || name->kind != NODE_SCALAR ||
-		    store_history(st, s->name, name->text, "tps", NULL, 0, &p, &np, err, sizeof(err)) < 0 ||
+		struct step_estimate e;
+		estimate_step_read(steps->items[i], &e);
+		const char *metric = e.tps_metric;
+		if (!metric || !name || name->kind != NODE_SCALAR ||
+		    store_history(st, s->name, name->text, metric, NULL, 0, &p, &np, err, sizeof(err)) < 0 ||
 		    !np) {
 			store_points_free(p, np);
 			continue;
@@ -56,8 +61,8 @@ static void history_free(struct estimate_history *h)
 }
 
 /* The history of this scenario (the store is opened read-only): the
- * seconds per set-up of its last run (true when there are some) and its
- * pgbench steps' tps. where: the store. */
+ * seconds per set-up of its last run (true when there are some) and the
+ * tps of its steps priced by transactions. where: the store. */
 static bool history_of(const char *store, const struct spec *s, struct estimate_history *h, char *where,
                        size_t len)
 {

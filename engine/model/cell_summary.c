@@ -165,17 +165,13 @@ const struct metric_summary *cell_summary_metric(const struct cell_summary *s, c
 size_t step_headlines(const struct step_summary *ss, const struct metric_summary **out)
 {
 	/* The rule reads a step result: one with the summary's metric names
-	 * and the first repetition's infos the rule looks at. */
-	static const char *const keys[] = {"rw", "bs", "headline"};
+	 * and the first repetition's infos (a workload's rule reads its own). */
 	struct step_result v;
 	result_init(&v, ss->step, ss->workload);
 	for (size_t j = 0; j < ss->nm; j++)
 		result_metric(&v, ss->m[j].name, 0, "");
-	for (size_t k = 0; ss->first && k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *x = result_info_get(ss->first, keys[k]);
-		if (x)
-			result_info(&v, keys[k], "%s", x);
-	}
+	for (size_t k = 0; ss->first && k < ss->first->ni; k++)
+		result_info(&v, ss->first->info[k].key, "%s", ss->first->info[k].value);
 	const char *names[HEADLINE_MAX];
 	size_t nn = headline_names(&v, names, HEADLINE_MAX), n = 0;
 	for (size_t i = 0; i < nn; i++)

@@ -278,9 +278,11 @@ static void warn_headline_missing(struct step_result *res)
 			result_info(res, "warning", "headline: the step gave no metric %s", w);
 }
 
-/* An io step that asked for `direct: true` on a loop device that reads its
- * image through the page cache measures that cache, not the disk: say so
- * in the step's warnings (report.md shows them). */
+/* A step that asked for `direct: true` (O_DIRECT: io's, or any workload's
+ * option of that name) on a loop device that reads its image through the
+ * page cache measures that cache, not the disk: say so in the step's
+ * warnings (report.md shows them). What the step declares decides, not its
+ * kind. */
 static void warn_direct_on_buffered_loop(const struct step *S, const struct run_cell *rc,
                                          struct step_result *res)
 {
@@ -318,8 +320,7 @@ static int step_run_one(struct run_env *E, const struct cell *c, const struct no
 		rc_run = step_exec(E, c, &S, rep, cell_dir, &res, &sd);
 	res.elapsed = clock_mono() - t0;
 	step_verdict(&S, &sd, rc_run, &res);
-	if (S.ops && !strcmp(S.ops->name, "io"))
-		warn_direct_on_buffered_loop(&S, rc, &res);
+	warn_direct_on_buffered_loop(&S, rc, &res);
 	diag_free(&sd);
 	node_free(S.opts);
 	if (interrupt_requested()) {

@@ -13,6 +13,7 @@
 #include "expect.h"
 #include "fx_fs.h"
 #include "fx_pg.h"
+#include "headline.h"
 #include "knobs.h"
 #include "raw_device.h"
 #include "ref_check.h"
@@ -112,6 +113,8 @@ void validators_register(void)
 	for (size_t i = 0; all[i]; i++) {
 		spec_check_add_step_kind(all[i]->name, all[i]->check);
 		estimate_add_step_kind(all[i]->name, all[i]->estimate);
+		if (all[i]->metrics && all[i]->metrics->headline)
+			headline_add_rule(all[i]->name, all[i]->metrics->headline);
 	}
 	/* In the order the errors have always been reported. */
 	spec_check_add_validator(check_target);

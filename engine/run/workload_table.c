@@ -22,6 +22,19 @@ const struct workload_ops *workload_find(const char *name)
 	return NULL;
 }
 
+const struct workload_ops *workload_of_step(const struct node *st, const struct node **opts)
+{
+	for (size_t k = 0; st && st->kind == NODE_MAP && k < st->n; k++) {
+		const struct workload_ops *w = workload_find(st->keys[k]);
+		if (w) {
+			*opts = st->items[k];
+			return w;
+		}
+	}
+	*opts = NULL;
+	return NULL;
+}
+
 const struct workload_ops *const *workload_all(void)
 {
 	return table;

@@ -70,6 +70,18 @@ static long step_kind(const struct node *st, size_t *key)
 	return -1;
 }
 
+const char *estimate_step_read(const struct node *st, struct step_estimate *e)
+{
+	size_t key = 0;
+	long kind = st && st->kind == NODE_MAP ? step_kind(st, &key) : -1;
+	memset(e, 0, sizeof(*e));
+	if (kind >= 0 && kinds[kind].fn)
+		kinds[kind].fn(st->items[key], e);
+	else
+		e->writes_db = true;
+	return kind >= 0 ? kinds[kind].name : NULL;
+}
+
 /* What the step says it does, priced: declared seconds, bytes at the io
  * rate, data loads at the load rates, transactions at the tps (or the
  * schedule's rate when slower). A kind with no estimate declares no time
@@ -78,17 +90,12 @@ static void step_cost_read(const struct node *st, size_t k, const struct estimat
                            struct cell_cost *cc, double *files_max, double *files_kept)
 {
 	struct step_cost *sc = &cc->steps[cc->nsteps++];
-	struct step_estimate e = {0};
-	size_t key = 0;
-	long kind = step_kind(st, &key);
+	struct step_estimate e;
+	const char *kind = estimate_step_read(st, &e);
 	char dflt[32];
-	snprintf(dflt, sizeof(dflt), "%s#%zu", kind >= 0 ? kinds[kind].name : "step", k + 1);
+	snprintf(dflt, sizeof(dflt), "%s#%zu", kind ? kind : "step", k + 1);
 	const char *name = text(node_get(st, "name"));
 	sc->name = strdup(name ? name : dflt);
-	if (kind >= 0 && kinds[kind].fn)
-		kinds[kind].fn(st->items[key], &e);
-	else
-		e.writes_db = true;
 	sc->basis = e.basis ? e.basis : "not declared";
 	double s = e.seconds;
 	if (e.bytes > 0)
@@ -141,11 +148,16 @@ static void server_read(const struct node *pg, struct cell_cost *cc)
 	                                                           : REINIT_WHEN_WRITTEN;
 }
 
-static bool raw_io(const struct node *steps)
+/* A step that opens the target's block device raw, as its estimate says
+ * (whatever its `when:`: run sets the target up for every step). */
+static bool raw_device(const struct node *steps)
 {
-	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n; i++)
-		if (is_text(node_get(node_get(steps->items[i], "io"), "file"), "@device"))
+	for (size_t i = 0; steps && steps->kind == NODE_SEQ && i < steps->n; i++) {
+		struct step_estimate e;
+		estimate_step_read(steps->items[i], &e);
+		if (e.raw_device)
 			return true;
+	}
 	return false;
 }
 
@@ -155,7 +167,7 @@ void cell_cost_read(const struct node *tree, const bool *skip, const struct esti
 	memset(cc, 0, sizeof(*cc));
 	const struct node *target = node_get(tree, "target"), *targets = node_get(tree, "targets"),
 	                  *pg = node_get(tree, "postgres"), *steps = node_get(tree, "steps");
-	bool raw = raw_io(steps);
+	bool raw = raw_device(steps);
 	struct target_cost tc = estimate_target_cost(target, raw);
 	cc->nmkfs = target && tc.mkfs;
 	for (size_t i = 0; targets && targets->kind == NODE_MAP && i < targets->n; i++) {

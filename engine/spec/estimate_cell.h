@@ -52,6 +52,10 @@ struct cell_cost {
  * -ENOSPC when the table is full. */
 typedef void (*estimate_step_fn)(const struct node *opts, struct step_estimate *e);
 int estimate_add_step_kind(const char *name, estimate_step_fn fn);
+/* What step st (a map) says it will do, by its kind's estimate, into e
+ * (zeroed first; a kind without one, or none: writes_db). Returns the
+ * kind's name, or NULL. */
+const char *estimate_step_read(const struct node *st, struct step_estimate *e);
 
 /* skip[k] (NULL: none): step k is skipped by its `when:` and costs nothing. */
 void cell_cost_read(const struct node *tree, const bool *skip, const struct estimate_rates *r,

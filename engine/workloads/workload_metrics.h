@@ -1,8 +1,10 @@
 /* workload_metrics: the metric names a step kind can produce, so that
  * `check` can refuse a reference (`report:`, `expect:`, `headline:`) to a
- * metric the step never writes. Each workload keeps its table next to its
- * code and names it in its workload_ops (workload.h); run/ref_check.c reads
- * it through run/workload_table.c.
+ * metric the step never writes, and which of them it puts first (its
+ * headline rule). Each workload keeps its table next to its code and names
+ * it in its workload_ops (workload.h); run/ref_check.c reads it through
+ * run/workload_table.c, and run/validators.c registers the rule with
+ * model/headline.c.
  *
  * The metrics every step carries whatever its kind (the system monitor's,
  * the device models', the server activity's) and the ones Lua hooks add are
@@ -12,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "headline.h"
 #include "node.h"
 
 struct workload_metrics {
@@ -26,6 +29,12 @@ struct workload_metrics {
 	/* True when the server's activity is sampled during the step (run's
 	 * step_run.c starts fixtures/pg's sampler), so it carries pg_*. */
 	bool server_activity;
+	/* Its headline rule (headline.h): the names of a result of its kind a
+	 * person reads first, for every report, compare, history and the live
+	 * line. It reads the result alone (its metrics and infos), so that a
+	 * results.json written before still gets it; NULL: headline.h's
+	 * generic rule. */
+	headline_rule_fn headline;
 };
 
 #endif

@@ -3,7 +3,9 @@
  * loads under the run order with fixture reuse and `reinit:`, each step's
  * seconds from runtime, duration, transactions or size, repeat and warmup,
  * the history's seconds, the disk of the largest cell; and run's ETA
- * against the plan (run/progress.h). */
+ * against the plan (run/progress.h). What a step's estimate says decides,
+ * not its kind's name: a raw device (no file system made), a tps metric
+ * from the history (estimate_step_read, issue 30). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -17,9 +19,11 @@
 #include <cmocka.h>
 
 #include "estimate.h"
+#include "estimate_cell.h"
 #include "matrix.h"
 #include "plan.h"
 #include "progress.h"
+#include "spec_load.h"
 #include "validators.h"
 
 /* cmocka 1.1 has no assert_double_equal */
@@ -367,6 +371,94 @@ static void test_format(void **state)
 	assert_string_equal(b, "18262d12h");
 }
 
+static struct node *yaml(const char *text)
+{
+	struct diag d;
+	diag_init(&d);
+	struct node *n = spec_load_string("t.yaml", text, &d);
+	assert_int_equal(d.nerrors, 0);
+	diag_free(&d);
+	assert_non_null(n);
+	return n;
+}
+
+/* The cell's filesystems made, from its tree (cell_cost_read). */
+static size_t mkfs_of(const char *text)
+{
+	const struct estimate_rates r = ESTIMATE_DEFAULTS;
+	struct node *tree = yaml(text);
+	struct cell_cost cc;
+	cell_cost_read(tree, NULL, &r, &cc);
+	size_t n = cc.nmkfs;
+	cell_cost_free(&cc);
+	node_free(tree);
+	return n;
+}
+
+/* A step kind only this test knows that opens the target's device raw. */
+static void raw_kind_estimate(const struct node *opts, struct step_estimate *e)
+{
+	(void)opts;
+	e->raw_device = true;
+}
+
+/* A device target with no fs: is used raw when a step's estimate says it
+ * opens the device (io's file: "@device", or any kind's), so no file system
+ * is made; skipped or not, as run sets it up. */
+static void test_raw_device(void **state)
+{
+	(void)state;
+	const char *dev = "target: {kind: device, path: /dev/nosuch}\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%ssteps:\n  - io: {file: \"@device\", rw: randread}\n", dev);
+	assert_int_equal(mkfs_of(text), 0);
+	snprintf(text, sizeof(text), "%ssteps:\n  - io: {file: data.bin, rw: randread}\n", dev);
+	assert_int_equal(mkfs_of(text), 1);
+	snprintf(text, sizeof(text), "%ssteps:\n  - exec: {command: \"true\"}\n", dev);
+	assert_int_equal(mkfs_of(text), 1);
+	assert_int_equal(estimate_add_step_kind("rawkind", raw_kind_estimate), 0);
+	snprintf(text, sizeof(text), "%ssteps:\n  - exec: \"true\"\n  - rawkind: {}\n", dev);
+	assert_int_equal(mkfs_of(text), 0);
+	/* fs: wins over what the steps say */
+	assert_int_equal(mkfs_of("target: {kind: device, path: /dev/nosuch, fs: ext4}\n"
+	                         "steps:\n  - io: {file: \"@device\"}\n"),
+	                 1);
+}
+
+/* estimate_step_read: the kind's name and its estimate; the tps metric
+ * (cli's history) only for a step priced by transactions. */
+static void test_step_read(void **state)
+{
+	(void)state;
+	struct node *steps = yaml("- pgbench: {transactions: 10}\n"
+	                          "- pgbench: {duration: 5s}\n"
+	                          "- pgbench: {init: {scale: 2}}\n"
+	                          "- pgbench: \"${opts}\"\n"
+	                          "- io: {file: \"@device\", size: 1M}\n"
+	                          "- io: {size: 1M}\n"
+	                          "- nosuch: {}\n"
+	                          "- just text\n");
+	struct step_estimate e;
+	assert_string_equal(estimate_step_read(steps->items[0], &e), "pgbench");
+	assert_string_equal(e.basis, "transactions");
+	assert_string_equal(e.tps_metric, "tps");
+	estimate_step_read(steps->items[1], &e);
+	assert_null(e.tps_metric);
+	estimate_step_read(steps->items[2], &e);
+	assert_null(e.tps_metric);
+	estimate_step_read(steps->items[3], &e); /* a run-time value: the defaults */
+	assert_string_equal(e.tps_metric, "tps");
+	assert_string_equal(estimate_step_read(steps->items[4], &e), "io");
+	assert_true(e.raw_device);
+	assert_null(e.tps_metric);
+	estimate_step_read(steps->items[5], &e);
+	assert_false(e.raw_device);
+	assert_null(estimate_step_read(steps->items[6], &e));
+	assert_true(e.writes_db && !e.raw_device && !e.tps_metric && !e.basis);
+	assert_null(estimate_step_read(steps->items[7], &e));
+	node_free(steps);
+}
+
 int main(void)
 {
 	validators_register();
@@ -380,6 +472,8 @@ int main(void)
 	    cmocka_unit_test(test_run_orders),
 	    cmocka_unit_test(test_format),
 	    cmocka_unit_test(test_progress_eta_undeclared),
+	    cmocka_unit_test(test_raw_device),
+	    cmocka_unit_test(test_step_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

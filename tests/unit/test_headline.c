@@ -1,23 +1,32 @@
 /* test_headline: the one rule of a step's headline metrics (model/headline.h,
  * issue 27): io by pattern and block size, pgbench, exec, the step's own
  * `headline:`, results from before the rule, and the names `check` knows
- * for `headline:` (run/ref_check.c, the workloads' tables of metrics). */
+ * for `headline:` (run/ref_check.c, the workloads' tables of metrics).
+ * Each workload's rule is its own (workload_metrics.headline), registered
+ * by validators_register as at start (issue 30); a results.json written by
+ * the version before that keeps its headlines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cell_summary.h"
 #include "diag.h"
 #include "headline.h"
+#include "io_metrics.h"
 #include "ref_check.h"
 #include "result.h"
+#include "results_read.h"
 #include "spec_load.h"
 #include "test_util.h"
+#include "validators.h"
+#include "workload_table.h"
 
 /* An io result with the usual figures, and its rw and bs infos when given. */
 static void io_result(struct step_result *r, const char *rw, const char *bs)
@@ -63,9 +72,9 @@ static void test_io(void **state)
 		assert_string_equal(names_of(&r), cases[i].want);
 		result_free(&r);
 	}
-	assert_true(headline_io_by_iops(true, 65536));
-	assert_false(headline_io_by_iops(true, 65537));
-	assert_false(headline_io_by_iops(false, 4096));
+	assert_true(io_headline_by_iops(true, 65536));
+	assert_false(io_headline_by_iops(true, 65537));
+	assert_false(io_headline_by_iops(false, 4096));
 }
 
 static void test_other_kinds(void **state)
@@ -136,6 +145,114 @@ static void test_summary(void **state)
 	assert_true(step_is_headline(&ss, "iops"));
 	assert_false(step_is_headline(&ss, "mb_s"));
 	result_free(&first);
+}
+
+/* A kind nobody registered gets the generic rule; a registered rule is
+ * the kind's, whatever the generic one would say; the first of two
+ * registrations of a name stays. */
+static size_t lat_first(const struct step_result *r, const char **out, size_t max)
+{
+	size_t n = 0;
+	headline_add(r, "lat_p50_us", out, &n, max);
+	headline_add(r, "nosuch", out, &n, max);     /* left out: r has none */
+	headline_add(r, "lat_p50_us", out, &n, max); /* once */
+	return n;
+}
+
+static size_t nothing(const struct step_result *r, const char **out, size_t max)
+{
+	(void)r, (void)out, (void)max;
+	return 0;
+}
+
+static void test_rules(void **state)
+{
+	(void)state;
+	struct step_result r;
+	result_init(&r, "s", "newkind");
+	result_metric(&r, "iops", 1, "");
+	result_metric(&r, "mb_s", 1, "");
+	result_metric(&r, "lat_p50_us", 1, "");
+	result_metric(&r, "lat_p99_us", 1, "");
+	result_metric(&r, "seconds", 1, "s");
+	assert_string_equal(names_of(&r), "mb_s lat_p99_us"); /* generic */
+	assert_int_equal(headline_add_rule("newkind", lat_first), 0);
+	assert_int_equal(headline_add_rule("newkind", nothing), 0); /* kept: the first */
+	assert_string_equal(names_of(&r), "lat_p50_us");
+	result_info(&r, "headline", "iops");
+	assert_string_equal(names_of(&r), "iops"); /* the step's own still wins */
+	result_free(&r);
+	assert_int_equal(headline_add_rule("nothing", nothing), 0);
+	result_init(&r, "s", "nothing");
+	result_metric(&r, "mb_s", 1, "");
+	result_metric(&r, "seconds", 1, "s");
+	assert_string_equal(names_of(&r), "seconds"); /* a rule that gives none: a time */
+	result_free(&r);
+	assert_int_equal(headline_add_rule(NULL, nothing), -EINVAL);
+	assert_int_equal(headline_add_rule("x", NULL), -EINVAL);
+}
+
+/* Every workload of the table states its rule (the io, exec and pgbench
+ * branches above are theirs: model/headline.c names no workload). */
+static void test_every_workload_has_a_rule(void **state)
+{
+	(void)state;
+	const struct workload_ops *const *all = workload_all();
+	for (size_t i = 0; all[i]; i++) {
+		assert_non_null(all[i]->metrics);
+		assert_non_null(all[i]->metrics->headline);
+	}
+}
+
+/* results.json written by 46f7082, before the rules moved into the
+ * workloads (tests/data/headline-before): the same headlines as that
+ * version gave it, by the step results and by their summaries. */
+static void test_results_before(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *step, *want;
+	} cases[] = {
+	    {"rr", "iops lat_p99_us"},
+	    {"big", "mb_s lat_p99_us"},
+	    {"seq", "mb_s lat_p99_us"},
+	    {"meta", "ops_s lat_p99_us"},
+	    {"mine", "lat_p99_us iops"},
+	    {"x", "elapsed_s"},
+	    {"xr", "iops"},
+	    {"xf", "files lat_p99_ms"},
+	    {"ro", "tps lat_p99_ms"},
+	};
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/data/headline-before/results.json",
+	         getenv("BENCHGRID_SRC") ? getenv("BENCHGRID_SRC") : ".");
+	struct run run;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(results_read_json(&run, path, &d), 0);
+	assert_int_equal(run.ncells, 1);
+	const struct run_cell *c = &run.cells[0];
+	assert_int_equal(c->nreps, 1);
+	assert_int_equal(c->reps[0].nsteps, sizeof(cases) / sizeof(cases[0]));
+	struct cell_summary *sum = run_cell_summarize(c);
+	assert_non_null(sum);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct step_result *r = &c->reps[0].steps[i];
+		assert_string_equal(r->step, cases[i].step);
+		assert_string_equal(names_of(r), cases[i].want);
+		const struct step_summary *ss = cell_summary_step(sum, cases[i].step);
+		assert_non_null(ss);
+		const struct metric_summary *h[HEADLINE_MAX];
+		size_t n = step_headlines(ss, h);
+		char got[256] = "";
+		for (size_t k = 0, used = 0; k < n; k++)
+			used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%s", k ? " " : "",
+			                         h[k]->name);
+		assert_string_equal(got, cases[i].want);
+	}
+	cell_summary_free(sum);
+	run_free(&run);
+	diag_free(&d);
 }
 
 /* `check` of a step's `headline:` names (run/ref_check.c): errors of the
@@ -228,12 +345,26 @@ static void test_check_unknown(void **state)
 	assert_null(strstr(e, "files_per_s"));
 }
 
+/* The workloads' rules, as at start (cli/main.c). */
+static int setup(void **state)
+{
+	(void)state;
+	validators_register();
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_io),          cmocka_unit_test(test_other_kinds),
-	    cmocka_unit_test(test_step_option), cmocka_unit_test(test_summary),
-	    cmocka_unit_test(test_check_known), cmocka_unit_test(test_check_unknown),
+	    cmocka_unit_test(test_io),
+	    cmocka_unit_test(test_other_kinds),
+	    cmocka_unit_test(test_step_option),
+	    cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_rules),
+	    cmocka_unit_test(test_every_workload_has_a_rule),
+	    cmocka_unit_test(test_results_before),
+	    cmocka_unit_test(test_check_known),
+	    cmocka_unit_test(test_check_unknown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, NULL);
 }

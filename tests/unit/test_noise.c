@@ -15,6 +15,7 @@
 #include "noise.h"
 #include "rep_md_noise.h"
 #include "repeat_until.h"
+#include "validators.h"
 
 static void test_reasons(void **state)
 {
@@ -152,6 +153,7 @@ static void test_headline(void **state)
 
 int main(void)
 {
+	validators_register(); /* the workloads' headline rules, as at start */
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reasons),
 	    cmocka_unit_test(test_noise_sample),

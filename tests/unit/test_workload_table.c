@@ -2,9 +2,11 @@
  * workload of the table carries everything it owns in its workload_ops:
  * its key in a step and its option tables (for `benchgrid schema`), its
  * metrics (for ref_check), whether the server's activity is sampled during
- * it and how often, its estimate; a step kind registered with spec's
- * estimate is priced with no edit of spec (a kind only this test knows);
- * and a step reads the cell's fixtures by name from its step_ctx. */
+ * it and how often, its estimate, its headline rule, whether a step opens
+ * the target's device raw (run/raw_device.c asks the workload, not its
+ * name); a step kind registered with spec's estimate is priced with no
+ * edit of spec (a kind only this test knows); and a step reads the cell's
+ * fixtures by name from its step_ctx. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -17,7 +19,9 @@
 #include <cmocka.h>
 
 #include "estimate_cell.h"
+#include "raw_device.h"
 #include "spec_load.h"
+#include "test_util.h"
 #include "validators.h"
 #include "workload_table.h"
 
@@ -56,6 +60,9 @@ static void test_ops_complete(void **state)
 		assert_non_null(w->check);
 		assert_non_null(w->run);
 		assert_non_null(w->estimate);
+		assert_non_null(w->metrics->headline); /* model/headline.c names no kind */
+		if (w->opens_device)                   /* its messages need it */
+			assert_non_null(w->device_how);
 	}
 	assert_int_equal(n, 3);
 	assert_null(workload_find("nosuch"));
@@ -124,6 +131,99 @@ static void test_estimate_new_kind(void **state)
 	node_free(tree);
 }
 
+/* workload_of_step: the first key that names a workload, and its value. */
+static void test_of_step(void **state)
+{
+	(void)state;
+	struct node *st = yaml("{name: s, record: false, pgbench: {clients: 2}}");
+	const struct node *opts = NULL;
+	assert_ptr_equal(workload_of_step(st, &opts), workload_find("pgbench"));
+	assert_ptr_equal(opts, node_get(st, "pgbench"));
+	node_free(st);
+	st = yaml("{name: s}");
+	assert_null(workload_of_step(st, &opts));
+	assert_null(opts);
+	node_free(st);
+	assert_null(workload_of_step(NULL, &opts));
+}
+
+/* Whether a step opens the target's device: io's file: "@device" (its
+ * option, for positions); io's other steps open files; pgbench's and
+ * exec's open neither. */
+static void test_opens_device(void **state)
+{
+	(void)state;
+	const struct workload_ops *io = workload_find("io");
+	assert_non_null(io->opens_device);
+	assert_string_equal(io->device_how, "file: \"@device\"");
+	struct node *o = yaml("{file: \"@device\", rw: randread}");
+	assert_ptr_equal(io->opens_device(o), node_get(o, "file"));
+	node_free(o);
+	o = yaml("{file: data.bin}");
+	assert_null(io->opens_device(o));
+	node_free(o);
+	o = yaml("{rw: read}");
+	assert_null(io->opens_device(o));
+	node_free(o);
+	assert_null(workload_find("pgbench")->opens_device);
+	assert_null(workload_find("exec")->opens_device);
+}
+
+/* raw_device.c over cell trees: a device target with no fs: is used raw
+ * when a step opens the device; its messages name the workload and how it
+ * asks (as tests/golden/bad_io_device_*.err). */
+static char errs[2048];
+static int raw_check(const char *text)
+{
+	struct node *cell = yaml(text);
+	struct diag d;
+	diag_init(&d);
+	int rc = raw_device_check(cell, cell, &d);
+	snprintf(errs, sizeof(errs), "%s", diag_text(&d));
+	diag_free(&d);
+	node_free(cell);
+	return rc;
+}
+
+static bool wanted(const char *text)
+{
+	struct node *cell = yaml(text);
+	bool w = raw_device_wanted(cell, node_get(cell, "target"));
+	node_free(cell);
+	return w;
+}
+
+static void test_raw_device(void **state)
+{
+	(void)state;
+	assert_true(wanted("target: {kind: device, path: /dev/nosuch}\n"
+	                   "steps:\n  - exec: \"true\"\n  - io: {file: \"@device\"}\n"));
+	assert_false(wanted("target: {kind: device, path: /dev/nosuch}\n"
+	                    "steps:\n  - exec: {command: \"true\"}\n  - pgbench: {}\n  - io: {file: f}\n"));
+	assert_false(wanted("target: {kind: dir}\nsteps:\n  - io: {file: \"@device\"}\n"));
+
+	assert_int_equal(raw_check("target: {kind: device, path: /dev/nosuch}\n"
+	                           "steps:\n  - exec: \"true\"\n  - io: {file: \"@device\"}\n"),
+	                 0);
+	assert_int_equal(raw_check("target: {kind: dir}\nsteps:\n  - io: {file: \"@device\"}\n"), -EINVAL);
+	assert_non_null(strstr(errs, "t.yaml:3:16: error: io.file: \"@device\" needs a raw device target: "
+	                             "target: {kind: device, path: /dev/...} without fs: (or fs: none)\n"));
+	assert_int_equal(raw_check("target: {kind: device, path: /dev/nosuch, fs: ext4}\n"
+	                           "steps:\n  - io: {file: \"@device\"}\n"),
+	                 -EINVAL);
+	assert_non_null(strstr(errs, "(or fs: none); this one is formatted"));
+	/* a raw target has no file system: io's other steps are refused at
+	 * their options; pgbench's and exec's are not its concern */
+	assert_int_equal(raw_check("target: {kind: device, path: /dev/nosuch, fs: none}\n"
+	                           "steps:\n  - exec: \"true\"\n  - pgbench: {}\n  - io: {file: f}\n"),
+	                 -EINVAL);
+	assert_non_null(strstr(errs, "t.yaml:5:9: error: io: the target is a raw device (no file system): "
+	                             "this step needs file: \"@device\""));
+	assert_int_equal(raw_check("target: {kind: device, path: /dev/nosuch, fs: none}\n"
+	                           "steps:\n  - exec: \"true\"\n  - pgbench: {}\n"),
+	                 0);
+}
+
 /* The fixtures' names a step reads (step_ctx_name), none without a map. */
 static void test_step_ctx_name(void **state)
 {
@@ -142,10 +242,10 @@ int main(void)
 {
 	validators_register();
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ops_complete),
-	    cmocka_unit_test(test_server_activity),
-	    cmocka_unit_test(test_estimate_new_kind),
-	    cmocka_unit_test(test_step_ctx_name),
+	    cmocka_unit_test(test_ops_complete),      cmocka_unit_test(test_server_activity),
+	    cmocka_unit_test(test_estimate_new_kind), cmocka_unit_test(test_step_ctx_name),
+	    cmocka_unit_test(test_of_step),           cmocka_unit_test(test_opens_device),
+	    cmocka_unit_test(test_raw_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

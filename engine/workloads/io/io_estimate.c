@@ -19,10 +19,12 @@ static double io_est_file_bytes(const struct node *o)
 }
 
 /* A runtime, else the bytes it moves (what it reads is written first,
- * prepare: auto); a metadata op or a device without size declares nothing. */
+ * prepare: auto); a metadata op or a device without size declares nothing.
+ * file: "@device" opens the target's device raw. */
 void io_estimate(const struct node *o, struct step_estimate *e)
 {
 	double ramp = est_seconds(node_get(o, "ramp"), 0);
+	e->raw_device = est_is(node_get(o, "file"), "@device");
 	e->file_bytes = io_est_file_bytes(o);
 	e->files_kept = est_true(node_get(o, "keep"));
 	if (node_get(o, "runtime")) {

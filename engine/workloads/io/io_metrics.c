@@ -2,6 +2,8 @@
 #include "io_metrics.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void io_lat_metrics(struct step_result *res, const char *prefix, const struct hist *h)
 {
@@ -82,4 +84,23 @@ static const char *const io_names[] = {"bytes",
 static const char *const io_series[] = {
     "mb_s", "iops", "write_lat_*_us", "read_lat_*_us", "precondition.mb_s", "ops_s", NULL};
 
-const struct workload_metrics io_metric_names = {.names = io_names, .series = io_series};
+bool io_headline_by_iops(bool random, unsigned long long bs)
+{
+	return random && bs > 0 && bs <= IO_HEADLINE_IOPS_MAX_BS;
+}
+
+/* IOPS or MB/s by the pattern, then the p99 (see io_metrics.h). */
+static size_t io_headline(const struct step_result *r, const char **out, size_t max)
+{
+	const char *rw = result_info_get(r, "rw"), *bs = result_info_get(r, "bs");
+	size_t n = 0;
+	if (!rw)
+		return headline_generic(r, out, max);
+	bool iops = io_headline_by_iops(strncmp(rw, "rand", 4) == 0, bs ? strtoull(bs, NULL, 10) : 0);
+	headline_add(r, iops ? "iops" : "mb_s", out, &n, max);
+	headline_add(r, "lat_p99_us", out, &n, max);
+	return n;
+}
+
+const struct workload_metrics io_metric_names = {
+    .names = io_names, .series = io_series, .headline = io_headline};

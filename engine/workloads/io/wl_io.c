@@ -22,7 +22,6 @@
 
 #include "clock.h"
 #include "fstype.h"
-#include "headline.h"
 #include "io_device.h"
 #include "io_engine.h"
 #include "io_files.h"
@@ -285,7 +284,7 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	                                  mb_s, (double)(n - *last_i) / dt))
 		__atomic_store_n(&run->sh.run_end, now, __ATOMIC_RELAXED); /* steady: stop */
 	if (run->cx && run->cx->progress) { /* the live figure: the step's headline rate */
-		if (headline_io_by_iops(io_rw_random(run->o.rw),
+		if (io_headline_by_iops(io_rw_random(run->o.rw),
 		                        run->o.bssplit.n ? run->o.bssplit.max : run->o.bs))
 			run->cx->progress(run->cx->progress_ud, "IOPS", (double)(n - *last_i) / dt);
 		else
@@ -722,7 +721,7 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	}
 	io_pick_engine(run);
 	result_info(res, "engine", "%s", run->sh.engine->name);
-	/* what the headline rule reads (headline.h): IOPS or MB/s */
+	/* what the headline rule reads (io_metrics.h): IOPS or MB/s */
 	result_info(res, "rw", "%s", io_rw_name(o->rw));
 	result_info(res, "bs", "%llu", (unsigned long long)(o->bssplit.n ? o->bssplit.max : o->bs));
 
@@ -750,6 +749,14 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 	return ret;
 }
 
+/* file: "@device": the step opens the target's block device raw
+ * (io_device.c), read as the cell's tree has it (workload_ops). */
+static const struct node *wl_io_opens_device(const struct node *opts)
+{
+	const struct node *f = node_get(opts, "file");
+	return est_is(f, "@device") ? f : NULL;
+}
+
 static const struct opt_desc wl_io_step_row = {
     .name = "io", .type = OPT_MAP, .doc = "the native I/O workload", .ref = "io"};
 
@@ -764,4 +771,6 @@ const struct workload_ops wl_io_ops = {
     .check = wl_io_check,
     .run = wl_io_run,
     .estimate = io_estimate,
+    .opens_device = wl_io_opens_device,
+    .device_how = "file: \"@device\"",
 };

@@ -43,7 +43,8 @@ static bool pgb_est_writes(const struct node *o)
 }
 
 /* init: loads data at its scale; else a duration, else transactions
- * (10 a client by default, as pgbench's -t) at the schedule's rate. */
+ * (10 a client by default, as pgbench's -t) at the schedule's rate, or at
+ * the tps the step had in the scenario's last stored run. */
 void pgb_estimate(const struct node *o, struct step_estimate *e)
 {
 	const struct node *init = node_get(o, "init");
@@ -56,6 +57,7 @@ void pgb_estimate(const struct node *o, struct step_estimate *e)
 		e->seconds = est_seconds(node_get(o, "duration"), 0);
 	} else {
 		e->basis = "transactions";
+		e->tps_metric = "tps"; /* pgb_metrics.c: priced at the last run's */
 		e->rate = est_number(node_get(o, "rate"), 0);
 		e->transactions =
 		    est_number(node_get(o, "transactions"), 10) * est_number(node_get(o, "clients"), 1);

@@ -20,4 +20,14 @@ static const char *const names[] = {
 
 static const char *const series[] = {"tps", "lat_ms", NULL};
 
-const struct workload_metrics pgb_metric_names = {.names = names, .series = series, .server_activity = true};
+/* Transactions per second, then the p99 latency. */
+static size_t pgb_headline(const struct step_result *r, const char **out, size_t max)
+{
+	size_t n = 0;
+	headline_add(r, "tps", out, &n, max);
+	headline_add(r, "lat_p99_ms", out, &n, max);
+	return n;
+}
+
+const struct workload_metrics pgb_metric_names = {
+    .names = names, .series = series, .server_activity = true, .headline = pgb_headline};

@@ -1,4 +1,5 @@
-/* pgb_metrics: every metric a pgbench step can write, for `check`. */
+/* pgb_metrics: every metric a pgbench step can write, for `check`, and
+ * its headline rule (model/headline.h): tps, lat_p99_ms. */
 #ifndef BENCHGRID_PGB_METRICS_H
 #define BENCHGRID_PGB_METRICS_H
 
