@@ -4,13 +4,19 @@
  *   title, notes (`notes:`), description, run facts (scenario, times, cells,
  *   hosts when more than one, repeat)
  *   ## Reproduction        published claims: ratio/order, then absolute (rep_md_repro)
+ *   ## Headline            one row per cell: its parameters, each step's headline
+ *                          metrics (rep_md_headline)
  *   ## Environment         machine facts (kernel, CPU, PostgreSQL, ...)
  *   ## Summary             one row per cell: #, id, parameters, status, elapsed
+ *   ## Pivot tables        report.pivot: rows x cols of one step.metric (without
+ *                          report:, each headline rate by each varying parameter)
+ *   ## Charts              report.charts: chart-N.svg, linked (the same default)
  *   ## Devices             the monitor's disk columns -> device (rep_md_devices)
- *   ## Steps               per step name one table: #, parameters, metrics
+ *   ## Steps               per step name its metrics in tables of at most 10
+ *                          columns by group (throughput and latency, CPU and
+ *                          system, device, PostgreSQL); folded in report.html
+ *   ## Confidence intervals  the headline metrics' (rep_md_ci)
  *   ## Cell facts          when cells recorded facts (fs type, device, settings)
- *   ## Pivot tables        report.pivot: rows x cols of one step.metric
- *   ## Charts              report.charts: chart-N.svg, linked
  *   ## Per-statement latencies   pgbench -r statements by cell (rep_md_statements)
  *   ## Server activity     tps with checkpoints, writers, wait events (rep_md_activity)
  *   ## Published vs measured (on this machine)   the absolute expectations
@@ -42,9 +48,11 @@
 #include "rep_md_devices.h"
 #include "rep_md_ci.h"
 #include "rep_md_doc.h"
+#include "rep_md_headline.h"
 #include "rep_md_pivots.h"
 #include "rep_md_repro.h"
 #include "rep_md_statements.h"
+#include "rep_md_steps.h"
 #include "utf8.h"
 
 static void fmt_time(double t, char *buf, size_t len)
@@ -177,7 +185,7 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 		fprintf(f, " of %zu planned", r->nplanned);
 	fprintf(f, " (%zu ok, %zu failed, %zu skipped)\n", nok, nfail, nskip);
 	run_hosts_line(f, r);
-	if (r->repeat > 1 || r->warmup)
+	if (r->repeat > 2)
 		fprintf(f,
 		        "- Repeat: %zu (values are means ± the half-width of their 95%% confidence "
 		        "interval%s), warmup: %zu\n",
@@ -185,6 +193,14 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 		        r->repeat < 5 ? "; below 5 repetitions an interval of the median is not meaningful"
 		                      : "",
 		        r->warmup);
+	else if (r->repeat == 2)
+		fprintf(f,
+		        "- Repeat: 2 (values are means with the range of the two in parentheses: a 95%% "
+		        "interval from 2 samples is wider than the data; repeat 5 for intervals), "
+		        "warmup: %zu\n",
+		        r->warmup);
+	else if (r->warmup)
+		fprintf(f, "- Repeat: %zu, warmup: %zu\n", r->repeat, r->warmup);
 	fputs("- Tool: ", f);
 	rep_md_text(f, r->tool_version ? r->tool_version : "benchgrid");
 	fputs("\n\n", f);
@@ -248,195 +264,6 @@ int rep_md_cell_row(struct rep_ctx *cx, size_t i)
 }
 
 /* ---- end: the sections that need every cell ---- */
-
-/* Columns the Steps tables leave to other sections: the other devices'
- * monitor columns (nine per device; see Devices, results.csv) and the
- * per-statement latencies (their own section, with the SQL text). */
-static bool steps_table_skips(const char *metric)
-{
-	if (strncmp(metric, "disk.", 5) == 0 || strncmp(metric, "pg_wait.", 8) == 0)
-		return true;
-	if (strncmp(metric, "stmt", 4) != 0)
-		return false;
-	size_t digits = strspn(metric + 4, "0123456789");
-	return digits > 0 && strcmp(metric + 4 + digits, "_ms") == 0;
-}
-
-/* Under a step's table: the cells its `when:` skipped, and why. */
-static void skipped_note(struct rep_ctx *cx, FILE *f, const char *step)
-{
-	const char *why = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < cx->run->ncells; i++) {
-		const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
-		if (!ss || !ss->skipped || ss->failed)
-			continue;
-		if (!n++) {
-			why = ss->skip_reason;
-			fputs("Skipped (not run, not failed) in cell", f);
-		}
-		fprintf(f, "%s %zu", n == 1 ? "" : ",", cx->run->cells[i].index);
-	}
-	if (!n)
-		return;
-	fputs(": ", f);
-	rep_md_cell(f, why && *why ? why : "when: false");
-	fputs(".\n\n", f);
-}
-
-/* One step's table: #, parameters, status, and the metrics whose show[]
- * is set (all of them when show is NULL). */
-static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, const struct rep_strs *metrics,
-                        const struct rep_strs *units, const bool *show)
-{
-	const struct run *r = cx->run;
-	FILE *f = m->rf.f;
-	size_t nshow = 0;
-	char buf[128];
-	fputs("| # |", f);
-	for (size_t k = 0; k < m->params.n; k++) {
-		fputc(' ', f);
-		rep_md_cell(f, m->params.v[k]);
-		fputs(" |", f);
-	}
-	fputs(" status |", f);
-	for (size_t j = 0; j < metrics->n; j++) {
-		if (show && !show[j])
-			continue;
-		nshow++;
-		fputc(' ', f);
-		rep_md_cell(f, metrics->v[j]);
-		if (j < units->n && units->v[j] && *units->v[j]) {
-			fputs(" (", f);
-			rep_md_cell(f, units->v[j]);
-			fputc(')', f);
-		}
-		fputs(" |", f);
-	}
-	fputc('\n', f);
-	rep_md_row_sep(f, 2 + m->params.n + nshow);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct run_cell *c = &r->cells[i];
-		const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
-		if (!ss)
-			continue;
-		fputs("| ", f);
-		rep_md_mark_cell(m, f, (long)c->index);
-		fprintf(f, "%zu |", c->index);
-		for (size_t k = 0; k < m->params.n; k++) {
-			fputc(' ', f);
-			rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
-			rep_md_cell(f, run_cell_param(c, m->params.v[k]));
-			fputs(" |", f);
-		}
-		fprintf(f, " %s |", ss->failed ? "failed" : ss->skipped ? "skipped" : "ok");
-		for (size_t j = 0; j < metrics->n; j++) {
-			if (show && !show[j])
-				continue;
-			const struct metric_summary *ms =
-			    cell_summary_metric(cx->sum[i], step, metrics->v[j]);
-			if (ms)
-				rep_md_fmt_metric(ms, buf, sizeof(buf));
-			else
-				snprintf(buf, sizeof(buf), "-");
-			fputc(' ', f);
-			if (ms)
-				rep_md_mark_value(m, f, ms->st.mean);
-			fprintf(f, "%s |", buf);
-		}
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
-/* report.html folds a long step table: the headline metrics (throughput
- * and p99 latency, step_headlines in cell_summary.h, as compare shows them)
- * first, every column on demand. report.md has the whole table. */
-static void steps_tables(struct rep_ctx *cx, struct md *m, const char *step, const struct rep_strs *metrics,
-                         const struct rep_strs *units)
-{
-	bool *show = m->html ? calloc(metrics->n ? metrics->n : 1, sizeof(*show)) : NULL;
-	size_t nhead = 0;
-	for (size_t j = 0; show && j < metrics->n; j++) {
-		for (size_t i = 0; i < cx->run->ncells && !show[j]; i++) {
-			const struct step_summary *ss = cell_summary_step(cx->sum[i], step);
-			show[j] = ss && step_is_headline(ss, metrics->v[j]);
-		}
-		nhead += show[j];
-	}
-	for (size_t j = 0; show && nhead == 0 && j < metrics->n && j < 6; j++)
-		show[j] = true; /* no headline metric: the first six */
-	if (!show || metrics->n <= 6 || nhead == metrics->n) {
-		steps_table(cx, m, step, metrics, units, NULL);
-		free(show);
-		return;
-	}
-	char what[96];
-	steps_table(cx, m, step, metrics, units, show);
-	snprintf(what, sizeof(what), "All %zu metrics of this step", metrics->n);
-	rep_md_mark(m, m->rf.f, "details", what);
-	fputs("\n\n", m->rf.f);
-	steps_table(cx, m, step, metrics, units, NULL);
-	rep_md_mark(m, m->rf.f, "/details", NULL);
-	fputs("\n\n", m->rf.f);
-	free(show);
-}
-
-static void section_steps(struct rep_ctx *cx, struct md *m)
-{
-	const struct run *r = cx->run;
-	FILE *f = m->rf.f;
-	struct rep_strs steps = {0};
-	char buf[128];
-
-	for (size_t i = 0; i < r->ncells; i++)
-		for (size_t k = 0; k < cx->sum[i]->nsteps; k++)
-			rep_strs_add(&steps, cx->sum[i]->steps[k].step);
-	if (steps.n)
-		fputs("## Steps\n\n", f);
-	for (size_t s = 0; s < steps.n; s++) {
-		struct rep_strs metrics = {0}, units = {0};
-		const char *workload = "";
-		size_t hidden = 0;
-		for (size_t i = 0; i < r->ncells; i++) {
-			const struct step_summary *ss = cell_summary_step(cx->sum[i], steps.v[s]);
-			for (size_t j = 0; ss && j < ss->nm; j++) {
-				if (steps_table_skips(ss->m[j].name)) {
-					hidden++;
-					continue;
-				}
-				if (rep_strs_find(&metrics, ss->m[j].name) < 0) {
-					rep_strs_add(&metrics, ss->m[j].name);
-					snprintf(buf, sizeof(buf), "%s", ss->m[j].unit);
-					/* units keeps one entry per metric (may repeat) */
-					if (GROW(units.v, units.cap, units.n + 1, 8) < 0)
-						continue;
-					units.v[units.n++] = strdup(buf);
-				}
-			}
-			if (ss && !*workload)
-				workload = ss->workload;
-		}
-		fputs("### Step ", f);
-		rep_md_code(f, steps.v[s]);
-		if (*workload) {
-			fputs(" (", f);
-			rep_md_text(f, workload);
-			fputc(')', f);
-		}
-		fputs("\n\n", f);
-		steps_tables(cx, m, steps.v[s], &metrics, &units);
-		skipped_note(cx, f, steps.v[s]);
-		if (hidden)
-			fputs("Not in this table: the other devices' disk columns (see Devices), the "
-			      "per-statement latencies and the wait events (their own sections); all are in "
-			      "results.csv.\n\n",
-			      f);
-		rep_strs_free(&metrics);
-		rep_strs_free(&units);
-	}
-	rep_strs_free(&steps);
-}
 
 /* A cell's fact as text (info, or metric with unit), "-" when absent. */
 static void fact_text(const struct step_result *fa, const char *key, char *out, size_t len)
@@ -726,12 +553,11 @@ int rep_md_close(struct rep_ctx *cx, bool ok)
 		fputc('\n', f);
 		if (ex && ex->kind != NODE_NULL && expect_evaluate(ex, cx->run, cx->sum, &m->exp, cx->d) < 0)
 			m->bad_config = true;
-		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
 		rep_varying_params(cx->run, &m->vary);
-		section_steps(cx, m);
-		rep_md_ci(cx, m); /* confidence intervals of the headline metrics */
-		section_facts(cx, m);
 		const struct node *rep = cx->run->report_cfg;
+		struct node *dflt = NULL; /* no report: block: pivots and charts of the headlines */
+		if (!rep || rep->kind == NODE_NULL)
+			rep = dflt = rep_md_default_report(cx, m);
 		if (rep && rep->kind == NODE_MAP) {
 			rep_md_pivots(cx, m, node_get(rep, "pivot"));
 			rc = rep_md_charts(cx, m, node_get(rep, "charts"));
@@ -739,6 +565,11 @@ int rep_md_close(struct rep_ctx *cx, bool ok)
 			diag_error(cx->d, &rep->pos, "report: must be a map with pivot and charts");
 			m->bad_config = true;
 		}
+		node_free(dflt);
+		rep_md_devices(cx, m); /* legend of the monitor's disk columns */
+		rep_md_steps(cx, m);
+		rep_md_ci(cx, m); /* confidence intervals of the headline metrics */
+		section_facts(cx, m);
 		rep_md_statements(cx, m);
 		if (rc == 0) /* server activity: tps and checkpoints, writers, waits */
 			rc = rep_md_activity(cx, m);
@@ -746,8 +577,10 @@ int rep_md_close(struct rep_ctx *cx, bool ok)
 		section_warnings(cx, m);
 		rep_md_noise(cx, m); /* repetitions until converged, a busy machine */
 		section_failed(cx, m);
-		if (m->head)
+		if (m->head) {
 			rep_md_repro(cx, m, m->head);
+			rep_md_headline(cx, m, m->head);
+		}
 	}
 	int frc = md_flush(m, ok && rc == 0);
 	if (rc == 0)

@@ -293,7 +293,9 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 				    cell_summary_metric(cx->sum[g->cells[k]], step, ax ? name : metric);
 				if (ms) {
 					y[j * nx + i] = ms->st.mean;
-					err[j * nx + i] = ms->ci_half;
+					/* two samples: half their range (as the tables), not t's 12.7 SE */
+					err[j * nx + i] =
+					    ms->st.n == 2 ? (ms->st.max - ms->st.min) / 2 : ms->ci_half;
 				}
 				mark_add(&mk, m, g->cells[k], ref, (double)i, j, NULL);
 				break;

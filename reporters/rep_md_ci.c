@@ -45,10 +45,15 @@ static void ci_row(FILE *f, const struct md *m, const struct run_cell *c, const 
 	rep_fmt_human(ms->st.mean, a, sizeof(a));
 	rep_fmt_human(ms->ci_half, b, sizeof(b));
 	fprintf(f, " | %zu | %s", ms->st.n, *a ? a : "-");
-	if (isfinite(ms->ci_half))
+	if (ms->st.n == 2) { /* t's interval from 2 samples is wider than the data */
+		rep_fmt_human(ms->st.min, lo, sizeof(lo));
+		rep_fmt_human(ms->st.max, hi, sizeof(hi));
+		fprintf(f, " (range %s to %s; n < 3: no interval)", lo, hi);
+	} else if (isfinite(ms->ci_half)) {
 		fprintf(f, " ± %s", b);
-	else
+	} else {
 		fputs(" (n < 2: no interval)", f);
+	}
 	rep_fmt_human(ms->st.median, a, sizeof(a));
 	rep_fmt_human(ms->med_lo, lo, sizeof(lo));
 	rep_fmt_human(ms->med_hi, hi, sizeof(hi));
@@ -65,7 +70,8 @@ void rep_md_ci(struct rep_ctx *cx, struct md *m)
 	if (!any_interval(cx))
 		return;
 	fputs("## Confidence intervals\n\n95% intervals of each step's headline metrics: the mean "
-	      "± the half-width of its interval (Student's t, n >= 2), the median's interval by a "
+	      "± the half-width of its interval (Student's t, n >= 3; for 2 samples their range), the "
+	      "median's interval by a "
 	      "seeded percentile bootstrap (n >= 5; with fewer repetitions it is not meaningful). "
 	      "See docs/statistics.md.\n\n| # |",
 	      f);

@@ -11,7 +11,13 @@ void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len)
 {
 	char a[32], b[32];
 	rep_fmt_human(m->st.mean, a, sizeof(a));
-	if (m->st.n > 1 && isfinite(m->ci_half)) {
+	if (m->st.n == 2 && isfinite(m->st.min) && isfinite(m->st.max)) {
+		/* two samples: their range (a t interval of 2 is 12.7 standard errors) */
+		char lo[32], hi[32];
+		rep_fmt_human(m->st.min, lo, sizeof(lo));
+		rep_fmt_human(m->st.max, hi, sizeof(hi));
+		snprintf(buf, len, "%s (%s to %s)", a, lo, hi);
+	} else if (m->st.n > 2 && isfinite(m->ci_half)) {
 		rep_fmt_human(m->ci_half, b, sizeof(b));
 		snprintf(buf, len, "%s ± %s", a, b);
 	} else {

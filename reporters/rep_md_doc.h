@@ -55,8 +55,8 @@ void rep_md_mark_param(const struct md *m, FILE *f, const char *value);
 /* The a: mark of the cell numbered n (run_cell.index; nothing for n < 0). */
 void rep_md_mark_cell(const struct md *m, FILE *f, long n);
 
-/* "mean ± half-width of its 95% confidence interval" (the mean alone for
- * one sample), for people. */
+/* "mean ± half-width of its 95% confidence interval" (3 samples or more),
+ * "mean (min to max)" for 2, the mean alone for one, for people. */
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
 /* The |---|---| line under a table header of ncols columns. */
 void rep_md_row_sep(FILE *f, size_t ncols);

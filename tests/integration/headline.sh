@@ -5,6 +5,11 @@
 # live figure all show iops for 4 KiB random reads, mb_s for 128 KiB random
 # reads and sequential writes, elapsed_s for an exec step, and a step's own
 # `headline:`; check refuses a headline name the step's kind does not give.
+# A run without `report:` (issue 31): report.md opens with the Headline
+# table, then a pivot and a chart of each step's rate by each parameter that
+# varies (bars for text and two values, lines for three sizes), the step
+# tables are split into groups of at most 10 metric columns, and with
+# `repeat: 2` values read `mean (min to max)`, never `± t-interval`.
 set -u
 bg=${BENCHGRID:?}
 t=$(mktemp -d)
@@ -56,17 +61,20 @@ want = {"rr": {"iops"}, "big": {"mb_s"}, "seq": {"mb_s"}, "x": {"elapsed_s"}, "m
 assert first == want, (first, text)
 PY
 
-# report.html's folded tables and report.md's confidence intervals
+# report.html's Headline table and report.md's confidence intervals
 python3 - "$t/o" <<'PY' && ok "report.html and report.md show each step's headline" || bad "reports"
 import re, sys
 d = sys.argv[1]
 h = open(f"{d}/report.html").read()
 want = {"rr": ["iops", "lat_p99_us"], "big": ["mb_s", "lat_p99_us"], "seq": ["mb_s", "lat_p99_us"],
-        "mine": ["iops", "lat_p99_us"]}
+        "mine": ["lat_p99_us", "iops"]}  # mine: in its headline:'s order
+# the Headline table at the top: step.metric columns after #, the parameters
+t = re.search(r'id="t-headline">\s*<thead><tr>(.*?)</tr>', h, re.S).group(1)
+heads = [c.split(" ")[0] for c in re.findall(r"<th>([^<]*)</th>", t)]
+assert h.index('id="t-headline"') < h.index('id="t-summary"'), "the Headline table comes first"
 for step, cols in want.items():
-    t = re.search(r'id="t-step-%s-io">\s*<thead><tr>(.*?)</tr>' % step, h, re.S).group(1)
-    got = [c.split(" ")[0] for c in re.findall(r"<th>([^<]*)</th>", t)][3:]
-    assert got == cols, (step, got)
+    got = [c.split(".", 1)[1] for c in heads if c.startswith(step + ".")]
+    assert got == cols, (step, got, heads)
 md = open(f"{d}/report.md").read()
 ci = md.split("## Confidence intervals", 1)[1].split("\n## ", 1)[0]
 rows = {(m.group(1), m.group(2)) for m in re.finditer(r"\| (rr|big|seq|x|mine)\.(\w+) \(", ci)}
@@ -102,6 +110,53 @@ assert abs(m["read.iops"]["value"] + m["write.iops"]["value"] - m["iops"]["value
 PY
 "$bg" compare --all "$t/o" "$t/o" 2>&1 | grep -q "| mx.read.iops (IOPS) |" && ok "compare --all has mx.read.iops" ||
 	bad "compare --all lacks mx.read.iops"
+
+# a run without report: (issue 31)
+cat >"$t/d.yaml" <<'Y'
+name: no-report-block
+matrix:
+  bs: [4KiB, 16KiB, 64KiB]
+  rw: [randread, randwrite]
+repeat: 2
+steps:
+  - name: w
+    io: {rw: "${rw}", bs: "${bs}", size: 2MiB, runtime: 0.05s, time_based: true}
+Y
+"$bg" run -q --work-dir "$t/w" -o "$t/d" "$t/d.yaml" >"$t/d.log" 2>&1 || bad "the run without report: exits 0: $(cat "$t/d.log")"
+python3 - "$t/d" <<'PY' && ok "without report: Headline first, default pivots and charts, grouped tables, ranges for 2 repeats" || bad "the default report"
+import json, os, re, sys
+d = sys.argv[1]
+md = open(f"{d}/report.md").read()
+heads = re.findall(r"^## (.*)$", md, re.M)
+assert heads[:4] == ["Headline", "Environment", "Summary", "Pivot tables"], heads
+hl = md.split("## Headline", 1)[1].split("\n## ", 1)[0]
+rows = re.findall(r"^\| (\d) \| (\w+) \| (\w+) \| (.*) \|$", hl, re.M)
+assert len(rows) == 6, hl
+assert "| # | bs | rw | w.iops (IOPS) | w.lat_p99_us (us) |" in hl, hl
+r = json.load(open(f"{d}/results.json"))
+for c in r["cells"]:
+    s = [x for x in c["summary"] if x["step"] == "w"][0]["metrics"]["iops"]
+    row = [x for x in rows if int(x[0]) == c["index"]][0]
+    assert re.match(r"[0-9.]+ \([0-9.]+ to [0-9.]+\) \| ", row[3]), row  # mean (min to max)
+assert "No `report:` block" in hl, hl
+assert " ± " not in md.split("## Confidence intervals")[0], "a t interval of 2 samples"
+piv = re.findall(r"^### (w\.iops \(IOPS\).*)$", md.split("## Pivot tables", 1)[1].split("\n## ", 1)[0], re.M)
+assert len(piv) == 2, piv  # by bs (columns rw), by rw (columns bs)
+assert "| bs \\ rw | randread | randwrite |" in md and "| rw \\ bs | 4KiB | 16KiB | 64KiB |" in md, md
+charts = re.findall(r"!\[(w\.iops by [^]]*)\]\((chart-\d+\.svg)\)", md)
+assert [c[0] for c in charts] == ["w.iops by bs and rw", "w.iops by rw and bs"], charts
+by_bs, by_rw = (open(os.path.join(d, c[1])).read() for c in charts)
+assert "<polyline" in by_bs or "<path" in by_bs, "three sizes: lines"
+assert "<rect class=\"bar" in by_rw or 'class="bar"' in by_rw, "two text values: bars"
+steps = md.split("### Step `w`", 1)[1].split("\n## ", 1)[0]
+groups = re.findall(r"^\*\*(.*)\*\*$", steps, re.M)
+assert groups[:2] == ["Throughput and latency", "Throughput and latency (continued)"] and "CPU and system" in groups and "Device" in groups, groups
+for head in re.findall(r"^\| # \|.*$", steps, re.M):
+    cols = head.strip("|").split("|")
+    assert len(cols) - 4 <= 10, (len(cols), head)  # #, bs, rw, status + metrics
+html = open(f"{d}/report.html").read()
+assert html.index('id="t-headline"') < html.index('id="t-summary"') and "<details" in html
+PY
 
 # history's default metric: the first step's headline
 "$bg" history headline-rule >"$t/hist.txt" 2>&1 || bad "history exits 0"

@@ -112,8 +112,8 @@ def check_md(d):
                           '- Approximated: the disks are \\*models\\* \\| not the hardware.\n'
                           '- Second note.\n\nFilesystem x fs block size'), 'title, then notes %r' % text[:200])
     heads = re.findall(r'^## (.*)$', text, re.M)
-    check(heads[:2] == ['Reproduction', 'Environment'], 'Reproduction first: %r' % heads)
-    for sec in ['## Reproduction', '## Environment', '## Summary', '## Steps', '## Cell facts', '## Pivot tables', '## Charts',
+    check(heads[:3] == ['Reproduction', 'Headline', 'Environment'], 'Reproduction, then Headline first: %r' % heads)
+    for sec in ['## Reproduction', '## Headline', '## Environment', '## Summary', '## Steps', '## Cell facts', '## Pivot tables', '## Charts',
                 '## Published vs measured', '## Warnings', '## Failed cells']:
         check(sec in text, 'section ' + sec)
     t = md_tables(text)
