@@ -162,7 +162,7 @@ PY
 # Chromium as root needs --no-sandbox; a profile of its own, removed with $t.
 shot="$BENCHGRID_BUILD/browser/report.png"
 rm -f "$shot"
-timeout 90 "$PY" "$BENCHGRID_SRC/tests/integration/browser_cdp.py" "$CHROME" "$t/profile" \
+timeout 90 "$PY" "$BENCHGRID_SRC/tests/browser/browser_cdp.py" "$CHROME" "$t/profile" \
 	"file://$t/broken.html" "file://$page#sort=t-step-w-io:$col:desc" "$expected" "$shot" \
 	"file://$t/f/report.html#sort=$pivot:0"
 [ -s "$shot" ] || fail "no screenshot"

@@ -42,7 +42,7 @@ check plan-table 0 'index +id +sets up +a' -- "$bg" plan "$t/ok.yaml"
 check plan-data-loads 0 '^ +1 +[0-9a-f]{12} +data +4' -- "$bg" plan "${BENCHGRID_SRC:?}/examples/pgbench-script.yaml"
 check only-nomatch 2 'no cell matches' -- "$bg" run -q --only a=9 -o "$t/o1" "$t/ok.yaml"
 check dry-run 0 'would run 1 cell' -- "$bg" run --dry-run --only a=2 "$t/ok.yaml"
-# benchgrid slurm without Slurm: its arguments, and the script it prints (tests/integration/slurm.sh submits it).
+# benchgrid slurm without Slurm: its arguments, and the script it prints (tests/slurm/slurm.sh submits it).
 check slurm-help 0 'usage: benchgrid slurm' -- "$bg" slurm --help
 check slurm-no-o 2 '-o DIR is required' -- "$bg" slurm "$t/ok.yaml"
 check slurm-bad-time 2 "'1:2:3:4' is not a Slurm time limit" -- "$bg" slurm -o "$t/s" --time 1:2:3:4 "$t/ok.yaml"

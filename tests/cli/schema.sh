@@ -28,7 +28,7 @@ golden_ok=("$src"/tests/golden/ok_*.yaml)
 ((${#good[@]} >= 5)) || bad "only ${#good[@]} scenarios found in examples/ and specs/"
 while IFS= read -r line; do
 	[[ $line == *": ok" ]] || bad "a good scenario is rejected by the schema: $line"
-done < <("$py" "$src/tests/integration/schema_check.py" "$t/schema.json" "${good[@]}" "${golden_ok[@]}")
+done < <("$py" "$src/tests/cli/schema_check.py" "$t/schema.json" "${good[@]}" "${golden_ok[@]}")
 echo "ok: ${#good[@]} scenarios of examples/ and specs/ and ${#golden_ok[@]} golden ok_ ones checked"
 
 # Every property's default is valid against its own subschema: editors
@@ -38,13 +38,13 @@ while IFS= read -r line; do
 	"defaults: "*) echo "ok: $line" ;;
 	*) bad "$line" ;;
 	esac
-done < <("$py" "$src/tests/integration/schema_check.py" --defaults "$t/schema.json")
+done < <("$py" "$src/tests/cli/schema_check.py" --defaults "$t/schema.json")
 
 declare -A want
 while read -r verdict name _; do
 	[[ -z $verdict || $verdict == \#* ]] && continue
 	want[$name]=$verdict
-done <"$src/tests/integration/schema_bad_cases.txt"
+done <"$src/tests/cli/schema_bad_cases.txt"
 caught=0 missed=0
 while IFS= read -r line; do
 	file=${line%%: *}
@@ -54,8 +54,8 @@ while IFS= read -r line; do
 		bad "$name: the schema should reject it (listed as catch) but accepts it" ;;
 	miss) [[ $line == *": ok" ]] && missed=$((missed + 1)) ||
 		bad "$name: the schema rejects it now; move it to catch in schema_bad_cases.txt (${line#*: })" ;;
-	*) bad "$name is in neither list of tests/integration/schema_bad_cases.txt (${line#*: })" ;;
+	*) bad "$name is in neither list of tests/cli/schema_bad_cases.txt (${line#*: })" ;;
 	esac
-done < <("$py" "$src/tests/integration/schema_check.py" "$t/schema.json" "$src"/tests/golden/bad_*.yaml)
+done < <("$py" "$src/tests/cli/schema_check.py" "$t/schema.json" "$src"/tests/golden/bad_*.yaml)
 echo "golden bad cases: $caught rejected by the schema, $missed it cannot see (listed with why)"
 exit $fail

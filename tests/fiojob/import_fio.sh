@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# benchgrid import-fio on the job files of tests/data/fio:
+# benchgrid import-fio on the job files of tests/fiojob/jobs:
 #   import_fio.sh          the scenarios written (golden files in
-#                          tests/data/fio/expected: NAME.yaml, and NAME.err for
+#                          tests/fiojob/jobs/expected: NAME.yaml, and NAME.err for
 #                          the problems reported), exit statuses, nothing
 #                          written on an error, --partial, include and ${ENV},
 #                          quoting read back by a YAML parser, and `benchgrid
@@ -15,7 +15,7 @@ set -u
 part=${1:-main}
 bg=${BENCHGRID:?}
 src=${BENCHGRID_SRC:?}
-data=$src/tests/data/fio
+data=$src/tests/fiojob/jobs
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 chmod 755 "$t" # an included job file must be readable by everyone, its folders too
@@ -25,7 +25,7 @@ bad() { echo "FAIL $1"; fail=1; }
 export BENCHGRID_FIO_BS=16k BENCHGRID_FIO_DEPTH=8 BENCHGRID_FIO_DOLLAR='${HOME}'
 unset BENCHGRID_FIO_UNSET
 
-# import NAME WANT_RC [ARGS...]: run in tests/data/fio (positions are relative
+# import NAME WANT_RC [ARGS...]: run in tests/fiojob/jobs (positions are relative
 # there), compare stdout and stderr with the golden files.
 import() {
 	local name=$1 want=$2 rc

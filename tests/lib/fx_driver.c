@@ -1,6 +1,6 @@
 /* fx_driver: a small program that drives the target fixture, the knobs and
  * the state journal the way the runner does, for the integration tests
- * (tests/integration/fs_*.sh).
+ * (the fs_lib.sh scripts: tests/fixtures/fs, undo, ...).
  *
  *   fx_driver check FILE                       validate target/sysctl/queue
  *   fx_driver setup FILE WORKDIR [--yes] [--hold]

@@ -6,7 +6,7 @@
 # (no loop device, mount, process, work folder or pending journal entry
 # left), keeps the first cell's results and exits 130. Before, SIGTERM was
 # ignored until table.move ended (days).
-. "$(dirname "$0")/fs_lib.sh"
+. "$(dirname "$0")/../lib/fs_lib.sh"
 BG=${BENCHGRID:-$BENCHGRID_BUILD/benchgrid}
 . "$(dirname "$0")/timed.sh"
 TAG=$$$RANDOM # the step's sleep is "sleep 1005.$TAG"

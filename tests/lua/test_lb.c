@@ -1276,7 +1276,7 @@ static char *read_capture(const char *name, size_t *len)
 {
 	const char *src = getenv("BENCHGRID_SRC");
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/tests/data/captures/%s", src ? src : ".", name);
+	snprintf(path, sizeof(path), "%s/tests/lua/captures/%s", src ? src : ".", name);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		fail_msg("cannot open %s", path);

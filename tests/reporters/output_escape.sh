@@ -11,7 +11,7 @@
 #     compare's Markdown (A against itself) likewise.
 #  2. report.html: the Content-Security-Policy has no 'unsafe-inline' for
 #     scripts; its sha256- source is the hash of the page's one script.
-#     (tests/integration/browser.sh shows in Chromium that the script runs
+#     (tests/browser/browser.sh shows in Chromium that the script runs
 #     and an injected one does not.)
 #  3. results.csv: fields that start with = + - @ get a leading ', plain
 #     numbers (-3.5, +2) and metric values do not; strict RFC 4180.

@@ -1,7 +1,7 @@
 /* report_driver: crafted runs for the report integration checks.
  *
  *   report_driver fixture DIR [SCALE [DROP]]  write the fixture run
- *                                      (tests/unit/report_fixture.h) as
+ *                                      (tests/lib/report_fixture.h) as
  *                                      DIR/results.json, every metric times
  *                                      SCALE (default 1), without cell DROP
  *   report_driver report DIR           rebuild every report from DIR/results.json
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/report_fixture.h"
+#include "report_fixture.h"
 #include "compare.h"
 #include "expect.h"
 #include "rep.h"

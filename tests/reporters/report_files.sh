@@ -15,7 +15,7 @@ touch "$D/a/chart-6.svg" "$D/a/chart-7.svg" # left by an earlier report with mor
 if [ -e "$D/a/chart-6.svg" ] || [ -e "$D/a/chart-7.svg" ]; then echo "FAIL: stale charts kept" >&2; exit 1; fi
 "$DRV" fixture "$D/b" 1.5
 "$DRV" compare "$D/a" "$D/b" >"$D/compare.md"
-python3 "$BENCHGRID_SRC/tests/integration/report_check.py" "$D/a" "$D/compare.md"
+python3 "$BENCHGRID_SRC/tests/reporters/report_check.py" "$D/a" "$D/compare.md"
 
 # Cells only in one run are counted and listed.
 mkdir -p "$D/c"

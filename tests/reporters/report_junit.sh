@@ -6,7 +6,7 @@
 #     3 with control characters, invalid UTF-8 and markup on stderr;
 #     expect: rows PASS, FAIL, XFAIL, XPASS, strict XPASS, SKIP, a ratio and
 #     an order) with `formats: [junit]` writes junit.xml and no other
-#     report; junit.xml is valid against tests/integration/junit.xsd
+#     report; junit.xml is valid against tests/reporters/junit.xsd
 #     (xmllint) and a JUnit consumer (python3-junitparser) reads the counts
 #     and verdicts this test expects, attributes and test cases agreeing;
 #  3. `benchgrid report DIR` honours formats from results.json, and its
@@ -179,7 +179,7 @@ print(f"ok   {label}: 10 test cases read by junitparser, counts and verdicts as 
 P
 }
 validate() { # FILE LABEL
-	if xmllint --noout --schema "$src/tests/integration/junit.xsd" "$1" 2>"$t/xmllint.err"; then
+	if xmllint --noout --schema "$src/tests/reporters/junit.xsd" "$1" 2>"$t/xmllint.err"; then
 		ok "$2: junit.xml is valid against junit.xsd (xmllint)"
 	else
 		bad "$2: xmllint:"

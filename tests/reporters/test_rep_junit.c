@@ -10,7 +10,7 @@
  *  - junit.xml's counts are those of the evaluation (one testcase per
  *    expect row, one per failed cell) and its text is XML 1.0 whatever the
  *    bytes of an error: no control character, no U+FFFE/U+FFFF, valid
- *    UTF-8, markup escaped. tests/integration/report_junit.sh validates
+ *    UTF-8, markup escaped. tests/reporters/report_junit.sh validates
  *    the file of a real run with a schema and a JUnit consumer. */
 #include <errno.h>
 #include <setjmp.h>

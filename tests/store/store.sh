@@ -15,8 +15,8 @@ command -v sqlite3 >/dev/null || {
 	echo "SKIP: sqlite3 (the command) is not installed"
 	exit 77
 }
-# shellcheck source=tests/integration/store_lib.sh
-source "${BENCHGRID_SRC:?}/tests/integration/store_lib.sh"
+# shellcheck source=tests/store/store_lib.sh
+source "${BENCHGRID_SRC:?}/tests/store/store_lib.sh"
 export BENCHGRID_STORE=$t/default.db
 q() { sqlite3 "$1" "$2"; }
 

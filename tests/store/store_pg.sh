@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # store_pg.sh: the results history in a real PostgreSQL database (a
-# throwaway cluster run as postgres, tests/integration/pg_server.sh): a
+# throwaway cluster run as postgres, tests/lib/pg_server.sh): a
 # run recorded once, the synthetic regression found and charted, six
 # imports and two runs at once into a new database (the schema made once,
 # no run twice), and a server that stops: the run still succeeds.
@@ -14,14 +14,14 @@ if [[ ! -x "$PG_BIN/initdb" ]] || ! id postgres >/dev/null 2>&1; then
 	echo "SKIP: no PostgreSQL server binaries or no postgres user"
 	exit 77
 fi
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 pg_server_start || {
 	echo "FAIL: cannot start a server"
 	exit 1
 }
 trap 'pg_server_stop; rm -rf "$t"' EXIT
-# shellcheck source=tests/integration/store_lib.sh
-source "$SRC/tests/integration/store_lib.sh"
+# shellcheck source=tests/store/store_lib.sh
+source "$SRC/tests/store/store_lib.sh"
 export BENCHGRID_STORE=$t/not-used.db
 psql() { "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$@"; }
 psql -c 'CREATE DATABASE hist' -c 'CREATE DATABASE conc' -c 'CREATE DATABASE runs' || exit 1

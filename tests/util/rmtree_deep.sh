@@ -9,7 +9,7 @@
 #
 # The work folder is a tmpfs mounted for the test: on ext4 with online
 # discard (this machine's /var/tmp) each rmdir takes ~3 ms, 80 s per tree.
-. "$(dirname "$0")/fs_lib.sh"
+. "$(dirname "$0")/../lib/fs_lib.sh"
 BG=${BENCHGRID:-$BENCHGRID_BUILD/benchgrid}
 DEPTH=25000
 

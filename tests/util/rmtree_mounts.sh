@@ -6,7 +6,7 @@
 # removed, so that the cleanup after the unmount leaves nothing (it used to
 # mark the work folder done while it was not empty, and leave it for good).
 # Also a bind mount inside, at depth (the walk is iterative now).
-. "$(dirname "$0")/fs_lib.sh"
+. "$(dirname "$0")/../lib/fs_lib.sh"
 BG=${BENCHGRID:-$BENCHGRID_BUILD/benchgrid}
 
 # Our bind mounts go before the library's cleanup (its rm -rf).

@@ -1,7 +1,7 @@
 /* rmtree (engine/util): deep trees with a small stack and few descriptors,
  * links removed and never followed, and a folder moved out from under the
  * walk (issue 29, item 3). Mounts (inside the tree and on its top) are
- * covered with real bind mounts by tests/integration/rmtree_mounts.sh.
+ * covered with real bind mounts by tests/util/rmtree_mounts.sh.
  *
  * The two "moved" cases rename a folder at one exact moment of the walk:
  * the test links with -Wl,--wrap=openat and does a real rename(2) just

@@ -5,7 +5,7 @@
 # the bytes and I/O counts of a two-size split match its shares (chi-square,
 # 1 degree of freedom, p = 0.001). With fio installed, the same zipf:1.2
 # randread on fio for comparison is not needed: the generators are checked
-# against fio-genzipf in tests/unit/test_io_dist.c.
+# against fio-genzipf in tests/workloads/io/test_io_dist.c.
 set -u
 bg=${BENCHGRID:?}
 t=$(mktemp -d)

@@ -188,7 +188,7 @@ print('%.3f' % sorted(x / y for x, y in zip(a, b))[1])" "$t/bg.ops" "$t/fio.ops"
 		ok "create ops/s: the same order of magnitude as fio's (median pair ratio $r)" || bad "create ops/s: median pair ratio $r"
 	;;
 ext4)
-	. "$(dirname "$0")/fs_lib.sh" # its EXIT trap replaces ours
+	. "$(dirname "$0")/../../lib/fs_lib.sh" # its EXIT trap replaces ours
 	EXTRA_CLEANUP='rm -rf "$t"'
 	WORKDIR=$WORK
 	meta_ops "{kind: loop, size: 64MiB, fs: ext4}" ext4

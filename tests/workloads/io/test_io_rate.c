@@ -1,7 +1,7 @@
 /* test_io_rate: the options of rate limits, thinktime, cpus_allowed, nice
  * and ioprio; the pacing schedule (linear and poisson inter-arrival times,
  * catch-up, thinktime's wait for idle); CPU lists. The timed runs against
- * fio are tests/integration/io_rate.sh. */
+ * fio are tests/workloads/io/io_rate.sh. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

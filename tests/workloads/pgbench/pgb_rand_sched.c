@@ -5,7 +5,7 @@
  * For each thread, one line "T d1 d2 ... dCOUNT": its first COUNT Poisson
  * delays in microseconds, from the throttle generator seeded as pgbench
  * --random-seed=SEED -c CLIENTS -j THREADS -R RATE seeds it (used by
- * tests/integration/pgbench_rand_oracle.sh against pgbench's own log). */
+ * tests/workloads/pgbench/pgbench_rand_oracle.sh against pgbench's own log). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,10 +9,10 @@
 # compared once the step seeds its clients as pgbench does
 # (pgb_rand_seed_run used by pgb_run.c).
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
-DIR=$SRC/tests/integration/pgbench_expr
-source "$SRC/tests/integration/pg_server.sh"
+DIR=$SRC/tests/workloads/pgbench/pgbench_expr
+source "$SRC/tests/lib/pg_server.sh"
 [ -x "$PG_BIN/pgbench" ] || { echo "SKIP: no PostgreSQL with pgbench"; exit 77; }
 [ -x "$BUILD/pgb_driver" ] || { echo "SKIP: no pgb_driver"; exit 77; }
 pg_server_start || { echo "FAIL: cannot start a server"; exit 1; }

@@ -16,9 +16,9 @@
 #     by the same awk: per transaction with failures and retries, aggregated
 #     with rate, limit, retries and failure kinds, and sampling.
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 [ -x "$PG_BIN/pgbench" ] || { echo "SKIP: no PostgreSQL with pgbench"; exit 77; }
 [ "$("$PG_BIN/pgbench" --version | grep -o ' 15\.')" ] || { echo "SKIP: the oracle is pgbench 15"; exit 77; }
 pg_server_start "deadlock_timeout = '50ms'" "autovacuum = off" || { echo "FAIL: cannot start a server"; exit 1; }

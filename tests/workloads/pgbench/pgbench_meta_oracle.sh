@@ -11,9 +11,9 @@
 # rejects them while parsing; as a failed step where pgbench aborts its
 # clients), with a message naming the script and command.
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 [ -x "$PG_BIN/pgbench" ] || { echo "SKIP: no PostgreSQL with pgbench"; exit 77; }
 [ -x "$BUILD/pgb_driver" ] || { echo "SKIP: no pgb_driver"; exit 77; }
 pg_server_start "autovacuum = off" || { echo "FAIL: cannot start a server"; exit 1; }

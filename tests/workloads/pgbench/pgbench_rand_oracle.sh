@@ -20,9 +20,9 @@
 #     this checks the generator and seeding, not the step's wiring);
 #  4. another seed gives other values (the test can fail).
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 [ -x "$PG_BIN/pgbench" ] || { echo "SKIP: no PostgreSQL with pgbench"; exit 77; }
 "$PG_BIN/pgbench" --version | grep -q " 15\." || { echo "SKIP: pgbench is not version 15"; exit 77; }
 pg_server_start "autovacuum = off" || { echo "FAIL: cannot start a server"; exit 1; }

@@ -9,12 +9,12 @@
 #    note (exit 0, not an error), and none with run_as.
 # Needs root (to switch users) and a PostgreSQL server; skipped (77) without.
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
 BG=${BENCHGRID:-$BUILD/benchgrid}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to switch users"; exit 77; }
 nobody_uid=$(id -u nobody 2>/dev/null) || { echo "SKIP: no user nobody"; exit 77; }
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 [ -x "$BUILD/pgb_driver" ] || { echo "SKIP: no pgb_driver"; exit 77; }
 [ -x "$PG_BIN/psql" ] || { echo "SKIP: no PostgreSQL"; exit 77; }
 pg_server_start "autovacuum = off" || { echo "FAIL: cannot start a server"; exit 1; }

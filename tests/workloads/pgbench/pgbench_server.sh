@@ -3,9 +3,9 @@
 # test_pgb_server with a throwaway cluster, then kills the postmaster in the
 # middle of a step and checks for a clear error and no process left behind.
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 pg_server_start "shared_buffers=64MB" || { echo "FAIL: cannot start a server"; exit 1; }
 
 BENCHGRID_SRC=$SRC "$BUILD/test_pgb_server" || { echo "FAIL: test_pgb_server"; exit 1; }

@@ -7,9 +7,9 @@
 # pgbench -n, and a custom script on a database without pgbench's tables must
 # report the failed statements and go on, as pgbench does.
 set -u
-SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+SRC=${BENCHGRID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BUILD=${BENCHGRID_BUILD:?BENCHGRID_BUILD not set}
-source "$SRC/tests/integration/pg_server.sh"
+source "$SRC/tests/lib/pg_server.sh"
 [ -x "$PG_BIN/pgbench" ] || { echo "SKIP: no PostgreSQL with pgbench"; exit 77; }
 pg_server_start "log_statement = 'all'" "autovacuum = off" "log_line_prefix = '%a|'" \
 	|| { echo "FAIL: cannot start a server"; exit 1; }

@@ -511,7 +511,7 @@ static void test_parse_errors(void **state)
 }
 
 /* pgbench 15.18's own values: `pgbench -n -t 1 -c 2 --random-seed=7` on
- * tests/integration/pgbench_expr/rand.sql printed these debug() lines (per
+ * tests/workloads/pgbench/pgbench_expr/rand.sql printed these debug() lines (per
  * command, the two clients' values); the evaluator over pgb_rand's seeding
  * of the run draws the same, client by client. */
 static void test_pgbench_vectors(void **state)

@@ -135,7 +135,7 @@ static void test_seed(void **state)
 }
 
 /* The oracle values below were printed by pgbench 15.18 against a throwaway
- * server (tests/integration/pg_server.sh):
+ * server (tests/lib/pg_server.sh):
  *   pgbench -n -t1 -c1 --random-seed=42 -f oracle.sql
  * with one `\set a debug(EXPR)` per line of oracle.sql, EXPR as in the
  * comments, in this order; pgbench printed `debug(script=0,command=N): int V`.

@@ -1,6 +1,6 @@
 /* Tests of the pgbench step against a real PostgreSQL server.
  *
- * Run by tests/integration/pgbench_server.sh, which starts a throwaway
+ * Run by tests/workloads/pgbench/pgbench_server.sh, which starts a throwaway
  * cluster (pg_server.sh) and passes PG_CONNINFO and PG_SERVER_LOG. Each test
  * runs the step through wl_pgbench_ops with options written in YAML, as a
  * scenario would, and checks the database with its own connection. */
@@ -71,7 +71,7 @@ static int run_step(const char *yaml, struct step_result *r, struct diag *d, con
 	char dir[256];
 
 	assert_non_null(opts);
-	snprintf(dir, sizeof(dir), "%s/tests/integration",
+	snprintf(dir, sizeof(dir), "%s/tests/workloads/pgbench",
 	         getenv("BENCHGRID_SRC") ? getenv("BENCHGRID_SRC") : ".");
 	struct node *names = server_names(conninfo, pg_log);
 	struct step_ctx cx = {.names = names, .step_name = "t", .scenario_dir = dir, .timeout = 60};
@@ -106,7 +106,7 @@ static int group_setup(void **state)
 	(void)state;
 	conninfo = getenv("PG_CONNINFO");
 	if (!conninfo) {
-		fprintf(stderr, "PG_CONNINFO not set: run tests/integration/pgbench_server.sh\n");
+		fprintf(stderr, "PG_CONNINFO not set: run tests/workloads/pgbench/pgbench_server.sh\n");
 		return -1;
 	}
 	db = PQconnectdb(conninfo);
