@@ -44,7 +44,7 @@ install(DIRECTORY examples DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PA
 
 # The Debian package. Depends come from what the binary links
 # (dpkg-shlibdeps: libyaml, liblua5.4, libpq5, liburing2, libjansson4, libc);
-# tests/integration/package.sh checks them against ldd. The programs a
+# tests/packaging/package.sh checks them against ldd. The programs a
 # scenario may start are recommended: the managed PostgreSQL, fio for
 # `exec:` cross-checks, mkfs.xfs and mkfs.btrfs for loop targets.
 set(CPACK_GENERATOR DEB)

@@ -37,7 +37,7 @@ partitions_here() {
 	local img dev rc=1
 	img=$(mktemp /tmp/bg-features-part.XXXXXX) || return 1
 	truncate -s 4M "$img"
-	# one Linux partition from sector 2048 (as tests/integration/fs_safety.sh)
+	# one Linux partition from sector 2048 (as tests/fixtures/fs/fs_safety.sh)
 	printf '\x00\x00\x02\x00\x83\xff\xff\xff\x00\x08\x00\x00\x00\x18\x00\x00' |
 		dd of="$img" bs=1 seek=446 conv=notrunc status=none &&
 		printf '\x55\xaa' | dd of="$img" bs=1 seek=510 conv=notrunc status=none &&

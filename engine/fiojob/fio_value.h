@@ -5,7 +5,7 @@
  * an optional 'i' and 'b'), case insensitive. With kb_base=1024 (fio's
  * default) the prefixes are fio's "compatibility" ones: k = kb = ki = 1024,
  * kib = 1000; with kb_base=1000: k = kb = ki = 1000, kib = 1024. That is
- * what fio 3.33 does (tests/integration/import_fio.sh e2e asks it); fio's
+ * what fio 3.33 does (tests/fiojob/import_fio.sh e2e asks it); fio's
  * HOWTO says "ki" swaps too, but only the full "kib" form does.
  * Times: d, h, m (minutes), s/sec, ms/msec, us/usec, case insensitive; a
  * bare number is in the option's default unit (seconds, or microseconds for

@@ -1,5 +1,5 @@
 /* lb_embed: the shipped Lua library (lua/), embedded at build time by
- * cmake/modules/lua.cmake into the generated lb_embed.c. */
+ * cmake/lua_embed.cmake into the generated lb_embed.c. */
 #ifndef BENCHGRID_LB_EMBED_H
 #define BENCHGRID_LB_EMBED_H
 

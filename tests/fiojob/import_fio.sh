@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# benchgrid import-fio on the job files of tests/fiojob/jobs:
+#   import_fio.sh          the scenarios written (golden files in
+#                          tests/fiojob/jobs/expected: NAME.yaml, and NAME.err for
+#                          the problems reported), exit statuses, nothing
+#                          written on an error, --partial, include and ${ENV},
+#                          quoting read back by a YAML parser, and `benchgrid
+#                          check` accepting every scenario written
+#   import_fio.sh newkeys  the scenarios that use the io keys added with issue
+#                          15 pass `check`
+#   import_fio.sh e2e      fio runs e2e.fio, benchgrid runs its import on the
+#                          same small file: the same rw, bs and bytes (77 without fio)
+# BENCHGRID_UPDATE_GOLDEN=1 rewrites the golden files.
+set -u
+part=${1:-main}
+bg=${BENCHGRID:?}
+src=${BENCHGRID_SRC:?}
+data=$src/tests/fiojob/jobs
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+chmod 755 "$t" # an included job file must be readable by everyone, its folders too
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+export BENCHGRID_FIO_BS=16k BENCHGRID_FIO_DEPTH=8 BENCHGRID_FIO_DOLLAR='${HOME}'
+unset BENCHGRID_FIO_UNSET
+
+# import NAME WANT_RC [ARGS...]: run in tests/fiojob/jobs (positions are relative
+# there), compare stdout and stderr with the golden files.
+import() {
+	local name=$1 want=$2 rc
+	shift 2
+	(cd "$data" && "$bg" import-fio "$@" >"$t/$name.yaml" 2>"$t/$name.err")
+	rc=$?
+	[ "$rc" = "$want" ] || { bad "$name: exit $rc, expected $want"; cat "$t/$name.err"; return 1; }
+	for ext in yaml err; do
+		local gold=$data/expected/$name.$ext
+		if [ -n "${BENCHGRID_UPDATE_GOLDEN:-}" ]; then
+			if [ -s "$t/$name.$ext" ]; then cp "$t/$name.$ext" "$gold"; else rm -f "$gold"; fi
+		elif [ -s "$t/$name.$ext" ] || [ -e "$gold" ]; then
+			diff -u "$gold" "$t/$name.$ext" >"$t/diff" 2>&1 || { bad "$name.$ext differs"; cat "$t/diff"; return 1; }
+		fi
+	done
+	ok "$name (exit $rc)"
+}
+
+check() {
+	if "$bg" check "$t/$1.yaml" >"$t/$1.check" 2>&1; then ok "check $1"; else bad "check $1"; cat "$t/$1.check"; fi
+}
+
+newkeys() {
+	# The io step knows these keys (issue 15 is merged): an unknown key is a
+	# failure, as any other refusal of a scenario import-fio wrote.
+	for name in newkeys device; do
+		import "$name" 0 "$name.fio" || continue
+		if "$bg" check "$t/$name.yaml" >"$t/$name.check" 2>&1; then
+			ok "check $name"
+		else
+			bad "check $name"
+			cat "$t/$name.check"
+		fi
+	done
+	exit $fail
+}
+
+e2e() {
+	command -v fio >/dev/null || { echo "SKIP: fio is not installed"; exit 77; }
+	mkdir -p "$t/fio" "$t/bg"
+	BENCHGRID_FIO_DIR=$t/fio fio --output-format=json --output="$t/fio.json" "$data/e2e.fio" >"$t/fio.log" 2>&1 ||
+		{ bad "fio e2e.fio"; cat "$t/fio.log"; exit 1; }
+	BENCHGRID_FIO_DIR=$t/bg "$bg" import-fio "$data/e2e.fio" -o "$t/e2e.yaml" || { bad "import e2e.fio"; exit 1; }
+	"$bg" run "$t/e2e.yaml" -o "$t/out" >"$t/run.log" 2>&1 || { bad "run e2e.yaml"; cat "$t/run.log"; exit 1; }
+	python3 - "$t/fio.json" "$t/out/results.json" "$t/e2e.yaml" <<'EOP' && ok "fio and benchgrid did the same I/O" || bad "fio vs benchgrid"
+import json, sys, yaml
+fio = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+res = json.load(open(sys.argv[2]))
+scen = yaml.safe_load(open(sys.argv[3]))
+steps = {s["name"]: s["io"] for s in scen["steps"]}
+(cell,) = res["cells"]
+assert cell["status"] == "ok", cell
+got = {}
+for s in cell["reps"][0]:
+    got[s.get("name") or s.get("step")] = s
+for name, want_rw in (("seqwrite", "write"), ("randread", "randread")):
+    j, s, io = fio[name], got[name], steps[name]
+    d = "write" if "write" in want_rw else "read"
+    other = "read" if d == "write" else "write"
+    fb, fios = j[d]["io_bytes"], j[d]["total_ios"]
+    assert j[other]["io_bytes"] == 0, (name, j[other])
+    bb = s["metrics"]["bytes"]["value"]
+    bios = round(s["metrics"]["iops"]["value"] * s["metrics"]["seconds"]["value"])
+    assert io["rw"] == want_rw and j["job options"]["rw"] == want_rw, (io, j["job options"])
+    assert fb == bb, (name, "bytes", fb, bb)
+    assert abs(fios - bios) <= max(2, fios // 100), (name, "I/Os", fios, bios)
+    print(f"{name}: rw {want_rw}, fio {fb} bytes in {fios} I/Os of {fb // fios}, "
+          f"benchgrid {bb} bytes in {bios} I/Os of {bb // bios}")
+    assert fb // fios == bb // bios
+EOP
+	# sizes as fio reads them: each form and kb_base, fio's bytes (bs=1,
+	# io_bytes = size) against the import's size
+	for kb in 1024 1000; do
+		for sz in 2k 2kb 2ki 2kib 2KiB 2K 1m 1mi 1mib 1MB 0x800; do
+			printf '[global]\nkb_base=%s\n[k]\nfilename=%s\nrw=write\nbs=1\nsize=%s\n' "$kb" "$t/fio/k.dat" "$sz" >"$t/kb.fio"
+			f=$(fio --output-format=json "$t/kb.fio" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["write"]["io_bytes"])')
+			b=$("$bg" import-fio "$t/kb.fio" | python3 -c '
+import sys, yaml
+v = str(yaml.safe_load(sys.stdin)["steps"][0]["io"]["size"])
+m = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+print(next((int(v[:-3]) * m[u] for u in m if v.endswith(u)), v))')
+			[ "$f" = "$b" ] || bad "size=$sz with kb_base=$kb: fio $f bytes, import $b"
+		done
+	done
+	[ $fail = 0 ] && ok "sizes: every form and kb_base as fio reads them"
+	exit $fail
+}
+
+case $part in
+newkeys) newkeys ;;
+e2e) e2e ;;
+esac
+
+for name in basic options include groups quoting; do
+	import "$name" 0 "$name.fio" && check "$name"
+done
+import concurrent 2 concurrent.fio
+import concurrent.partial 0 --partial concurrent.fio && check concurrent.partial
+import unsupported 2 unsupported.fio
+import unsupported.partial 0 unsupported.fio --partial && check unsupported.partial
+
+# -o: written on success, nothing (not even a temporary file) on an error
+(cd "$data" && "$bg" import-fio basic.fio -o "$t/o.yaml") && cmp -s "$t/o.yaml" "$t/basic.yaml" &&
+	ok "-o writes the scenario" || bad "-o"
+(cd "$data" && "$bg" import-fio unsupported.fio -o "$t/none.yaml" 2>/dev/null)
+[ $? = 2 ] && [ -z "$(ls "$t" | grep none)" ] && ok "no scenario on an error" || bad "a scenario was written on an error"
+
+# the quoted values read back as written
+python3 - "$t/quoting.yaml" <<'EOP' && ok "quoting" || bad "quoting"
+import sys, yaml
+s = yaml.safe_load(open(sys.argv[1]))
+names = [st["name"] for st in s["steps"]]
+assert names == ["on", "012"], names
+assert s["steps"][0]["io"]["file"] == 'it\'s "x".dat', s["steps"][0]["io"]
+assert s["steps"][1]["io"]["file"] == "$${HOME}", s["steps"][1]["io"]  # benchgrid reads ${HOME}
+EOP
+
+# the job file's own problems, at their lines
+cat >"$t/loop.fio" <<'FIO'
+[job]
+include loop.fio
+FIO
+cat >"$t/noinc.fio" <<'FIO'
+[job]
+rw=read
+include missing.inc
+FIO
+printf '[global]\nrw=read\n' >"$t/nojobs.fio"
+printf 'rw=read\n[job]\n' >"$t/early.fio"
+while IFS='|' read -r file want; do
+	"$bg" import-fio "$t/$file" >/dev/null 2>"$t/e.log"
+	rc=$?
+	if [ $rc = 2 ] && grep -qF "$want" "$t/e.log"; then ok "$file: $want"; else bad "$file (exit $rc)"; cat "$t/e.log"; fi
+done <<'LIST'
+loop.fio|loop.fio:2: an include loop: 
+noinc.fio|noinc.fio:3: cannot open
+nojobs.fio|nojobs.fio: no jobs
+early.fio|early.fio:1: option 'rw=read' before any [section]
+LIST
+"$bg" import-fio >/dev/null 2>&1
+[ $? = 2 ] && ok "usage" || bad "usage"
+exit $fail
