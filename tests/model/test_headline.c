@@ -205,7 +205,7 @@ static void test_every_workload_has_a_rule(void **state)
 }
 
 /* results.json written by 46f7082, before the rules moved into the
- * workloads (tests/data/headline-before): the same headlines as that
+ * workloads (tests/model/headline-before): the same headlines as that
  * version gave it, by the step results and by their summaries. */
 static void test_results_before(void **state)
 {
@@ -224,7 +224,7 @@ static void test_results_before(void **state)
 	    {"ro", "tps lat_p99_ms"},
 	};
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/tests/data/headline-before/results.json",
+	snprintf(path, sizeof(path), "%s/tests/model/headline-before/results.json",
 	         getenv("BENCHGRID_SRC") ? getenv("BENCHGRID_SRC") : ".");
 	struct run run;
 	struct diag d;
