@@ -19,7 +19,8 @@
 #     above the limit; its entry is PASS or, on a busy machine (CPU-bound
 #     while other processes took their share), INCONCLUSIVE (never FAIL);
 #   - report.md's tally separates shape and absolute checks and names the
-#     control arm and the scale;
+#     control arm and the scale; junit.xml (report.formats) has the
+#     INCONCLUSIVE entry as a skipped test case with its reason;
 # then a cache model (64 MiB/s for 8 MiB, then 8 MiB/s): the step's
 # utilisation weighs each stretch by the limits then in force (~1); and
 # durable writes under write_iops: the requests counted are those the
@@ -74,10 +75,29 @@ expect:
   - w.mb_s: {max: 9}
     where: {arm: model}
     role: self-test
+report:
+  formats: [csv, timeseries, markdown, html, expect-json, junit]
 YAML
 "$bg" run -q -o "$t/out" --work-dir "$t" "$t/repro.yaml" >"$t/log" 2>&1
 rc=$?
 [[ $rc -eq 0 ]] || { echo "run: exit status $rc"; cat "$t/log"; exit 1; }
+
+# junit.xml (issue 30): an INCONCLUSIVE entry is a skipped test case with
+# its reason, never a pass or a failure; valid against the JUnit XSD.
+if command -v xmllint >/dev/null; then
+	xmllint --noout --schema "$(dirname "$0")/../reporters/junit.xsd" "$t/out/junit.xml" ||
+		{ echo "FAIL junit.xml is not valid against junit.xsd"; exit 1; }
+	echo "ok   junit.xml is valid against junit.xsd"
+fi
+python3 - "$t/out/junit.xml" <<'PY' || exit 1
+import sys, xml.etree.ElementTree as ET
+cases = {c.get("name"): c for c in ET.parse(sys.argv[1]).iter("testcase")}
+c = [v for k, v in cases.items() if k.startswith("#2 ")]
+sk = c[0].find("skipped") if c else None
+ok = sk is not None and c[0].find("failure") is None and (sk.get("message") or "").startswith("INCONCLUSIVE: models did not bind")
+print(("ok   " if ok else "FAIL ") + "junit.xml: #2 (INCONCLUSIVE) is a skipped test case: %r" % (sk.get("message") if sk is not None else sorted(cases)))
+sys.exit(0 if ok else 1)
+PY
 
 python3 - "$t/out" <<'PY'
 import json, os, re, sys
