@@ -12,7 +12,14 @@
 #      the device removed and made again since) is left alone by cleanup
 #      (not the device benchgrid created); a journal line with its true
 #      identity while it is swap is refused too (rule 'swap'), and the
-#      device stays as it was.
+#      device stays as it was;
+#   4. comp_algorithm (read from the kernel's list, on the test's own device):
+#      a matrix over two algorithms gives each cell's device the one asked
+#      (the facts dev.zram_comp_algorithm and fs.comp_algorithm "(asked)"),
+#      the run of 1. recorded the default as "(default)"; one the kernel
+#      does not have fails the cell at setup naming the available ones, and
+#      leaves no zram device; a name that is no plain name is refused at
+#      check (exit 2).
 # The EXIT trap swaps off and removes the test's own device, and removes any
 # zram device that appeared during the test and is still there.
 . "$(dirname "$0")/fs_lib.sh"
@@ -55,7 +62,7 @@ for c in r["cells"]:
     wrote = [s for s in steps if s["name"] == "w" and not s["failed"] and s["metrics"]]
     print(c["params"]["fs"], c["status"], i.get("fs.kind"), i.get("fs.type"),
           i.get("fs.source", "")[:9], "alg" if i.get("dev.zram_comp_algorithm") else "none",
-          "io" if wrote else "no-io")
+          "io" if wrote else "no-io", i.get("fs.comp_algorithm", "-").replace(" ", "_"))
 ' "$1"; }
 
 # 1. a run with ext4 and xfs
@@ -76,10 +83,10 @@ else
 fi
 if [ -s "$WORK/out1/results.json" ]; then
 	facts "$WORK/out1/results.json" >"$WORK/facts.txt" 2>&1
-	expect_grep "ext4 cell: fs.kind zram, fs.type ext4 on /dev/zram, compression, io step" \
-		'^ext4 ok zram ext4 /dev/zram alg io$' "$WORK/facts.txt"
-	expect_grep "xfs cell: fs.kind zram, fs.type xfs on /dev/zram, compression, io step" \
-		'^xfs ok zram xfs /dev/zram alg io$' "$WORK/facts.txt"
+	expect_grep "ext4 cell: fs.kind zram, fs.type ext4 on /dev/zram, compression (the default), io step" \
+		'^ext4 ok zram ext4 /dev/zram alg io [a-z0-9_-]*_(default)$' "$WORK/facts.txt"
+	expect_grep "xfs cell: fs.kind zram, fs.type xfs on /dev/zram, compression (the default), io step" \
+		'^xfs ok zram xfs /dev/zram alg io [a-z0-9_-]*_(default)$' "$WORK/facts.txt"
 else
 	bad "no results.json"
 fi
@@ -164,4 +171,51 @@ expect_grep "and says why" "cannot remove $DEV, the zram device benchgrid create
 grep -q "^$DEV " /proc/swaps && ok "$DEV is still swap" || bad "cleanup touched the zram swap"
 swapoff $DEV
 : >"$BENCHGRID_STATE"
+
+# 4. comp_algorithm: the kernel's list, read from the test's own device
+# ("lzo [lzo-rle] lz4": the default in brackets)
+ALGS=$(tr -d '[]' </sys/block/zram$MINE/comp_algorithm)
+DEFAULT=$(grep -o '\[[^]]*\]' /sys/block/zram$MINE/comp_algorithm | tr -d '[]')
+OTHER=$(for a in $ALGS; do [ "$a" != "$DEFAULT" ] && echo $a; done | head -1)
+if [ -z "$OTHER" ]; then
+	echo "note: this kernel's zram has one algorithm ($ALGS): the matrix runs it alone"
+	OTHER=$DEFAULT
+fi
+cat >"$WORK/alg.yaml" <<YAML
+name: zram-alg
+matrix:
+  alg: [$OTHER, $DEFAULT]
+target: {kind: zram, size: 64MiB, fs: ext4, comp_algorithm: "\${alg}"}
+steps:
+  - name: w
+    io: {rw: randwrite, bs: 4KiB, size: 4MiB, runtime: 0.2s, time_based: true}
+YAML
+if "$BG" run -q -o "$WORK/out4" --work-dir "$WORK" "$WORK/alg.yaml" >"$WORK/alg.out" 2>"$WORK/alg.err"; then
+	ok "run with comp_algorithm: [$OTHER, $DEFAULT] exits 0"
+else
+	bad "run with comp_algorithm failed:"
+	sed 's/^/       /' "$WORK/alg.err"
+fi
+python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["cells"]:
+    i = c["facts"]["info"]
+    print(c["params"]["alg"], c["status"], i.get("dev.zram_comp_algorithm"), i.get("fs.comp_algorithm"))
+' "$WORK/out4/results.json" >"$WORK/alg.txt" 2>&1
+expect_grep "the $OTHER cell's device compresses with $OTHER, asked" "^$OTHER ok $OTHER $OTHER (asked)$" "$WORK/alg.txt"
+expect_grep "the $DEFAULT cell's device compresses with $DEFAULT, asked" "^$DEFAULT ok $DEFAULT $DEFAULT (asked)$" "$WORK/alg.txt"
+expect_eq "no zram device left after the run" "$(new_zrams | sed "s/zram$MINE //")" ""
+
+sed 's/comp_algorithm: .*}/comp_algorithm: nosuch-alg}/; /^matrix:/,/^  alg:/d' "$WORK/alg.yaml" >"$WORK/alg-none.yaml"
+"$BG" run -q -o "$WORK/out5" --work-dir "$WORK" "$WORK/alg-none.yaml" >"$WORK/none.out" 2>&1
+expect_eq "an algorithm this kernel lacks: the run exits 1 (its cell failed)" "$?" 1
+expect_grep "its error names the ones available" \
+	"target.comp_algorithm: this kernel's zram has no 'nosuch-alg' (available: $(echo $ALGS | sed 's/ /, /g'))" "$WORK/none.out"
+expect_eq "and no zram device is left" "$(new_zrams | sed "s/zram$MINE //")" ""
+
+sed 's/comp_algorithm: .*}/comp_algorithm: "lz4 --fast"}/' "$WORK/alg-none.yaml" >"$WORK/alg-bad.yaml"
+"$BG" check "$WORK/alg-bad.yaml" >"$WORK/chk4.out" 2>&1
+expect_eq "comp_algorithm that is no plain name: check exits 2" "$?" 2
+expect_grep "and says so" "target.comp_algorithm: 'lz4 --fast' is not an algorithm's name" "$WORK/chk4.out"
+expect_clean "after the comp_algorithm runs"
 fs_lib_finish

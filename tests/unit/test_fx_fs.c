@@ -124,6 +124,22 @@ static void test_check_errors(void **state)
 	                    "xfs needs at least 300 MiB");
 	expect_target_error("target: {kind: dir, size: 1GiB}\n", 1, 21,
 	                    "target.size only applies to kind: loop or zram");
+	/* comp_algorithm: zram's only, a plain name (which ones exist: setup) */
+	expect_target_ok("target: {kind: zram, size: 64MiB, comp_algorithm: lzo-rle}\n");
+	expect_target_ok("target: {kind: zram, size: 64MiB, comp_algorithm: 842}\n");
+	expect_target_ok("target: {kind: zram, size: 64MiB, comp_algorithm: '${alg}'}\n");
+	expect_target_error("target: {kind: loop, size: 1GiB, comp_algorithm: lz4}\n", 1, 34,
+	                    "target.comp_algorithm only applies to kind: zram");
+	expect_target_error("target: {kind: zram, size: 64MiB, comp_algorithm: 'zstd level=3'}\n", 1, 51,
+	                    "'zstd level=3' is not an algorithm's name");
+	expect_target_error("target: {kind: zram, size: 64MiB, comp_algorithm: LZ4}\n", 1, 51,
+	                    "is not an algorithm's name (lower-case letters");
+	expect_target_error("target: {kind: zram, size: 64MiB, comp_algorithm: -lz4}\n", 1, 51,
+	                    "is not an algorithm's name");
+	expect_target_error("target: {kind: zram, size: 64MiB, comp_algorithm: ''}\n", 1, 51,
+	                    "is not an algorithm's name");
+	expect_target_error("target: {kind: zram, size: 64MiB, comp_algorithm: [lz4]}\n", 1, 51,
+	                    "target.comp_algorithm");
 }
 
 /* mkfs_options against the allow-list of fs's mkfs: one error at the word
@@ -225,6 +241,11 @@ static void test_same(void **state)
 	/* the default fs of a loop target is ext4 */
 	assert_true(
 	    same("target: {kind: loop, size: 1GiB}\n", "target: {kind: loop, size: 1GiB, fs: ext4}\n"));
+	/* another compression is another device */
+	assert_false(same("target: {kind: zram, size: 64MiB, comp_algorithm: lz4}\n",
+	                  "target: {kind: zram, size: 64MiB}\n"));
+	assert_true(same("target: {kind: zram, size: 64MiB, comp_algorithm: lz4}\n",
+	                 "target: {kind: zram, size: 64MiB, comp_algorithm: lz4}\n"));
 	assert_true(same("a: 1\n", "b: 1\n")); /* no target at all: the default dir on both sides */
 	assert_false(same("target: {kind: loop, size: 1GiB, fs: btrfs, block_size: 1k}\n",
 	                  "target: {kind: loop, size: 1GiB, fs: btrfs, block_size: 1k}\n")); /* invalid */
