@@ -245,16 +245,6 @@ const char *fixture_set_device(const struct fixture_set *fx, const char **refuse
 	return fx_fs_raw_device(fx->fs, refuse);
 }
 
-const char *fixture_set_pg_conninfo(const struct fixture_set *fx)
-{
-	return fx->pg ? fx_pg_conninfo(fx->pg) : NULL;
-}
-
-const char *fixture_set_pg_log(const struct fixture_set *fx)
-{
-	return fx->pg ? fx_pg_logfile(fx->pg) : NULL;
-}
-
 void fixture_set_check_pg(struct fixture_set *fx)
 {
 	if (fx->pg && !fx_pg_alive(fx->pg))

@@ -63,8 +63,6 @@ const char *fixture_set_dir(const struct fixture_set *fx, const char *dflt);
 /* The raw device of the cell's target (fs: none), or NULL; *refuse: why
  * writing to it is refused, or NULL. */
 const char *fixture_set_device(const struct fixture_set *fx, const char **refuse);
-const char *fixture_set_pg_conninfo(const struct fixture_set *fx); /* NULL without a server */
-const char *fixture_set_pg_log(const struct fixture_set *fx);
 /* After a failed step: drop a server that died, so the next cell starts one. */
 void fixture_set_check_pg(struct fixture_set *fx);
 
