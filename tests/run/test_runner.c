@@ -200,6 +200,7 @@ static void test_failing_cells_sweep_goes_on(void **state)
 		}
 	}
 	assert_int_equal(failed, 2);
+	run_free(&r);
 	expect_no_work_left();
 	rf_plan_free(&p);
 }
