@@ -59,20 +59,19 @@ static int teardown(void **state)
 {
 	(void)state;
 	/* The cell's temporary target went with fixture_set_down. */
-	char work[512];
+	char work[512], left[512] = "";
 	snprintf(work, sizeof(work), "%s/work", dir);
-	char *ls = NULL;
 	DIR *w = opendir(work);
 	if (w) {
 		struct dirent *e;
 		while ((e = readdir(w)))
 			if (e->d_name[0] != '.')
-				ls = e->d_name;
-		if (ls)
-			fail_msg("left in the work folder: %s", ls);
+				snprintf(left, sizeof(left), "%s", e->d_name);
 		closedir(w);
 	}
 	rf_rmtree(dir);
+	if (left[0])
+		fail_msg("left in the work folder: %s", left);
 	return 0;
 }
 
