@@ -227,11 +227,7 @@ int rep_md_open(struct rep_ctx *cx, bool html)
 	}
 
 	fputs("## Summary\n\n| # | id |", f);
-	for (size_t i = 0; i < m->params.n; i++) {
-		fputc(' ', f);
-		rep_md_cell(f, m->params.v[i]);
-		fputs(" |", f);
-	}
+	rep_md_param_heads(f, &m->params);
 	fputs(" status | elapsed (s) |\n", f);
 	rep_md_row_sep(f, m->params.n + 4);
 	return 0;

@@ -27,12 +27,7 @@ static void ci_row(FILE *f, const struct md *m, const struct run_cell *c, const 
 {
 	char a[32], b[32], lo[32], hi[32];
 	fprintf(f, "| %zu |", c->index);
-	for (size_t k = 0; k < m->vary.n; k++) {
-		fputc(' ', f);
-		rep_md_mark_param(m, f, run_cell_param(c, m->vary.v[k]));
-		rep_md_cell(f, run_cell_param(c, m->vary.v[k]));
-		fputs(" |", f);
-	}
+	rep_md_param_cells(m, f, c, &m->vary);
 	fputc(' ', f);
 	rep_md_cell(f, step);
 	fputc('.', f);
@@ -75,11 +70,7 @@ void rep_md_ci(struct rep_ctx *cx, struct md *m)
 	      "seeded percentile bootstrap (n >= 5; with fewer repetitions it is not meaningful). "
 	      "See docs/statistics.md.\n\n| # |",
 	      f);
-	for (size_t k = 0; k < m->vary.n; k++) {
-		fputc(' ', f);
-		rep_md_cell(f, m->vary.v[k]);
-		fputs(" |", f);
-	}
+	rep_md_param_heads(f, &m->vary);
 	fputs(" metric | n | mean ± 95% CI | median | median 95% CI |\n", f);
 	rep_md_row_sep(f, 6 + m->vary.n);
 	for (size_t i = 0; i < cx->run->ncells; i++) {

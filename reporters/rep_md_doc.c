@@ -25,6 +25,26 @@ void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len)
 	}
 }
 
+void rep_md_param_heads(FILE *f, const struct rep_strs *names)
+{
+	for (size_t k = 0; k < names->n; k++) {
+		fputc(' ', f);
+		rep_md_cell(f, names->v[k]);
+		fputs(" |", f);
+	}
+}
+
+void rep_md_param_cells(const struct md *m, FILE *f, const struct run_cell *c, const struct rep_strs *names)
+{
+	for (size_t k = 0; k < names->n; k++) {
+		const char *v = run_cell_param(c, names->v[k]);
+		fputc(' ', f);
+		rep_md_mark_param(m, f, v);
+		rep_md_cell(f, v ? v : "");
+		fputs(" |", f);
+	}
+}
+
 void rep_md_row_sep(FILE *f, size_t ncols)
 {
 	fputc('|', f);

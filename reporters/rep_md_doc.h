@@ -58,6 +58,10 @@ void rep_md_mark_cell(const struct md *m, FILE *f, long n);
 /* "mean ± half-width of its 95% confidence interval" (3 samples or more),
  * "mean (min to max)" for 2, the mean alone for one, for people. */
 void rep_md_fmt_metric(const struct metric_summary *m, char *buf, size_t len);
+/* Header cells " NAME |" for each of names (the parameters of a table). */
+void rep_md_param_heads(FILE *f, const struct rep_strs *names);
+/* Row cells " VALUE |" of cell c for each of names, with their sort marks. */
+void rep_md_param_cells(const struct md *m, FILE *f, const struct run_cell *c, const struct rep_strs *names);
 /* The |---|---| line under a table header of ncols columns. */
 void rep_md_row_sep(FILE *f, size_t ncols);
 /* The rest of a table's header row after its first cell (already written):

@@ -77,11 +77,7 @@ void rep_md_headline(struct rep_ctx *cx, struct md *m, FILE *f)
 	      "`headline:` chooses others), one row per cell; every metric is in the step tables "
 	      "below and in results.csv.\n\n| # |",
 	      f);
-	for (size_t k = 0; k < m->vary.n; k++) {
-		fputc(' ', f);
-		rep_md_cell(f, m->vary.v[k]);
-		fputs(" |", f);
-	}
+	rep_md_param_heads(f, &m->vary);
 	if (any_bad)
 		fputs(" status |", f);
 	for (size_t j = 0; j < refs.n; j++) {
@@ -106,13 +102,7 @@ void rep_md_headline(struct rep_ctx *cx, struct md *m, FILE *f)
 		fputs("| ", f);
 		rep_md_mark_cell(m, f, (long)c->index);
 		fprintf(f, "%zu |", c->index);
-		for (size_t k = 0; k < m->vary.n; k++) {
-			const char *v = run_cell_param(c, m->vary.v[k]);
-			fputc(' ', f);
-			rep_md_mark_param(m, f, v);
-			rep_md_cell(f, v ? v : "-");
-			fputs(" |", f);
-		}
+		rep_md_param_cells(m, f, c, &m->vary);
 		if (any_bad)
 			fprintf(f, " %s |", run_status_name(c->status));
 		for (size_t j = 0; j < refs.n; j++)

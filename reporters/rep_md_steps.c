@@ -52,11 +52,7 @@ static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, cons
 	size_t nshow = 0;
 	char buf[128];
 	fputs("| # |", f);
-	for (size_t k = 0; k < m->params.n; k++) {
-		fputc(' ', f);
-		rep_md_cell(f, m->params.v[k]);
-		fputs(" |", f);
-	}
+	rep_md_param_heads(f, &m->params);
 	fputs(" status |", f);
 	for (size_t j = 0; j < metrics->n; j++) {
 		if (show && !show[j])
@@ -81,12 +77,7 @@ static void steps_table(struct rep_ctx *cx, struct md *m, const char *step, cons
 		fputs("| ", f);
 		rep_md_mark_cell(m, f, (long)c->index);
 		fprintf(f, "%zu |", c->index);
-		for (size_t k = 0; k < m->params.n; k++) {
-			fputc(' ', f);
-			rep_md_mark_param(m, f, run_cell_param(c, m->params.v[k]));
-			rep_md_cell(f, run_cell_param(c, m->params.v[k]));
-			fputs(" |", f);
-		}
+		rep_md_param_cells(m, f, c, &m->params);
 		fprintf(f, " %s |", ss->failed ? "failed" : ss->skipped ? "skipped" : "ok");
 		for (size_t j = 0; j < metrics->n; j++) {
 			if (show && !show[j])
