@@ -435,6 +435,18 @@ out:
 	return rc;
 }
 
+/* The metrics of c for a title: "a.iops, a.lat_p99_us". */
+static const char *ys_text(const struct chart_cfg *c, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->ny; i++) {
+		int w = snprintf(buf + k, len - k, "%s%s", i ? ", " : "", c->ys[i]);
+		k = w > 0 && k + (size_t)w < len ? k + (size_t)w : k;
+	}
+	return buf;
+}
+
 int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 {
 	if (rep_config_count(chs))
@@ -442,7 +454,7 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 	for (size_t ci = 0; ci < rep_config_count(chs); ci++) {
 		const struct node *cfg = rep_config_at(chs, ci);
 		struct chart_cfg c;
-		char step[128], title[256];
+		char step[128], title[256], ytext[200];
 		const char *metric;
 		if (rep_config_chart(cfg, &c, cx->d) < 0) {
 			m->bad_config = true;
@@ -486,11 +498,11 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 		else if (chart_kind_latency(c.kind))
 			rep_md_latency_title(&c, title, sizeof(title));
 		else if (over_time)
-			snprintf(title, sizeof(title), "%s over time%s%s", c.y, c.series ? " by " : "",
-			         c.series ? c.series : "");
+			snprintf(title, sizeof(title), "%s over time%s%s", ys_text(&c, ytext, sizeof(ytext)),
+			         c.series ? " by " : "", c.series ? c.series : "");
 		else
-			snprintf(title, sizeof(title), "%s by %s%s%s", c.y, c.x, c.series ? " and " : "",
-			         c.series ? c.series : "");
+			snprintf(title, sizeof(title), "%s by %s%s%s", ys_text(&c, ytext, sizeof(ytext)), c.x,
+			         c.series ? " and " : "", c.series ? c.series : "");
 		int rc = 0;
 		for (size_t gi = 0; gi < ng && rc == 0; gi++) {
 			/* the facet (the other parameters' values) in the title */
