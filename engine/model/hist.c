@@ -171,32 +171,96 @@ static void text_put(struct hist_text *t, const char *fmt, ...)
 	}
 }
 
-void hist_text_add(struct hist_text *t, double t0, double t1, const uint64_t *b)
+/* Write one interval of coarse counts c. */
+static void text_interval(struct hist_text *t, double t0, double t1, const uint64_t *c)
 {
 	if (!t->s)
 		text_put(t, "h16");
 	text_put(t, ";%.3f,%.3f", t0, t1);
 	bool run = false;
-	for (unsigned c = 0; c < HIST_COARSE_N; c++) {
-		uint64_t n = 0;
-		for (unsigned k = c << HIST_COARSE_SHIFT; k < (c + 1u) << HIST_COARSE_SHIFT; k++)
-			n += b[k];
-		if (!n) {
+	for (unsigned k = 0; k < HIST_COARSE_N; k++) {
+		if (!c[k]) {
 			run = false;
 			continue;
 		}
-		t->count += n;
 		if (run)
-			text_put(t, ",%llu", (unsigned long long)n);
+			text_put(t, ",%llu", (unsigned long long)c[k]);
 		else
-			text_put(t, " %u:%llu", c, (unsigned long long)n);
+			text_put(t, " %u:%llu", k, (unsigned long long)c[k]);
 		run = true;
 	}
+	t->nivl++;
+}
+
+/* Past HIST_TEXT_MAX_IVL intervals: the text again with its intervals
+ * merged two by two, and twice as many added intervals per written one. */
+static void text_halve(struct hist_text *t)
+{
+	struct hist_series hs = {0};
+	if (hist_series_parse(&hs, t->s) < 0) {
+		hist_series_free(&hs);
+		t->oom = 1;
+		return;
+	}
+	t->len = 0;
+	t->s[0] = '\0';
+	free(t->s);
+	t->s = NULL;
+	t->cap = 0;
+	t->nivl = 0;
+	for (size_t i = 0; i < hs.nivl; i += 2) {
+		uint64_t *c = hs.c + i * HIST_COARSE_N;
+		if (i + 1 < hs.nivl)
+			for (unsigned k = 0; k < HIST_COARSE_N; k++)
+				c[k] += c[HIST_COARSE_N + k];
+		text_interval(t, hs.t0[i], hs.t1[i + 1 < hs.nivl ? i + 1 : i], c);
+	}
+	hist_series_free(&hs);
+	t->every *= 2;
+}
+
+static void text_flush(struct hist_text *t)
+{
+	if (!t->npend || t->oom)
+		return;
+	text_interval(t, t->pend_t0, t->pend_t1, t->pend);
+	memset(t->pend, 0, HIST_COARSE_N * sizeof(*t->pend));
+	t->npend = 0;
+	if (t->nivl >= HIST_TEXT_MAX_IVL && !t->oom)
+		text_halve(t);
+}
+
+void hist_text_add(struct hist_text *t, double t0, double t1, const uint64_t *b)
+{
+	if (t->oom)
+		return;
+	if (!t->pend && !(t->pend = calloc(HIST_COARSE_N, sizeof(*t->pend)))) {
+		t->oom = 1;
+		return;
+	}
+	if (!t->every)
+		t->every = 1;
+	if (!t->npend)
+		t->pend_t0 = t0;
+	t->pend_t1 = t1;
+	for (unsigned k = 0; k < HIST_NBUCKETS; k++) {
+		t->pend[k >> HIST_COARSE_SHIFT] += b[k];
+		t->count += b[k];
+	}
+	if (++t->npend >= t->every)
+		text_flush(t);
+}
+
+const char *hist_text_str(struct hist_text *t)
+{
+	text_flush(t);
+	return t->oom ? NULL : t->s;
 }
 
 void hist_text_free(struct hist_text *t)
 {
 	free(t->s);
+	free(t->pend);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -58,21 +58,31 @@ uint64_t hist_bucket_high(unsigned idx); /* largest value in bucket idx */
  * 2^(c div 16 + 2). As text:
  *   "h16" then, per interval, ";START_S,END_S" and its non-empty buckets as
  *   runs " C:N,N,N" (the counts of buckets C, C+1, C+2).
- * A hist_text grows that text interval by interval. */
+ * A hist_text grows that text interval by interval; past HIST_TEXT_MAX_IVL
+ * intervals it merges them two by two (and the later ones in twos, fours,
+ * ...), so a long step keeps a bounded text (about 1 kB an interval). */
 #define HIST_COARSE_SHIFT 3
 #define HIST_COARSE_N     (HIST_NBUCKETS >> HIST_COARSE_SHIFT)
 
 uint64_t hist_coarse_low(unsigned c);
 
+#define HIST_TEXT_MAX_IVL 128
+
 struct hist_text {
-	char *s; /* NUL-terminated, "h16..." once an interval was added; NULL before */
+	char *s; /* NUL-terminated, "h16..." once an interval was written; NULL before */
 	size_t len, cap;
 	uint64_t count; /* values in every interval added */
 	int oom;        /* an append failed: the text is incomplete */
+	/* the intervals not yet written: `every` are written as one */
+	uint64_t *pend; /* HIST_COARSE_N coarse counts, allocated on first use */
+	double pend_t0, pend_t1;
+	unsigned npend, every, nivl;
 };
 
 /* Add the interval [t0, t1) s with the fine bucket counts b (HIST_NBUCKETS). */
 void hist_text_add(struct hist_text *t, double t0, double t1, const uint64_t *b);
+/* The text with every interval added (NULL when none, or out of memory). */
+const char *hist_text_str(struct hist_text *t);
 void hist_text_free(struct hist_text *t);
 
 /* The text read back: nivl intervals, their times, and coarse counts

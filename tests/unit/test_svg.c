@@ -183,6 +183,25 @@ static void test_hist_text(void **state)
 	for (unsigned c = 1; c + 1 < HIST_COARSE_N; c++)
 		assert_int_equal(hist_coarse_low(c), hist_bucket_low(c << HIST_COARSE_SHIFT));
 	hist_series_free(&hs);
+	hist_text_free(&t);
+
+	/* a long step: intervals merged so that at most HIST_TEXT_MAX_IVL stay,
+	 * every value and the whole time span kept */
+	static uint64_t one[HIST_NBUCKETS];
+	one[hist_bucket_index(50000)] = 1;
+	for (int i = 0; i < 1000; i++)
+		hist_text_add(&t, i, i + 1, one);
+	assert_non_null(hist_text_str(&t));
+	assert_int_equal(hist_series_parse(&hs, t.s), 0);
+	assert_true(hs.nivl <= HIST_TEXT_MAX_IVL && hs.nivl >= HIST_TEXT_MAX_IVL / 4);
+	assert_true(hs.t0[0] == 0 && hs.t1[hs.nivl - 1] == 1000);
+	n = 0;
+	for (size_t i = 0; i < hs.nivl * HIST_COARSE_N; i++)
+		n += hs.c[i];
+	assert_int_equal(n, 1000);
+	for (size_t i = 1; i < hs.nivl; i++) /* contiguous */
+		assert_true(hs.t0[i] == hs.t1[i - 1]);
+	hist_series_free(&hs);
 	assert_int_equal(hist_series_parse(&hs, "h16;1,2 3:"), -EINVAL);
 	hist_series_free(&hs);
 	assert_int_equal(hist_series_parse(&hs, "h8;1,2"), -EINVAL);

@@ -355,7 +355,7 @@ int io_lat_write(struct io_lat_mon *m, const struct step_ctx *cx, struct step_re
 	const struct io_opts *o = m ? m->o : NULL;
 	/* the latency charts' data (docs/results.md): only when whole */
 	for (int rd = 0; m && rd < 2; rd++)
-		if (m->keep[rd].count && !m->keep[rd].oom)
+		if (m->keep[rd].count && hist_text_str(&m->keep[rd]))
 			result_info(res, rd ? "read.lat_hist" : "write.lat_hist", "%s", m->keep[rd].s);
 	if (!o || (!o->lat_log && o->hist_log <= 0))
 		return 0;
