@@ -32,7 +32,7 @@ static int check_ref(const struct node *map, const char *key, const char *ref, s
 	char step[128];
 	const char *metric;
 	if (ref && !results_split_ref(ref, step, sizeof(step), &metric)) {
-		const struct node *n = node_get(map, key);
+		const struct node *n = key ? node_get(map, key) : map;
 		diag_error(d, &n->pos, "'%s' must be step.metric (e.g. ro.tps)", ref);
 		return -EINVAL;
 	}
@@ -50,7 +50,7 @@ static int check_axis(const struct node *map, const char *key, const char *ref, 
 	bool bad;
 	if (!ref || !results_split_ref(ref, step, sizeof(step), &metric))
 		return 0;
-	const struct node *n = node_get(map, key);
+	const struct node *n = key ? node_get(map, key) : map;
 	if (!metric_axis_parse(metric, &ax, &bad)) {
 		if (!bad)
 			return 0;
@@ -100,28 +100,71 @@ int rep_config_pivot(const struct node *n, struct pivot_cfg *p, struct diag *d)
 	return rc ? -EINVAL : 0;
 }
 
+/* y: one step.metric, or a list of them (several metrics on one chart). */
+static int chart_ys(const struct node *n, struct chart_cfg *c, struct diag *d)
+{
+	const struct node *y = node_get(n, "y");
+	if (!y) {
+		diag_error(d, &n->pos, "report.charts: missing 'y'");
+		return -EINVAL;
+	}
+	if (y->kind != NODE_SEQ) {
+		c->ny = 1;
+		return node_as_string(y, "report.charts.y", &c->ys[0], d);
+	}
+	if (y->n == 0 || y->n > CHART_MAX_Y) {
+		diag_error(d, &y->pos, "report.charts.y: give 1 to %d metrics", CHART_MAX_Y);
+		return -EINVAL;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < y->n; i++)
+		rc |= node_as_string(y->items[i], "report.charts.y", &c->ys[i], d);
+	c->ny = y->n;
+	return rc;
+}
+
 int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 {
-	int rc = 0;
+	static const char *const log_values[] = {"x", "y", "both", NULL};
+	int rc = 0, lg = -1;
 	memset(c, 0, sizeof(*c));
-	c->kind = -1;
+	c->kind = CHART_AUTO;
 	/* An unknown key is one error among the others, not the only one. */
 	rc = opt_check_keys(n, "report.charts", &report_chart_table, d) < 0 ? -EINVAL : 0;
 	if (rc && n->kind != NODE_MAP)
 		return -EINVAL;
-	rc |= opt_str(n, "x", "report.charts", true, &c->x, d);
-	rc |= opt_str(n, "y", "report.charts", true, &c->y, d);
-	rc |= opt_str(n, "series", "report.charts", false, &c->series, d);
-	rc |= opt_str(n, "title", "report.charts", false, &c->title, d);
 	if (node_get(n, "kind"))
 		rc |=
 		    node_as_enum(node_get(n, "kind"), "report.charts.kind", report_kind_values, &c->kind, d);
+	/* the latency kinds need no x: time (heatmap, percentiles) or latency */
+	rc |= opt_str(n, "x", "report.charts", !chart_kind_latency(c->kind), &c->x, d);
+	if (!c->x)
+		c->x = "time";
+	rc |= chart_ys(n, c, d);
+	c->y = c->ys[0];
+	rc |= opt_str(n, "series", "report.charts", false, &c->series, d);
+	rc |= opt_str(n, "title", "report.charts", false, &c->title, d);
+	if (node_get(n, "log"))
+		rc |= node_as_enum(node_get(n, "log"), "report.charts.log", log_values, &lg, d);
+	if (lg < 0 && chart_kind_latency(c->kind)) /* the latency axis: log */
+		lg = c->kind == CHART_CDF || c->kind == CHART_HISTOGRAM ? 0 : 1;
+	c->xlog = lg == 0 || lg == 2;
+	c->ylog = lg == 1 || lg == 2;
 	c->where = node_get(n, "where");
 	rc |= check_where(c->where, d);
-	if (rc == 0)
-		rc = check_ref(n, "y", c->y, d);
-	if (rc == 0)
-		rc = check_axis(n, "y", c->y, c->x, NULL, "x", d);
+	if (rc == 0 && c->ny > 1 && chart_kind_latency(c->kind)) {
+		diag_error(d, &node_get(n, "y")->pos, "report.charts.y: a %s chart draws one latency metric",
+		           report_kind_values[c->kind]);
+		rc = -EINVAL;
+	}
+	for (size_t i = 0; rc == 0 && i < c->ny; i++) {
+		/* check_ref and check_axis name the key; for a list, its item */
+		const struct node *y = node_get(n, "y");
+		rc = check_ref(c->ny > 1 ? y->items[i] : n, c->ny > 1 ? NULL : "y", c->ys[i], d);
+		if (rc == 0)
+			rc = check_axis(c->ny > 1 ? y->items[i] : n, c->ny > 1 ? NULL : "y", c->ys[i], c->x,
+			                NULL, "x", d);
+	}
 	return rc ? -EINVAL : 0;
 }
 

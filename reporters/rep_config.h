@@ -3,12 +3,15 @@
  *
  *   report:
  *     pivot:  {rows: P, cols: Q, value: step.metric, stat: mean, where: {...}, title: T}
- *     charts: {x: P or time, y: step.metric, series: Q, kind: line|bar, where: {...}, title: T}
+ *     charts: {x: P or time, y: step.metric or [several], series: Q,
+ *              kind: line|bar|cdf|histogram|heatmap|percentiles, log: x|y|both,
+ *              where: {...}, title: T}
  * Each of pivot and charts is one map or a list of maps; formats (one
  * name or a list: the reports written, rep.h) is checked here too. */
 #ifndef BENCHGRID_REP_CONFIG_H
 #define BENCHGRID_REP_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -19,11 +22,33 @@ struct pivot_cfg {
 	const struct node *where;
 };
 
+enum { CHART_MAX_Y = 8 };
+
+/* kind: the index in report_kind_values */
+enum chart_kind {
+	CHART_AUTO = -1,
+	CHART_LINE,
+	CHART_BAR,
+	CHART_CDF,
+	CHART_HISTOGRAM,
+	CHART_HEATMAP,
+	CHART_PERCENTILES
+};
+
 struct chart_cfg {
-	const char *x, *y, *series, *title;
-	int kind; /* -1 auto, 0 line, 1 bar */
+	const char *x, *y, *series, *title; /* y: the first of ys */
+	const char *ys[CHART_MAX_Y];        /* y: one step.metric, or a list */
+	size_t ny;
+	int kind;        /* enum chart_kind */
+	bool xlog, ylog; /* log: x, y or both */
 	const struct node *where;
 };
+
+/* The latency kinds draw the distribution behind a latency metric. */
+static inline bool chart_kind_latency(int kind)
+{
+	return kind >= CHART_CDF;
+}
 
 /* Validate a `report:` section (pivot, charts, formats) with positions. */
 int rep_check_config(const struct node *report, struct diag *d);

@@ -11,6 +11,7 @@
 #include "rep_fmt.h"
 #include "rep_text.h"
 #include "rep_hosts.h"
+#include "rep_md_latency.h"
 #include "rep_md_repro.h"
 #include "rep_metric_axis.h"
 #include "svg.h"
@@ -105,66 +106,125 @@ static void marks_free(struct marks *mk)
 	free(mk->label);
 }
 
-/* A metric over time: one line per cell of the group (first repetition). */
-static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
-                      const char *metric, const struct rep_group *g, const char *title)
+/* The unit of a series or metric of a step, "" when unknown. */
+static const char *series_unit(struct rep_ctx *cx, const struct rep_group *g, const char *step,
+                               const char *metric)
 {
-	const struct run *r = cx->run;
-	struct svg_series *s = calloc(g->n ? g->n : 1, sizeof(*s));
-	char **labels = calloc(g->n ? g->n : 1, sizeof(*labels));
-	const char *unit = "";
-	size_t ns = 0;
-	int rc = 0;
-	struct marks mk = {0};
-	if (!s || !labels) {
-		free(s);
-		free(labels);
-		return -ENOMEM;
-	}
 	for (size_t k = 0; k < g->n; k++) {
 		const struct step_summary *ss = cell_summary_step(cx->sum[g->cells[k]], step);
 		const struct series *se = ss ? result_series(ss->first, metric) : NULL;
-		if (!se)
+		if (se && se->unit)
+			return se->unit;
+	}
+	return "";
+}
+
+/* An axis label: the metrics of c in unit (every one when c has one), and
+ * the unit (of the series of the group series_of; NULL: of the metrics). */
+static void unit_names(struct rep_ctx *cx, const struct rep_group *series_of, const struct chart_cfg *c,
+                       const char *unit, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t yi = 0; unit && yi < c->ny; yi++) {
+		char step[128];
+		const char *metric;
+		results_split_ref(c->ys[yi], step, sizeof(step), &metric);
+		const char *u =
+		    series_of ? series_unit(cx, series_of, step, metric) : rep_md_unit_of(cx, step, metric);
+		if (c->ny > 1 && strcmp(u && *u ? u : "", unit) != 0)
 			continue;
-		const struct run_cell *cell = &r->cells[g->cells[k]];
-		const char *v = c->series ? run_cell_param(cell, c->series) : NULL;
-		char lab[256];
-		if (v)
-			snprintf(lab, sizeof(lab), "%s", v);
-		else if (g->n > 1)
-			run_cell_label(cell, lab, sizeof(lab));
-		else
-			snprintf(lab, sizeof(lab), "%s", metric);
-		labels[ns] = strdup(lab);
-		s[ns] = (struct svg_series){labels[ns], se->n, se->t, se->v, NULL};
-		mark_add(&mk, m, g->cells[k], c->y, NAN, ns, g->n > 1 ? lab : NULL);
-		if (se->unit && *se->unit)
-			unit = se->unit;
-		ns++;
+		int w = snprintf(buf + k, len - k, "%s%s", k ? ", " : "", c->ys[yi]);
+		k = w > 0 && k + (size_t)w < len ? k + (size_t)w : k;
+	}
+	if (unit && *unit)
+		snprintf(buf + k, len - k, " (%s)", unit);
+}
+
+/* Metrics over time: one line per cell of the group (first repetition)
+ * and metric; metrics in another unit than the first's on a second y axis. */
+static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const struct rep_group *g,
+                      const char *title)
+{
+	const struct run *r = cx->run;
+	size_t cap = (g->n ? g->n : 1) * c->ny;
+	struct svg_series *s = calloc(cap, sizeof(*s));
+	char **labels = calloc(cap, sizeof(*labels));
+	bool *on2 = calloc(cap, sizeof(*on2));
+	const char *unit = NULL, *unit2 = NULL;
+	size_t ns = 0;
+	int rc = 0;
+	struct marks mk = {0};
+	if (!s || !labels || !on2) {
+		free(s);
+		free(labels);
+		free(on2);
+		return -ENOMEM;
+	}
+	for (size_t yi = 0; yi < c->ny; yi++) {
+		char step[128];
+		const char *metric;
+		results_split_ref(c->ys[yi], step, sizeof(step), &metric);
+		const char *u = series_unit(cx, g, step, metric);
+		bool second = unit && strcmp(u, unit) != 0;
+		if (!unit)
+			unit = u;
+		else if (second && !unit2)
+			unit2 = u;
+		else if (second && strcmp(u, unit2) != 0)
+			continue; /* a third unit: not drawn (docs/reports.md) */
+		for (size_t k = 0; k < g->n; k++) {
+			const struct step_summary *ss = cell_summary_step(cx->sum[g->cells[k]], step);
+			const struct series *se = ss ? result_series(ss->first, metric) : NULL;
+			if (!se)
+				continue;
+			const struct run_cell *cell = &r->cells[g->cells[k]];
+			const char *v = c->series ? run_cell_param(cell, c->series) : NULL;
+			char lab[256], full[400];
+			if (v)
+				snprintf(lab, sizeof(lab), "%s", v);
+			else if (g->n > 1)
+				rep_md_vary_label(r, g, g->cells[k], lab, sizeof(lab));
+			else
+				snprintf(lab, sizeof(lab), "%s", c->ny > 1 ? "" : metric);
+			snprintf(full, sizeof(full), "%s%s%s", c->ny > 1 ? c->ys[yi] : "",
+			         c->ny > 1 && *lab ? " " : "", lab);
+			labels[ns] = strdup(full);
+			s[ns] = (struct svg_series){.label = labels[ns], .n = se->n, .x = se->t, .y = se->v};
+			on2[ns] = second;
+			mark_add(&mk, m, g->cells[k], c->ys[yi], NAN, ns, g->n > 1 ? lab : NULL);
+			ns++;
+		}
 	}
 	if (ns == 0) {
 		fputs("*(no time series ", m->rf.f);
 		rep_md_text(m->rf.f, c->y);
 		fputs(" for this chart)*\n\n", m->rf.f);
 	} else {
-		char ylabel[160];
-		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
+		char ylabel[400], y2label[400];
+		unit_names(cx, g, c, unit, ylabel, sizeof(ylabel));
+		unit_names(cx, g, c, unit2, y2label, sizeof(y2label));
 		marks_finish(&mk);
-		struct svg_chart ch = {.kind = c->kind == 1 ? SVG_BAR : SVG_LINE,
+		struct svg_chart ch = {.kind = c->kind == CHART_BAR ? SVG_BAR : SVG_LINE,
 		                       .title = title,
 		                       .xlabel = "time (s)",
 		                       .x_zero = true,
 		                       .ylabel = ylabel,
+		                       .y2label = unit2 ? y2label : NULL,
+		                       .y2 = on2,
 		                       .s = s,
 		                       .ns = ns,
 		                       .marks = mk.v,
-		                       .nmarks = mk.n};
+		                       .nmarks = mk.n,
+		                       .xlog = c->xlog,
+		                       .ylog = c->ylog};
 		rc = rep_md_write_svg(cx, m, &ch);
 	}
 	marks_free(&mk);
 	for (size_t k = 0; k < ns; k++)
 		free(labels[k]);
 	free(labels);
+	free(on2);
 	free(s);
 	return rc;
 }
@@ -177,7 +237,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 static enum svg_kind chart_kind(const struct chart_cfg *c, bool numeric)
 {
 	if (c->kind >= 0)
-		return c->kind == 1 ? SVG_BAR : SVG_LINE;
+		return c->kind == CHART_BAR ? SVG_BAR : SVG_LINE;
 	return numeric ? SVG_LINE : SVG_BAR;
 }
 
@@ -244,15 +304,17 @@ static int write_multiples(struct rep_ctx *cx, struct md *m, const struct svg_ch
 	return rc;
 }
 
-/* A metric against a parameter, or against the axis of metric names `ax`
- * (NULL: x is a parameter): categories = x values, one line per series value. */
-static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const char *step,
-                       const char *metric, const struct metric_axis *ax, const struct rep_group *g,
-                       const char *title)
+/* Metrics against a parameter, or a metric against the axis of metric
+ * names `ax` (NULL: x is a parameter): categories = x values, one line per
+ * series value and metric; a metric in another unit on a second y axis. */
+static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c,
+                       const struct metric_axis *ax, const struct rep_group *g, const char *title)
 {
 	const struct run *r = cx->run;
 	struct rep_strs xs = {0}, sv = {0};
-	char name[256], ref[400];
+	char name[256], ref[400], step[128];
+	const char *metric;
+	results_split_ref(c->y, step, sizeof(step), &metric);
 	if (ax)
 		metric_axis_values(cx, g, step, ax, &xs);
 	else
@@ -261,53 +323,75 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 		rep_md_group_values(r, g, c->series, &sv);
 	else
 		rep_strs_add(&sv, "");
-	size_t nx = xs.n, nsv = sv.n;
-	struct svg_series *s = calloc(nsv ? nsv : 1, sizeof(*s));
-	double *x = calloc(nx ? nx : 1, sizeof(*x)), *y = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*y));
-	double *err = calloc((nx ? nx : 1) * (nsv ? nsv : 1), sizeof(*err));
+	size_t nx = xs.n, nsv = sv.n, ny = c->ny, nall = (nsv ? nsv : 1) * ny;
+	struct svg_series *s = calloc(nall, sizeof(*s));
+	char **labels = calloc(nall, sizeof(*labels));
+	bool *on2 = calloc(nall, sizeof(*on2));
+	double *x = calloc(nx ? nx : 1, sizeof(*x)), *y = calloc((nx ? nx : 1) * nall, sizeof(*y));
+	double *err = calloc((nx ? nx : 1) * nall, sizeof(*err));
+	const char *unit = NULL, *unit2 = NULL;
 	int rc = 0;
 	bool numeric = true;
+	size_t ns = 0;
 	struct marks mk = {0};
-	if (!s || !x || !y || !err) {
+	if (!s || !labels || !on2 || !x || !y || !err) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < nx; i++) {
+	for (size_t i = 0; i < nx; i++) { /* numeric: a line (chart_kind) */
 		double v;
-		x[i] = (double)i;
-		numeric &= units_is_number(xs.v[i], &v);
+		numeric &= units_is_number(xs.v[i], &v), x[i] = (double)i;
 	}
-	for (size_t j = 0; j < nsv; j++) {
-		for (size_t i = 0; i < nx; i++) {
-			y[j * nx + i] = err[j * nx + i] = NAN;
-			for (size_t k = 0; k < g->n; k++) {
-				const struct run_cell *cell = &r->cells[g->cells[k]];
-				const char *xv = ax ? xs.v[i] : run_cell_param(cell, c->x),
-				           *sval = c->series ? run_cell_param(cell, c->series) : "";
-				if (!xv || strcmp(xv, xs.v[i]) != 0 || !sval || strcmp(sval, sv.v[j]) != 0)
-					continue;
-				if (ax)
-					metric_axis_metric(ax, xs.v[i], name, sizeof(name));
-				snprintf(ref, sizeof(ref), "%s.%s", step, ax ? name : metric);
-				const struct metric_summary *ms =
-				    cell_summary_metric(cx->sum[g->cells[k]], step, ax ? name : metric);
-				if (ms) {
-					y[j * nx + i] = ms->st.mean;
-					/* two samples: half their range (as the tables), not t's 12.7 SE */
-					err[j * nx + i] =
-					    ms->st.n == 2 ? (ms->st.max - ms->st.min) / 2 : ms->ci_half;
+	for (size_t yi = 0; yi < ny; yi++) {
+		results_split_ref(c->ys[yi], step, sizeof(step), &metric);
+		if (ax)
+			metric_axis_metric(ax, nx ? xs.v[0] : "", name, sizeof(name));
+		const char *u = rep_md_unit_of(cx, step, ax ? name : metric);
+		bool second = unit && strcmp(u, unit) != 0;
+		if (!unit)
+			unit = u;
+		else if (second && !unit2)
+			unit2 = u;
+		else if (second && strcmp(u, unit2) != 0)
+			continue; /* a third unit: not drawn (docs/reports.md) */
+		for (size_t j = 0; j < nsv; j++, ns++) {
+			double *yv = y + ns * nx, *ev = err + ns * nx;
+			for (size_t i = 0; i < nx; i++) {
+				yv[i] = ev[i] = NAN;
+				for (size_t k = 0; k < g->n; k++) {
+					const struct run_cell *cell = &r->cells[g->cells[k]];
+					const char *xv = ax ? xs.v[i] : run_cell_param(cell, c->x),
+					           *sval = c->series ? run_cell_param(cell, c->series) : "";
+					if (!xv || strcmp(xv, xs.v[i]) != 0 || !sval ||
+					    strcmp(sval, sv.v[j]) != 0)
+						continue;
+					if (ax)
+						metric_axis_metric(ax, xs.v[i], name, sizeof(name));
+					snprintf(ref, sizeof(ref), "%s.%s", step, ax ? name : metric);
+					const struct metric_summary *ms = cell_summary_metric(
+					    cx->sum[g->cells[k]], step, ax ? name : metric);
+					if (ms) {
+						yv[i] = ms->st.mean;
+						/* two samples: half their range (as the tables), not t's 12.7 SE */
+						ev[i] = ms->st.n == 2 ? (ms->st.max - ms->st.min) / 2 : ms->ci_half;
+					}
+					mark_add(&mk, m, g->cells[k], ref, (double)i, ns, NULL);
+					break;
 				}
-				mark_add(&mk, m, g->cells[k], ref, (double)i, j, NULL);
-				break;
 			}
+			char lab[400];
+			if (ny > 1)
+				snprintf(lab, sizeof(lab), "%s%s%s", c->ys[yi], *sv.v[j] ? " " : "", sv.v[j]);
+			else
+				snprintf(lab, sizeof(lab), "%s", *sv.v[j] ? sv.v[j] : metric);
+			labels[ns] = strdup(lab);
+			s[ns] = (struct svg_series){.label = labels[ns], .n = nx, .x = x, .y = yv, .err = ev};
+			on2[ns] = second;
 		}
-		s[j] = (struct svg_series){*sv.v[j] ? sv.v[j] : metric, nx, x, y + j * nx, err + j * nx};
 	}
-	if (ax)
-		metric_axis_metric(ax, nx ? xs.v[0] : "", name, sizeof(name));
-	const char *unit = rep_md_unit_of(cx, step, ax ? name : metric);
-	char ylabel[160];
-	snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", c->y, *unit ? " (" : "", unit, *unit ? ")" : "");
+	char ylabel[400], y2label[400];
+	unit_names(cx, NULL, c, unit, ylabel, sizeof(ylabel));
+	unit_names(cx, NULL, c, unit2, y2label, sizeof(y2label));
 	marks_finish(&mk);
 	struct svg_chart ch = {.kind = chart_kind(c, numeric),
 	                       .title = title,
@@ -315,20 +399,27 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	                       .nmarks = mk.n,
 	                       .xlabel = c->x,
 	                       .ylabel = ylabel,
+	                       .y2label = unit2 ? y2label : NULL,
+	                       .y2 = on2,
 	                       .categories = (const char *const *)xs.v,
 	                       .ncat = nx,
 	                       .s = s,
-	                       .ns = nsv};
+	                       .ns = ns,
+	                       .ylog = c->ylog};
 	if (nx == 0) {
 		fputs("*(no values of ", m->rf.f);
 		rep_md_text(m->rf.f, c->x);
 		fputs(" for this chart)*\n\n", m->rf.f);
-	} else if (nsv > SMALL_MULTIPLES_OVER)
+	} else if (ns > SMALL_MULTIPLES_OVER && ny == 1)
 		rc = write_multiples(cx, m, &ch, c->series);
 	else
 		rc = rep_md_write_svg(cx, m, &ch);
 out:
 	marks_free(&mk);
+	for (size_t k = 0; labels && k < ns; k++)
+		free(labels[k]);
+	free(labels);
+	free(on2);
 	free(err);
 	free(s);
 	free(x);
@@ -338,6 +429,18 @@ out:
 	return rc;
 }
 
+/* The metrics of c for a title: "a.iops, a.lat_p99_us". */
+static const char *ys_text(const struct chart_cfg *c, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->ny; i++) {
+		int w = snprintf(buf + k, len - k, "%s%s", i ? ", " : "", c->ys[i]);
+		k = w > 0 && k + (size_t)w < len ? k + (size_t)w : k;
+	}
+	return buf;
+}
+
 int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 {
 	if (rep_config_count(chs))
@@ -345,7 +448,7 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 	for (size_t ci = 0; ci < rep_config_count(chs); ci++) {
 		const struct node *cfg = rep_config_at(chs, ci);
 		struct chart_cfg c;
-		char step[128], title[256];
+		char step[128], title[256], ytext[200];
 		const char *metric;
 		if (rep_config_chart(cfg, &c, cx->d) < 0) {
 			m->bad_config = true;
@@ -353,7 +456,8 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			continue;
 		}
 		results_split_ref(c.y, step, sizeof(step), &metric);
-		bool over_time = strcmp(c.x, "time") == 0 || strcmp(c.x, "t") == 0;
+		bool over_time =
+		    strcmp(c.x, "time") == 0 || strcmp(c.x, "t") == 0 || chart_kind_latency(c.kind);
 		struct metric_axis ax;
 		bool by_axis =
 		    !over_time && metric_axis_parse(metric, &ax, NULL) && strcmp(ax.name, c.x) == 0;
@@ -365,28 +469,44 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 			rep_md_unknown_param(m, cx, cfg, "series", c.series);
 			continue;
 		}
-		const char *used[] = {over_time || by_axis ? NULL : c.x, c.series};
+		/* cdf and histogram draw every cell on one chart: no facets */
+		bool all = (c.kind == CHART_CDF || c.kind == CHART_HISTOGRAM) && !c.series;
+		size_t nused = all ? m->vary.n : 2;
+		const char **used = calloc(nused ? nused : 1, sizeof(*used));
+		if (!used)
+			return -ENOMEM;
+		for (size_t i = 0; all && i < nused; i++)
+			used[i] = m->vary.v[i];
+		if (!all) {
+			used[0] = over_time || by_axis ? NULL : c.x;
+			used[1] = c.series;
+		}
 		struct rep_group *g;
 		size_t ng;
-		if (rep_group_cells(cx->run, c.where, used, 2, &g, &ng) < 0)
+		int grc = rep_group_cells(cx->run, c.where, used, nused, &g, &ng);
+		free(used);
+		if (grc < 0)
 			return -ENOMEM;
 		if (c.title)
 			snprintf(title, sizeof(title), "%s", c.title);
+		else if (chart_kind_latency(c.kind))
+			rep_md_latency_title(&c, title, sizeof(title));
 		else if (over_time)
-			snprintf(title, sizeof(title), "%s over time%s%s", c.y, c.series ? " by " : "",
-			         c.series ? c.series : "");
+			snprintf(title, sizeof(title), "%s over time%s%s", ys_text(&c, ytext, sizeof(ytext)),
+			         c.series ? " by " : "", c.series ? c.series : "");
 		else
-			snprintf(title, sizeof(title), "%s by %s%s%s", c.y, c.x, c.series ? " and " : "",
-			         c.series ? c.series : "");
+			snprintf(title, sizeof(title), "%s by %s%s%s", ys_text(&c, ytext, sizeof(ytext)), c.x,
+			         c.series ? " and " : "", c.series ? c.series : "");
 		int rc = 0;
 		for (size_t gi = 0; gi < ng && rc == 0; gi++) {
 			/* the facet (the other parameters' values) in the title */
 			char full[512];
 			snprintf(full, sizeof(full), "%s%s%s", title, *g[gi].label ? " — " : "", g[gi].label);
 			rep_hosts_warn(m->rf.f, cx->run, g[gi].cells, g[gi].n, "chart");
-			rc = over_time
-			         ? chart_time(cx, m, &c, step, metric, &g[gi], full)
-			         : chart_param(cx, m, &c, step, metric, by_axis ? &ax : NULL, &g[gi], full);
+			rc = chart_kind_latency(c.kind)
+			         ? rep_md_chart_latency(cx, m, &c, &g[gi], full, rep_md_write_svg)
+			     : over_time ? chart_time(cx, m, &c, &g[gi], full)
+			                 : chart_param(cx, m, &c, by_axis ? &ax : NULL, &g[gi], full);
 		}
 		if (ng == 0) {
 			fputs("*(no cell matches the chart of ", m->rf.f);

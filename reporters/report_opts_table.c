@@ -8,7 +8,8 @@
 const char *const report_stat_values[] = {"mean", "median", "min", "max", "stddev", "cv", "n", NULL};
 #define NAME_OF(name, ops, on) name,
 const char *const report_format_values[] = {REP_TABLE(NAME_OF) NULL};
-const char *const report_kind_values[] = {"line", "bar", NULL};
+const char *const report_kind_values[] = {"line", "bar", "cdf", "histogram", "heatmap", "percentiles", NULL};
+static const char *const report_log_values[] = {"x", "y", "both", NULL};
 const char *const expect_role_values[] = {"headline", "control", "held-out", "self-test", "info", NULL};
 
 #define WHERE                                                                                                \
@@ -57,12 +58,13 @@ static const struct opt_desc pivot_rows[] = {
 };
 
 static const struct opt_desc chart_rows[] = {
-    {"x", OPT_STRING, NULL, NULL, NULL, "time, a parameter name, or the {NAME} of y", OPT_REQUIRED, NULL, NULL, NULL},
-    {"y", OPT_STRING, NULL, NULL, NULL, "step.metric (for x: time, a series of the step)", OPT_REQUIRED, NULL, NULL, NULL},
+    {"x", OPT_STRING, NULL, "time for the latency kinds", NULL, "time, a parameter name, or the {NAME} of y (required for line and bar)", 0, NULL, NULL, NULL},
+    {"y", OPT_STRING, NULL, NULL, NULL, "step.metric, or a list of them on one chart (a second y axis when their units differ); for x: time, series of the step; for the latency kinds, one latency metric of the step (rr.read.lat_p99_us, tpcb.lat_p99_ms): its distribution is drawn", OPT_REQUIRED | OPT_OR_LIST, NULL, NULL, NULL},
     {"series", OPT_STRING, NULL, NULL, NULL, "parameter name: one line (or bar colour) per value", 0, NULL, NULL, NULL},
     {"where", OPT_MAP, NULL, "all cells", NULL, "restrict to matching cells", 0, NULL, WHERE, NULL},
     {"title", OPT_STRING, NULL, "Y by X (and SERIES)", NULL, "chart title", 0, NULL, NULL, NULL},
-    {"kind", OPT_ENUM, NULL, "line when every x is a plain number, else bar", report_kind_values, "drawing: line or bar", 0, NULL, NULL, NULL},
+    {"kind", OPT_ENUM, NULL, "line when every x is a plain number, else bar", report_kind_values, "drawing: line or bar; or a latency chart (docs/reports.md): cdf (one line per cell), histogram, heatmap (time x latency, one per cell), percentiles (p50, p99, p99.9 per interval, one per cell)", 0, NULL, NULL, NULL},
+    {"log", OPT_ENUM, NULL, "linear; x for cdf and histogram, y for heatmap and percentiles", report_log_values, "logarithmic axes: x, y or both", 0, NULL, NULL, NULL},
 };
 
 static const struct opt_desc expect_rows[] = {

@@ -112,23 +112,53 @@ void svg_escape(FILE *f, const char *s)
 struct frame {
 	int W, H;            /* the whole image */
 	double x0, y0, w, h; /* plot area in pixels (y0 = top) */
-	double xlo, xhi, ylo, yhi;
-	bool cat;
+	double xlo, xhi, ylo, yhi, y2lo, y2hi;
+	bool cat, xlog, ylog, y2;
 	size_t ncat;
-	struct svg_ticks yt, xt; /* xt unused on a categorical axis */
-	double legend_w;         /* 0: no legend */
+	struct svg_ticks yt, xt, y2t; /* xt unused on a categorical axis */
+	double legend_w;              /* 0: no legend */
 };
+
+/* Position of v in [lo, hi] as a fraction, on a log or linear scale. */
+static double frac(double v, double lo, double hi, bool lg)
+{
+	if (lg)
+		return (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
+	return (v - lo) / (hi - lo);
+}
 
 static double px(const struct frame *fr, double x)
 {
 	if (fr->cat)
 		return fr->x0 + (x + 0.5) * fr->w / (double)(fr->ncat ? fr->ncat : 1);
-	return fr->x0 + (x - fr->xlo) / (fr->xhi - fr->xlo) * fr->w;
+	return fr->x0 + frac(x, fr->xlo, fr->xhi, fr->xlog) * fr->w;
 }
 
 static double py(const struct frame *fr, double y)
 {
-	return fr->y0 + fr->h - (y - fr->ylo) / (fr->yhi - fr->ylo) * fr->h;
+	return fr->y0 + fr->h - frac(y, fr->ylo, fr->yhi, fr->ylog) * fr->h;
+}
+
+static double py2(const struct frame *fr, double y)
+{
+	return fr->y0 + fr->h - frac(y, fr->y2lo, fr->y2hi, false) * fr->h;
+}
+
+/* A series point's y in pixels, on its axis. */
+static double sy(const struct frame *fr, bool on_y2, double y)
+{
+	return on_y2 && fr->y2 ? py2(fr, y) : py(fr, y);
+}
+
+static bool is_y2(const struct svg_chart *c, size_t i)
+{
+	return c->y2 && c->y2[i];
+}
+
+/* A value that can be placed on an axis (log: positive). */
+static bool on_axis(double v, bool lg)
+{
+	return isfinite(v) && (!lg || v > 0);
 }
 
 static void text(FILE *f, double x, double y, const char *anchor, const char *cls, const char *s)
@@ -136,6 +166,75 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *cl
 	fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", cls, x, y, anchor);
 	svg_escape(f, s);
 	fputs("</text>\n", f);
+}
+
+/* The legend's lines of label l: wrapped at spaces (or cut at LEGEND_COLS
+ * when a word is longer), never cut off (issue 31). */
+enum { LEGEND_COLS = 30, LEGEND_LINES = 6 };
+
+static size_t wrap(const char *l, size_t at[LEGEND_LINES], size_t len[LEGEND_LINES])
+{
+	size_t n = 0, i = 0, L = strlen(l);
+	while (i < L && n < LEGEND_LINES) {
+		size_t take = L - i;
+		if (take > LEGEND_COLS && n + 1 < LEGEND_LINES) {
+			take = LEGEND_COLS;
+			for (size_t k = LEGEND_COLS; k > LEGEND_COLS / 3; k--)
+				if (l[i + k] == ' ') {
+					take = k;
+					break;
+				}
+			/* do not split a UTF-8 character */
+			while (take > 1 && ((unsigned char)l[i + take] & 0xC0) == 0x80)
+				take--;
+		}
+		at[n] = i;
+		len[n++] = take;
+		i += take;
+		while (i < L && l[i] == ' ')
+			i++;
+	}
+	return n;
+}
+
+/* The range of the values on one axis, and its nice ticks. */
+static void axis_range(double lo, double hi, bool lg, bool zero, int target, struct svg_ticks *t, double *alo,
+                       double *ahi)
+{
+	if (lg) {
+		if (!(lo > 0) || !isfinite(lo)) {
+			lo = 1;
+			hi = 10;
+		}
+		*alo = pow(10, floor(log10(lo) + 1e-9));
+		*ahi = pow(10, ceil(log10(hi) - 1e-9));
+		if (*ahi <= *alo)
+			*ahi = *alo * 10;
+		*t = (struct svg_ticks){*alo, 10, 0};
+		return;
+	}
+	if (zero) {
+		lo = fmin(lo, 0);
+		hi = fmax(hi, 0);
+	}
+	svg_nice_ticks(lo, hi, target, t);
+	*alo = t->start;
+	*ahi = t->start + t->step * (t->n - 1);
+}
+
+/* The ticks of a log axis [lo, hi]: 1, 2, 5 x 10^k over up to 3 decades,
+ * else each decade. n at most max. */
+static int log_ticks(double lo, double hi, double *v, int max)
+{
+	int n = 0;
+	bool fine = log10(hi / lo) <= 3.01;
+	for (double d = lo; d <= hi * 1.0001 && n < max; d *= 10) {
+		static const double m[] = {1, 2, 5};
+		for (int k = 0; k < (fine ? 3 : 1) && n < max; k++)
+			if (d * m[k] <= hi * 1.0001)
+				v[n++] = d * m[k];
+	}
+	return n;
 }
 
 /* Image and plot area, legend width, data range and ticks. */
@@ -146,58 +245,93 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	                     .x0 = 80,
 	                     .y0 = 48,
 	                     .cat = c->categories != NULL,
-	                     .ncat = c->ncat};
+	                     .ncat = c->ncat,
+	                     .xlog = c->xlog && !c->categories,
+	                     .ylog = c->ylog};
 	for (size_t i = 0; i < c->ns; i++) {
-		double w = 30 + 7.0 * (double)(c->s[i].label ? strlen(c->s[i].label) : 0);
-		fr->legend_w = fmax(fr->legend_w, fmin(w, 220));
+		size_t at[LEGEND_LINES], len[LEGEND_LINES], longest = 0;
+		size_t nl = wrap(c->s[i].label ? c->s[i].label : "", at, len);
+		for (size_t k = 0; k < nl; k++)
+			longest = len[k] > longest ? len[k] : longest;
+		fr->legend_w = fmax(fr->legend_w, 30 + 7.0 * (double)longest);
+		fr->y2 |= is_y2(c, i);
 	}
 	if (c->no_legend || (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label)))
 		fr->legend_w = 0;
-	fr->w = fr->W - fr->x0 - 20 - fr->legend_w;
+	if (c->kind == SVG_HEATMAP)
+		fr->legend_w = 90; /* the colour scale */
+	fr->w = fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0);
 	fr->h = fr->H - fr->y0 - 60;
 
 	/* Data range. */
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+	double y2lo = INFINITY, y2hi = -INFINITY;
 	for (size_t i = 0; i < c->ns; i++)
 		for (size_t k = 0; k < c->s[i].n; k++) {
-			if (!isfinite(c->s[i].y[k]) || !isfinite(c->s[i].x[k]))
+			const struct svg_series *s = &c->s[i];
+			const double *x2 = c->x2 ? c->x2[i] : NULL;
+			bool y2 = is_y2(c, i) && fr->y2;
+			if (!on_axis(s->y[k], fr->ylog && !y2) || !on_axis(s->x[k], fr->xlog))
 				continue;
-			xlo = fmin(xlo, c->s[i].x[k]);
-			xhi = fmax(xhi, c->s[i].x[k]);
-			double y = c->s[i].y[k];
-			double e = c->s[i].err && isfinite(c->s[i].err[k]) ? fabs(c->s[i].err[k]) : 0;
+			xlo = fmin(xlo, s->x[k]);
+			xhi = fmax(xhi, x2 && on_axis(x2[k], fr->xlog) ? x2[k] : s->x[k]);
+			double y = s->y[k];
+			double e = s->err && isfinite(s->err[k]) ? fabs(s->err[k]) : 0;
 			/* an error bar of a positive value stops at 0 (write_err_bars) */
-			ylo = fmin(ylo, y >= 0 ? fmax(y - e, 0) : y - e);
-			yhi = fmax(yhi, y + e);
+			double lo = fr->ylog && !y2 ? y : y >= 0 ? fmax(y - e, 0) : y - e;
+			if (y2) {
+				y2lo = fmin(y2lo, lo);
+				y2hi = fmax(y2hi, y + e);
+			} else {
+				ylo = fmin(ylo, lo);
+				yhi = fmax(yhi, y + e);
+			}
+		}
+	const struct svg_heat *hm = c->kind == SVG_HEATMAP ? c->heat : NULL;
+	for (size_t i = 0; hm && i < hm->nx; i++) {
+		xlo = fmin(xlo, hm->x0[i]);
+		xhi = fmax(xhi, hm->x1[i]);
+	}
+	for (size_t j = 0; hm && j < hm->ny; j++)
+		if (on_axis(hm->y0[j], fr->ylog)) {
+			ylo = fmin(ylo, hm->y0[j]);
+			yhi = fmax(yhi, hm->y1[j]);
 		}
 	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo)) {
 		ylo = fmin(ylo, c->y_lo);
 		yhi = fmax(yhi, c->y_hi);
 	}
 	for (size_t i = 0; i < c->nmarks; i++)
-		if (isfinite(c->marks[i].y)) {
+		if (on_axis(c->marks[i].y, fr->ylog)) {
 			bool had = isfinite(ylo);
 			ylo = fmin(ylo, c->marks[i].y);
 			yhi = fmax(yhi, c->marks[i].y);
 			if (!had && !fr->cat) {
-				xlo = 0;
-				xhi = 1;
+				xlo = fr->xlog ? 1 : 0;
+				xhi = fr->xlog ? 10 : 1;
 			}
 		}
 	if (!isfinite(ylo)) {
-		ylo = 0;
-		yhi = 1;
-		xlo = 0;
-		xhi = 1;
+		ylo = fr->ylog ? 1 : 0;
+		yhi = fr->ylog ? 10 : 1;
+		xlo = fr->xlog ? 1 : 0;
+		xhi = fr->xlog ? 10 : 1;
 	}
-	ylo = fmin(ylo, 0);
-	yhi = fmax(yhi, 0);
-	svg_nice_ticks(ylo, yhi, 6, &fr->yt);
-	fr->ylo = fr->yt.start;
-	fr->yhi = fr->yt.start + fr->yt.step * (fr->yt.n - 1);
+	axis_range(ylo, yhi, fr->ylog, c->kind != SVG_HEATMAP, 6, &fr->yt, &fr->ylo, &fr->yhi);
+	if (fr->y2) {
+		if (!isfinite(y2lo)) {
+			y2lo = 0;
+			y2hi = 1;
+		}
+		axis_range(y2lo, y2hi, false, true, 6, &fr->y2t, &fr->y2lo, &fr->y2hi);
+	}
 	if (!fr->cat) {
-		if (c->x_zero && xlo > 0)
+		if (c->x_zero && xlo > 0 && !fr->xlog)
 			xlo = 0;
+		if (fr->xlog) {
+			axis_range(xlo, xhi, true, false, 8, &fr->xt, &fr->xlo, &fr->xhi);
+			return;
+		}
 		svg_nice_ticks(xlo, xhi, 8, &fr->xt);
 		fr->xlo = xlo < fr->xt.start ? xlo : fr->xt.start;
 		fr->xhi = fr->xt.start + fr->xt.step * (fr->xt.n - 1);
@@ -226,6 +360,25 @@ static void write_head(FILE *f, const struct svg_chart *c, const struct frame *f
 	}
 }
 
+/* The tick values of a numeric axis: nice steps, or a log axis' marks. */
+static int tick_values(const struct svg_ticks *t, bool lg, double lo, double hi, double *v, int max)
+{
+	if (lg)
+		return log_ticks(lo, hi, v, max);
+	int n = 0;
+	for (int i = 0; i < t->n && n < max; i++) {
+		double x = t->start + t->step * i;
+		if (x >= lo - 1e-9 * t->step)
+			v[n++] = x;
+	}
+	return n;
+}
+
+static void tick_text(double v, const struct svg_ticks *t, bool lg, char *buf, size_t len)
+{
+	svg_tick_label(v, lg ? v : t->step, buf, len);
+}
+
 static void write_x_ticks(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
 	char buf[64];
@@ -241,40 +394,64 @@ static void write_x_ticks(FILE *f, const struct svg_chart *c, const struct frame
 				text(f, x, fr->y0 + fr->h + 18, "middle", "tick", c->categories[i]);
 		}
 	} else {
-		for (int i = 0; i < fr->xt.n; i++) {
-			double v = fr->xt.start + fr->xt.step * i;
-			if (v < fr->xlo - 1e-9 * fr->xt.step)
-				continue;
-			double x = px(fr, v);
+		double v[64];
+		int n = tick_values(&fr->xt, fr->xlog, fr->xlo, fr->xhi, v, 64);
+		for (int i = 0; i < n; i++) {
+			double x = px(fr, v[i]);
+			if (fr->xlog) /* a grid line per tick: log spacing is read from it */
+				fprintf(
+				    f,
+				    "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				    "stroke=\"#eee\"/>\n",
+				    x, fr->y0, x, fr->y0 + fr->h);
 			fprintf(f,
 			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
 			        x, fr->y0 + fr->h, x, fr->y0 + fr->h + 5);
-			svg_tick_label(v, fr->xt.step, buf, sizeof(buf));
+			tick_text(v[i], &fr->xt, fr->xlog, buf, sizeof(buf));
 			text(f, x, fr->y0 + fr->h + 18, "middle", "tick", buf);
 		}
 	}
 	fputs("</g>\n", f);
 }
 
-/* Grid, y ticks, x ticks, the frame and the axis labels. */
+/* Grid, y ticks (and the second axis' at the right), x ticks, the frame
+ * and the axis labels. */
 static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
 	char buf[64];
+	double v[64];
 	fputs("<g class=\"axis y\" stroke-width=\"1\">\n", f);
-	for (int i = 0; i < fr->yt.n; i++) {
-		double v = fr->yt.start + fr->yt.step * i, y = py(fr, v);
+	int n = tick_values(&fr->yt, fr->ylog, fr->ylo, fr->yhi, v, 64);
+	for (int i = 0; i < n; i++) {
+		double y = py(fr, v[i]);
 		fprintf(f,
 		        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"#e0e0e0\"/>\n",
 		        fr->x0, y, fr->x0 + fr->w, y);
-		svg_tick_label(v, fr->yt.step, buf, sizeof(buf));
+		tick_text(v[i], &fr->yt, fr->ylog, buf, sizeof(buf));
 		text(f, fr->x0 - 6, y + 4, "end", "tick", buf);
 	}
 	fputs("</g>\n", f);
+	if (fr->y2) {
+		fputs("<g class=\"axis y2\">\n", f);
+		n = tick_values(&fr->y2t, false, fr->y2lo, fr->y2hi, v, 64);
+		for (int i = 0; i < n; i++) {
+			double y = py2(fr, v[i]);
+			fprintf(f,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+			        fr->x0 + fr->w, y, fr->x0 + fr->w + 5, y);
+			tick_text(v[i], &fr->y2t, false, buf, sizeof(buf));
+			text(f, fr->x0 + fr->w + 8, y + 4, "start", "tick", buf);
+		}
+		fputs("</g>\n", f);
+	}
 	write_x_ticks(f, c, fr);
 	/* Axis lines on top of the grid. */
-	fprintf(f, "<path class=\"frame\" d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
-	        fr->x0, fr->y0, fr->y0 + fr->h, fr->x0 + fr->w);
+	fprintf(f, "<path class=\"frame\" d=\"M%.1f %.1fV%.1fH%.1f", fr->x0, fr->y0, fr->y0 + fr->h,
+	        fr->x0 + fr->w);
+	if (fr->y2)
+		fprintf(f, "V%.1f", fr->y0);
+	fputs("\" fill=\"none\" stroke=\"#333\"/>\n", f);
 	if (c->xlabel)
 		text(f, fr->x0 + fr->w / 2, fr->y0 + fr->h + 40, "middle", "xlabel", c->xlabel);
 	if (c->ylabel) {
@@ -283,6 +460,14 @@ static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *f
 		        "text-anchor=\"middle\">",
 		        fr->y0 + fr->h / 2);
 		svg_escape(f, c->ylabel);
+		fputs("</text>\n", f);
+	}
+	if (fr->y2 && c->y2label) {
+		fprintf(f,
+		        "<text class=\"ylabel y2\" transform=\"translate(%.1f %.1f) rotate(90)\" "
+		        "text-anchor=\"middle\">",
+		        fr->x0 + fr->w + 52, fr->y0 + fr->h / 2);
+		svg_escape(f, c->y2label);
 		fputs("</text>\n", f);
 	}
 }
@@ -299,7 +484,11 @@ static void write_bars(FILE *f, const struct svg_chart *c, const struct frame *f
 			continue;
 		double x = (fr->cat ? px(fr, s->x[k]) - slot * 0.4 : px(fr, s->x[k]) - bw * c->ns / 2) +
 		           bw * (double)i;
-		double y1 = py(fr, fmax(s->y[k], 0)), y2 = py(fr, fmin(s->y[k], 0));
+		bool on2 = is_y2(c, i), lg = fr->ylog && !(on2 && fr->y2);
+		if (!on_axis(s->y[k], lg))
+			continue;
+		double base = lg ? fr->ylo : 0; /* a bar on a log axis starts at its bottom */
+		double y1 = sy(fr, on2, fmax(s->y[k], base)), y2 = sy(fr, on2, fmin(s->y[k], base));
 		fprintf(f,
 		        "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		        "height=\"%.1f\" "
@@ -331,7 +520,7 @@ static void write_err_bars(FILE *f, const struct svg_chart *c, const struct fram
 	bool any = false;
 	for (size_t k = 0; s->err && k < s->n; k++) {
 		double e = s->err[k];
-		if (!isfinite(e) || !(e > 0) || !isfinite(s->y[k]) || !isfinite(s->x[k]))
+		if (!isfinite(e) || !(e > 0) || !isfinite(s->y[k]) || !isfinite(s->x[k]) || fr->ylog)
 			continue;
 		if (!any) /* dark over bars; a line's own colour, to tell lines apart */
 			fprintf(f, "<g class=\"err-bars\"%s stroke-width=\"1.2\">\n",
@@ -344,7 +533,9 @@ static void write_err_bars(FILE *f, const struct svg_chart *c, const struct fram
 		double lo = s->y[k] - e, hi = s->y[k] + e;
 		if (s->y[k] >= 0 && lo < 0)
 			lo = 0;
-		double y1 = py(fr, fmax(lo, fr->ylo)), y2 = py(fr, fmin(hi, fr->yhi));
+		bool on2 = is_y2(c, i) && fr->y2;
+		double y1 = on2 ? py2(fr, fmax(lo, fr->y2lo)) : py(fr, fmax(lo, fr->ylo));
+		double y2 = on2 ? py2(fr, fmin(hi, fr->y2hi)) : py(fr, fmin(hi, fr->yhi));
 		fprintf(f,
 		        "<line class=\"err-bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -355,20 +546,22 @@ static void write_err_bars(FILE *f, const struct svg_chart *c, const struct fram
 		fputs("</g>\n", f);
 }
 
-/* A line broken at gaps (non-finite values), with markers. */
-static void write_line(FILE *f, const struct svg_series *s, const struct frame *fr)
+/* A line broken at gaps (non-finite values, or not positive on a log
+ * axis), with markers; dashed on the second y axis. */
+static void write_line(FILE *f, const struct svg_series *s, bool on2, const struct frame *fr)
 {
-	bool open = false;
+	bool open = false, lg = fr->ylog && !(on2 && fr->y2);
 	for (size_t k = 0; k < s->n; k++) {
-		if (!isfinite(s->y[k]) || !isfinite(s->x[k])) {
+		if (!on_axis(s->y[k], lg) || !on_axis(s->x[k], fr->xlog)) {
 			if (open)
 				fputs("\"/>\n", f);
 			open = false;
 			continue;
 		}
 		if (!open)
-			fputs("<polyline fill=\"none\" stroke-width=\"2\" points=\"", f);
-		fprintf(f, "%s%.1f,%.1f", open ? " " : "", px(fr, s->x[k]), py(fr, s->y[k]));
+			fprintf(f, "<polyline fill=\"none\" stroke-width=\"2\"%s points=\"",
+			        on2 && fr->y2 ? " stroke-dasharray=\"7 3\"" : "");
+		fprintf(f, "%s%.1f,%.1f", open ? " " : "", px(fr, s->x[k]), sy(fr, on2, s->y[k]));
 		open = true;
 	}
 	if (open)
@@ -376,9 +569,88 @@ static void write_line(FILE *f, const struct svg_series *s, const struct frame *
 	/* Markers only where they stay readable. */
 	if (s->n <= 60)
 		for (size_t k = 0; k < s->n; k++)
-			if (isfinite(s->y[k]) && isfinite(s->x[k]))
+			if (on_axis(s->y[k], lg) && on_axis(s->x[k], fr->xlog))
 				fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
-				        px(fr, s->x[k]), py(fr, s->y[k]));
+				        px(fr, s->x[k]), sy(fr, on2, s->y[k]));
+}
+
+/* A histogram's buckets [x, x2) as translucent bars (see svg.h). */
+static void write_hist(FILE *f, const struct svg_series *s, const double *x2v, const struct frame *fr)
+{
+	char buf[64], a[32], b[32];
+	for (size_t k = 0; k < s->n; k++) {
+		double x2 = x2v ? x2v[k] : NAN;
+		if (!on_axis(s->y[k], fr->ylog) || !on_axis(s->x[k], fr->xlog) || !on_axis(x2, fr->xlog) ||
+		    s->y[k] <= 0)
+			continue;
+		double xa = px(fr, s->x[k]), xb = px(fr, x2);
+		double ya = py(fr, s->y[k]), yb = fr->y0 + fr->h;
+		fprintf(f,
+		        "<rect class=\"hbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		        "fill-opacity=\"0.35\" stroke-width=\"1\"><title>",
+		        xa, ya, fmax(xb - xa, 0.5), fmax(yb - ya, 0.5));
+		svg_escape(f, s->label);
+		svg_tick_label(s->x[k], s->x[k] / 100 + 1e-12, a, sizeof(a));
+		svg_tick_label(x2, x2 / 100 + 1e-12, b, sizeof(b));
+		svg_tick_label(s->y[k], fabs(s->y[k]) / 1000 + 1e-12, buf, sizeof(buf));
+		fprintf(f, " [%s, %s): %s</title></rect>\n", a, b, buf);
+	}
+}
+
+/* A colour for t in [0, 1]: light yellow to dark blue (as viridis, read
+ * backwards, so that empty is white and many is dark). */
+static void ramp(double t, char out[8])
+{
+	static const double stop[][3] = {
+	    {255, 247, 188}, {254, 196, 79}, {236, 112, 20}, {153, 52, 4}, {37, 37, 112}};
+	t = fmin(fmax(t, 0), 1) * 4;
+	int i = t >= 4 ? 3 : (int)t;
+	double u = t - i;
+	int rgb[3];
+	for (int k = 0; k < 3; k++)
+		rgb[k] = (int)lround(stop[i][k] + (stop[i + 1][k] - stop[i][k]) * u);
+	snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+/* The heatmap's cells, coloured by log(count), and its colour scale. */
+static void write_heat(FILE *f, const struct svg_chart *c, const struct frame *fr)
+{
+	const struct svg_heat *h = c->heat;
+	double vmax = 0;
+	char col[8], a[32], b[32], n[32];
+	for (size_t i = 0; h && i < h->nx * h->ny; i++)
+		vmax = fmax(vmax, h->v[i]);
+	fputs("<g class=\"heatmap\" stroke=\"none\">\n", f);
+	for (size_t i = 0; h && vmax > 0 && i < h->nx; i++)
+		for (size_t j = 0; j < h->ny; j++) {
+			double v = h->v[i * h->ny + j];
+			if (!(v > 0) || !on_axis(h->y0[j], fr->ylog))
+				continue;
+			double xa = px(fr, h->x0[i]), xb = px(fr, h->x1[i]);
+			double ya = py(fr, h->y1[j]), yb = py(fr, h->y0[j]);
+			ramp(log1p(v) / log1p(vmax), col);
+			fprintf(f,
+			        "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			        "fill=\"%s\"><title>",
+			        xa, ya, fmax(xb - xa, 0.5), fmax(yb - ya, 0.5), col);
+			svg_tick_label(h->y0[j], h->y0[j] / 100 + 1e-12, a, sizeof(a));
+			svg_tick_label(h->y1[j], h->y1[j] / 100 + 1e-12, b, sizeof(b));
+			svg_tick_label(v, 1, n, sizeof(n));
+			fprintf(f, "%.3g-%.3g s, [%s, %s): %s", h->x0[i], h->x1[i], a, b, n);
+			fputs("</title></rect>\n", f);
+		}
+	fputs("</g>\n<g class=\"colour-scale\">\n", f);
+	double lx = fr->x0 + fr->w + 20, top = fr->y0 + 18, hh = fr->h - 36;
+	for (int k = 0; k < 20; k++) {
+		ramp(1 - k / 19.0, col);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.1f\" fill=\"%s\"/>\n", lx,
+		        top + hh * k / 20, hh / 20 + 0.5, col);
+	}
+	svg_tick_label(vmax, 1, n, sizeof(n));
+	text(f, lx + 18, top + 10, "start", "tick", n);
+	text(f, lx + 18, top + hh, "start", "tick", "1");
+	text(f, lx, top - 6, "start", "legend-label", h && h->vlabel ? h->vlabel : "count");
+	fputs("</g>\n", f);
 }
 
 /* The published figures: dashed lines with a label (see svg.h). */
@@ -443,24 +715,31 @@ static void write_events(FILE *f, const struct svg_chart *c, const struct frame 
 static void write_legend(FILE *f, const struct svg_chart *c, const struct frame *fr)
 {
 	fputs("<g class=\"legend\">\n", f);
-	double lx = fr->x0 + fr->w + 16, ly = fr->y0 + 6;
+	double lx = fr->x0 + fr->w + 16 + (fr->y2 ? 60 : 0), ly = fr->y0 + 6;
 	for (size_t i = 0; i < c->ns; i++, ly += 18) {
 		const char *col = palette[i % NPALETTE];
-		if (c->kind == SVG_BAR)
+		if (c->kind == SVG_BAR || c->kind == SVG_HIST)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 			        lx, ly - 9, col);
 		else
 			fprintf(f,
 			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			        "stroke-width=\"2\"/>\n",
-			        lx, ly - 4, lx + 14, ly - 4, col);
-		char label[40];
+			        "stroke-width=\"2\"%s/>\n",
+			        lx, ly - 4, lx + 14, ly - 4, col,
+			        is_y2(c, i) && fr->y2 ? " stroke-dasharray=\"5 2\"" : "");
 		const char *l = c->s[i].label ? c->s[i].label : "";
-		if (strlen(l) > 28)
-			snprintf(label, sizeof(label), "%.26s..", l);
-		else
-			snprintf(label, sizeof(label), "%s", l);
-		text(f, lx + 20, ly, "start", "legend-label", label);
+		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = wrap(l, at, len);
+		fprintf(f, "<text class=\"legend-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
+		        lx + 20, ly);
+		for (size_t k = 0; k < nl; k++) {
+			char line[256];
+			snprintf(line, sizeof(line), "%.*s", (int)(len[k] < 255 ? len[k] : 255), l + at[k]);
+			fprintf(f, "<tspan x=\"%.1f\" dy=\"%s\">", lx + 20, k ? "15" : "0");
+			svg_escape(f, line);
+			fputs("</tspan>", f);
+		}
+		fputs("</text>\n", f);
+		ly += 15.0 * (double)(nl > 1 ? nl - 1 : 0);
 	}
 	fputs("</g>\n", f);
 }
@@ -471,6 +750,8 @@ int svg_write(FILE *f, const struct svg_chart *c)
 	layout(c, &fr);
 	write_head(f, c, &fr);
 	write_axes(f, c, &fr);
+	if (c->kind == SVG_HEATMAP)
+		write_heat(f, c, &fr);
 	for (size_t i = 0; i < c->ns; i++) {
 		const struct svg_series *s = &c->s[i];
 		const char *col = palette[i % NPALETTE];
@@ -479,14 +760,17 @@ int svg_write(FILE *f, const struct svg_chart *c)
 		fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n", col, col);
 		if (c->kind == SVG_BAR)
 			write_bars(f, c, &fr, i);
+		else if (c->kind == SVG_HIST)
+			write_hist(f, s, c->x2 ? c->x2[i] : NULL, &fr);
 		else
-			write_line(f, s, &fr);
-		write_err_bars(f, c, &fr, i);
+			write_line(f, s, is_y2(c, i), &fr);
+		if (c->kind != SVG_HIST)
+			write_err_bars(f, c, &fr, i);
 		fputs("</g>\n", f);
 	}
 	write_marks(f, c, &fr);
 	write_events(f, c, &fr);
-	if (fr.legend_w > 0)
+	if (fr.legend_w > 0 && c->kind != SVG_HEATMAP)
 		write_legend(f, c, &fr);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;

@@ -15,7 +15,15 @@
  * over the category slot (over the series' bar in bar charts), or across
  * the plot when x is NaN (time charts). Events on a numeric x axis (e.g.
  * checkpoints) are dotted vertical lines in the colour of their series:
- *   <g class="events"> line.event-mark[data-series] (title: the label) </g> */
+ *   <g class="events"> line.event-mark[data-series] (title: the label) </g>
+ * Either axis may be logarithmic (ticks at 1, 2, 5 x 10^k, or decades
+ * over a wide range; values <= 0 are gaps). Series on a second y axis
+ * (units other than the first's) are drawn dashed against the ticks at the
+ * right. Latency charts (issue 31): SVG_HIST draws each series' buckets
+ * [x, x2) as translucent rect.hbar, so several cells overlap readably;
+ * SVG_HEATMAP draws `heat`, time x value buckets with the count as colour:
+ *   <g class="heatmap"> rect.cell (title: the bucket and its count) </g>
+ * and a colour scale at the right. */
 #ifndef BENCHGRID_SVG_H
 #define BENCHGRID_SVG_H
 
@@ -23,7 +31,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum svg_kind { SVG_LINE, SVG_BAR };
+enum svg_kind { SVG_LINE, SVG_BAR, SVG_HIST, SVG_HEATMAP };
 
 struct svg_series {
 	const char *label;
@@ -34,6 +42,15 @@ struct svg_series {
 	 * is drawn only where it is finite and positive:
 	 *   <g class="err-bars"> line.err-bar (and its two caps) </g> */
 	const double *err;
+};
+
+/* A heatmap's cells: column i spans [x0[i], x1[i]), row j [y0[j], y1[j]),
+ * count v[i * ny + j] (0: no cell drawn). */
+struct svg_heat {
+	size_t nx, ny;
+	const double *x0, *x1, *y0, *y1;
+	const double *v;
+	const char *vlabel; /* "I/Os" */
 };
 
 struct svg_mark {
@@ -66,8 +83,13 @@ struct svg_chart {
 	/* The y range to cover at least (small multiples share one scale);
 	 * ignored unless y_hi > y_lo. */
 	double y_lo, y_hi;
-	bool inline_svg; /* inside an HTML page: no XML declaration */
-	bool no_legend;  /* one series named in the title (small multiples) */
+	bool inline_svg;             /* inside an HTML page: no XML declaration */
+	bool no_legend;              /* one series named in the title (small multiples) */
+	bool xlog, ylog;             /* logarithmic axes */
+	const char *y2label;         /* the second y axis' label, with its unit */
+	const bool *y2;              /* per series: on the second y axis; or NULL */
+	const double *const *x2;     /* SVG_HIST, per series: each bucket's right edge */
+	const struct svg_heat *heat; /* SVG_HEATMAP */
 };
 
 struct svg_ticks {

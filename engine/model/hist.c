@@ -7,7 +7,12 @@
  * Indices are contiguous and increase with v. */
 #include "hist.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hist_init(struct hist *h)
@@ -125,4 +130,230 @@ uint64_t hist_percentile(const struct hist *h, double pct)
 		return v;
 	}
 	return h->max;
+}
+
+uint64_t hist_coarse_low(unsigned c)
+{
+	if (c < 32)
+		return 8u * c;
+	if (c >= HIST_COARSE_N)
+		return UINT64_MAX;
+	return (uint64_t)(16 + c % 16) << (c / 16 + 2);
+}
+
+/* Append printf-style text to t (t->oom on failure). */
+static void text_put(struct hist_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_put(struct hist_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	for (int tries = 0; tries < 2 && !t->oom; tries++) {
+		va_start(ap, fmt);
+		int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->oom = 1;
+			return;
+		}
+		if (t->s && t->len + (size_t)n < t->cap) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t cap = t->cap ? t->cap : 256;
+		while (cap <= t->len + (size_t)n)
+			cap *= 2;
+		char *p = realloc(t->s, cap);
+		if (!p) {
+			t->oom = 1;
+			return;
+		}
+		t->s = p;
+		t->cap = cap;
+	}
+}
+
+/* Write one interval of coarse counts c. */
+static void text_interval(struct hist_text *t, double t0, double t1, const uint64_t *c)
+{
+	if (!t->s)
+		text_put(t, "h16");
+	text_put(t, ";%.3f,%.3f", t0, t1);
+	bool run = false;
+	for (unsigned k = 0; k < HIST_COARSE_N; k++) {
+		if (!c[k]) {
+			run = false;
+			continue;
+		}
+		if (run)
+			text_put(t, ",%llu", (unsigned long long)c[k]);
+		else
+			text_put(t, " %u:%llu", k, (unsigned long long)c[k]);
+		run = true;
+	}
+	t->nivl++;
+}
+
+/* Past HIST_TEXT_MAX_IVL intervals: the text again with its intervals
+ * merged two by two, and twice as many added intervals per written one. */
+static void text_halve(struct hist_text *t)
+{
+	struct hist_series hs = {0};
+	if (hist_series_parse(&hs, t->s) < 0) {
+		hist_series_free(&hs);
+		t->oom = 1;
+		return;
+	}
+	t->len = 0;
+	t->s[0] = '\0';
+	free(t->s);
+	t->s = NULL;
+	t->cap = 0;
+	t->nivl = 0;
+	for (size_t i = 0; i < hs.nivl; i += 2) {
+		uint64_t *c = hs.c + i * HIST_COARSE_N;
+		if (i + 1 < hs.nivl)
+			for (unsigned k = 0; k < HIST_COARSE_N; k++)
+				c[k] += c[HIST_COARSE_N + k];
+		text_interval(t, hs.t0[i], hs.t1[i + 1 < hs.nivl ? i + 1 : i], c);
+	}
+	hist_series_free(&hs);
+	t->every *= 2;
+}
+
+static void text_flush(struct hist_text *t)
+{
+	if (!t->npend || t->oom)
+		return;
+	text_interval(t, t->pend_t0, t->pend_t1, t->pend);
+	memset(t->pend, 0, HIST_COARSE_N * sizeof(*t->pend));
+	t->npend = 0;
+	if (t->nivl >= HIST_TEXT_MAX_IVL && !t->oom)
+		text_halve(t);
+}
+
+void hist_text_add(struct hist_text *t, double t0, double t1, const uint64_t *b)
+{
+	if (t->oom)
+		return;
+	if (!t->pend && !(t->pend = calloc(HIST_COARSE_N, sizeof(*t->pend)))) {
+		t->oom = 1;
+		return;
+	}
+	if (!t->every)
+		t->every = 1;
+	if (!t->npend)
+		t->pend_t0 = t0;
+	t->pend_t1 = t1;
+	for (unsigned k = 0; k < HIST_NBUCKETS; k++) {
+		t->pend[k >> HIST_COARSE_SHIFT] += b[k];
+		t->count += b[k];
+	}
+	if (++t->npend >= t->every)
+		text_flush(t);
+}
+
+const char *hist_text_str(struct hist_text *t)
+{
+	text_flush(t);
+	return t->oom ? NULL : t->s;
+}
+
+void hist_text_free(struct hist_text *t)
+{
+	free(t->s);
+	free(t->pend);
+	memset(t, 0, sizeof(*t));
+}
+
+void hist_series_free(struct hist_series *hs)
+{
+	free(hs->t0);
+	free(hs->t1);
+	free(hs->c);
+	memset(hs, 0, sizeof(*hs));
+}
+
+/* The row of hs for the interval [t0, t1), added when new; NULL: no memory. */
+static uint64_t *series_row(struct hist_series *hs, double t0, double t1)
+{
+	for (size_t i = 0; i < hs->nivl; i++)
+		if (fabs(hs->t0[i] - t0) < 5e-4 && fabs(hs->t1[i] - t1) < 5e-4)
+			return hs->c + i * HIST_COARSE_N;
+	size_t n = hs->nivl + 1;
+	double *a = realloc(hs->t0, n * sizeof(*a));
+	if (a)
+		hs->t0 = a;
+	double *z = a ? realloc(hs->t1, n * sizeof(*z)) : NULL;
+	if (z)
+		hs->t1 = z;
+	uint64_t *c = z ? realloc(hs->c, n * HIST_COARSE_N * sizeof(*c)) : NULL;
+	if (!c)
+		return NULL;
+	hs->c = c;
+	/* keep the rows in time order (read and write may start apart) */
+	size_t at = hs->nivl;
+	while (at > 0 && hs->t1[at - 1] > t1)
+		at--;
+	memmove(hs->t0 + at + 1, hs->t0 + at, (hs->nivl - at) * sizeof(double));
+	memmove(hs->t1 + at + 1, hs->t1 + at, (hs->nivl - at) * sizeof(double));
+	memmove(hs->c + (at + 1) * HIST_COARSE_N, hs->c + at * HIST_COARSE_N,
+	        (hs->nivl - at) * HIST_COARSE_N * sizeof(*c));
+	hs->t0[at] = t0;
+	hs->t1[at] = t1;
+	memset(hs->c + at * HIST_COARSE_N, 0, HIST_COARSE_N * sizeof(*c));
+	hs->nivl = n;
+	return hs->c + at * HIST_COARSE_N;
+}
+
+int hist_series_parse(struct hist_series *hs, const char *text)
+{
+	if (!text || strncmp(text, "h16", 3) != 0)
+		return -EINVAL;
+	const char *p = text + 3;
+	while (*p == ';') {
+		char *e;
+		double t0 = strtod(p + 1, &e);
+		if (*e != ',')
+			return -EINVAL;
+		double t1 = strtod(e + 1, &e);
+		if (!isfinite(t0) || !isfinite(t1))
+			return -EINVAL;
+		uint64_t *row = series_row(hs, t0, t1);
+		if (!row)
+			return -ENOMEM;
+		p = e;
+		while (*p == ' ') {
+			unsigned long c = strtoul(p + 1, &e, 10);
+			if (*e != ':' || e == p + 1)
+				return -EINVAL;
+			p = e;
+			do {
+				unsigned long long n = strtoull(p + 1, &e, 10);
+				if (e == p + 1 || c >= HIST_COARSE_N)
+					return -EINVAL;
+				row[c++] += n;
+				p = e;
+			} while (*p == ',');
+		}
+	}
+	return *p ? -EINVAL : 0;
+}
+
+double hist_coarse_percentile(const uint64_t *c, double pct)
+{
+	uint64_t total = 0;
+	for (unsigned i = 0; i < HIST_COARSE_N; i++)
+		total += c[i];
+	if (!total)
+		return NAN;
+	uint64_t rank = (uint64_t)ceil(pct / 100.0 * (double)total), seen = 0;
+	if (rank < 1)
+		rank = 1;
+	for (unsigned i = 0; i < HIST_COARSE_N; i++) {
+		seen += c[i];
+		if (seen >= rank) {
+			double lo = (double)hist_coarse_low(i), hi = (double)hist_coarse_low(i + 1);
+			return i + 1 >= HIST_COARSE_N ? lo : (lo + hi) / 2;
+		}
+	}
+	return NAN;
 }

@@ -14,6 +14,7 @@
 #ifndef BENCHGRID_HIST_H
 #define BENCHGRID_HIST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HIST_SUB_BITS 7
@@ -47,5 +48,58 @@ uint64_t hist_percentile(const struct hist *h, double pct);
 unsigned hist_bucket_index(uint64_t ns);
 uint64_t hist_bucket_low(unsigned idx);  /* smallest value in bucket idx */
 uint64_t hist_bucket_high(unsigned idx); /* largest value in bucket idx */
+
+/* The compact form results.json keeps of a step's latencies, for the
+ * latency charts (docs/results.md, "Latency distributions"): the buckets
+ * above merged 8 by 8, so 16 per power of two (a bucket is at most 1/16 of
+ * its values wide; a percentile read from it is within 3.2%), over
+ * intervals of time. Coarse bucket c holds [hist_coarse_low(c),
+ * hist_coarse_low(c + 1)) ns: 8c below 32, else (16 + c mod 16) *
+ * 2^(c div 16 + 2). As text:
+ *   "h16" then, per interval, ";START_S,END_S" and its non-empty buckets as
+ *   runs " C:N,N,N" (the counts of buckets C, C+1, C+2).
+ * A hist_text grows that text interval by interval; past HIST_TEXT_MAX_IVL
+ * intervals it merges them two by two (and the later ones in twos, fours,
+ * ...), so a long step keeps a bounded text (about 1 kB an interval). */
+#define HIST_COARSE_SHIFT 3
+#define HIST_COARSE_N     (HIST_NBUCKETS >> HIST_COARSE_SHIFT)
+
+uint64_t hist_coarse_low(unsigned c);
+
+#define HIST_TEXT_MAX_IVL 128
+
+struct hist_text {
+	char *s; /* NUL-terminated, "h16..." once an interval was written; NULL before */
+	size_t len, cap;
+	uint64_t count; /* values in every interval added */
+	int oom;        /* an append failed: the text is incomplete */
+	/* the intervals not yet written: `every` are written as one */
+	uint64_t *pend; /* HIST_COARSE_N coarse counts, allocated on first use */
+	double pend_t0, pend_t1;
+	unsigned npend, every, nivl;
+};
+
+/* Add the interval [t0, t1) s with the fine bucket counts b (HIST_NBUCKETS). */
+void hist_text_add(struct hist_text *t, double t0, double t1, const uint64_t *b);
+/* The text with every interval added (NULL when none, or out of memory). */
+const char *hist_text_str(struct hist_text *t);
+void hist_text_free(struct hist_text *t);
+
+/* The text read back: nivl intervals, their times, and coarse counts
+ * (nivl x HIST_COARSE_N, row-major). */
+struct hist_series {
+	size_t nivl;
+	double *t0, *t1;
+	uint64_t *c;
+};
+
+/* Parse text into hs, adding to what hs holds (intervals with the same
+ * times are summed, so read and write of one step make one distribution):
+ * 0, -EINVAL (not this form), -ENOMEM. */
+int hist_series_parse(struct hist_series *hs, const char *text);
+void hist_series_free(struct hist_series *hs);
+/* Value (ns) at percentile pct of counts c[HIST_COARSE_N]: the middle of the
+ * bucket of that rank; NaN when empty. */
+double hist_coarse_percentile(const uint64_t *c, double pct);
 
 #endif

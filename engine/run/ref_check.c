@@ -302,6 +302,8 @@ static int check_report(const struct refs *r, const struct node *report, struct 
 		rc |= check_param(r, e, "x", ref, "report.charts", chart_x, d);
 		rc |= check_param(r, e, "series", ref, "report.charts", NULL, d);
 		rc |= check_node_ref(r, y, "report.charts.y", true, over_time, d);
+		for (size_t k = 0; y && y->kind == NODE_SEQ && k < y->n; k++) /* y: [a, b] */
+			rc |= check_node_ref(r, y->items[k], "report.charts.y", true, over_time, d);
 	}
 	return rc ? -EINVAL : 0;
 }

@@ -227,4 +227,15 @@ b=$(body "$t/inj.html")
 [[ $b == *data-charts=* ]] || fail "with the hashed policy the page's own script did not run: $b"
 [[ $b != *data-pwned* ]] || fail "an injected script or event handler ran under the page's policy: $b"
 echo "browser: the page's script runs by its hash; an injected script and onerror= do not"
+
+# The latency charts (issue 31): a real run of examples/latency-charts.yaml
+# (about 12 s), each kind (cdf, histogram, heatmap, percentiles, a second y
+# axis) in its report.html with marks of non-zero size and no console
+# message; each chart's screenshot in the build folder (browser/latency-*.png,
+# the pictures of docs/reports.md).
+"$BENCHGRID" run "$BENCHGRID_SRC/examples/latency-charts.yaml" -o "$t/lat" >"$t/lat.log" 2>&1 ||
+	fail "the latency-charts example failed: $(tail -5 "$t/lat.log")"
+timeout 90 "$PY" "$BENCHGRID_SRC/tests/browser/browser_cdp.py" --latency "$CHROME" "$t/profile-lat" \
+	"file://$t/lat/report.html" "$BENCHGRID_BUILD/browser" ||
+	fail "latency charts in report.html"
 echo "browser: ok"

@@ -16,6 +16,11 @@ only. Used by browser.sh:
 3. A 1280x2000 screenshot is saved to SHOT.
 4. Every chart's series has a non-empty bounding box, each line >= 2 points
    and each bar a non-zero size (the geometry, not the page's verdict).
+   browser_cdp.py --latency CHROME PROFILE REPORT_URL SHOTDIR
+checks a report of examples/latency-charts.yaml instead: no console
+message, and each latency chart kind (cdf, histogram, heatmap, percentiles,
+a second y axis) present with marks of non-zero size; each chart's
+screenshot in SHOTDIR/latency-KIND.png (docs/img/ holds copies).
 5. With FIXED_URL (a report of fixed values, #sort=PIVOT:0 on the pivot of
    sizes sb): the sizes 512kB < 16MB < 128MB < 1GB in order, and a click on
    the headers sb and v sorts sizes and numbers (9, 10, 100) by value.
@@ -336,7 +341,70 @@ def check_fixed(cdp, sid, url):
                             '(%d lines, %d bars)' % (checked, nseries, lines, bars)), (lines, bars)
 
 
+# Each chart figure's kind, from what it draws, with the sizes of its marks
+# and its place on the page (for its screenshot).
+LATENCY_GEOMETRY = """Array.prototype.map.call(document.querySelectorAll('figure.chart'), function (f) {
+  var sz = function (sel) {
+    return Array.prototype.map.call(f.querySelectorAll(sel), function (e) {
+      var q = e.getBBox(); return [q.width, q.height, e.points ? e.points.numberOfItems : 0];
+    });
+  };
+  var r = (f.querySelector('svg') || f).getBoundingClientRect(), t = f.querySelector('svg title');
+  return {title: t ? t.textContent : '', cells: sz('g.heatmap rect.cell'), hbars: sz('rect.hbar'),
+    lines: sz('g.series polyline'), y2: f.querySelectorAll('g.axis.y2').length,
+    xlog: /CDF|histogram/.test(t ? t.textContent : ''),
+    box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]};
+})"""
+
+
+def latency_main(chrome, profile, report, shotdir):
+    cdp = CDP(chrome, profile)
+    failures, found = [], {}
+    try:
+        target = cdp.call('Target.createTarget', {'url': 'about:blank'})['targetId']
+        sid = cdp.call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+        for m in ('Runtime.enable', 'Log.enable', 'Network.enable', 'Page.enable'):
+            cdp.call(m, session=sid)
+        seen = load(cdp, sid, report)
+        failures += ['latency report.html: ' + s for s in seen]
+        cdp.call('Emulation.setDeviceMetricsOverride',
+                 {'width': 1280, 'height': 2000, 'deviceScaleFactor': 1, 'mobile': False}, sid)
+        for f in evaluate(cdp, sid, LATENCY_GEOMETRY):
+            t = f['title']
+            kind = ('heatmap' if 'heatmap' in t else 'histogram' if 'histogram' in t else
+                    'cdf' if 'CDF' in t else 'percentiles' if 'percentiles' in t else
+                    'second-axis' if f['y2'] else 'other')
+            marks = {'heatmap': f['cells'], 'histogram': f['hbars']}.get(kind, f['lines'])
+            good = [m for m in marks if m[0] > 0 and m[1] > 0 and (kind in ('heatmap', 'histogram') or m[2] >= 2)]
+            if not good:
+                failures.append('%s chart %r: no marks of non-zero size (%r)' % (kind, t, marks[:3]))
+            if kind in found:
+                continue
+            found[kind] = len(good)
+            x, y, w, h = f['box']
+            png = cdp.call('Page.captureScreenshot', {'format': 'png', 'captureBeyondViewport': True,
+                                                     'clip': {'x': x, 'y': y, 'width': w, 'height': h,
+                                                              'scale': 1}}, sid)['data']
+            with open(os.path.join(shotdir, 'latency-%s.png' % kind), 'wb') as out:
+                out.write(base64.b64decode(png))
+        late = problems(cdp.events)
+        failures += ['latency report.html later: ' + s for s in late[len(seen):]]
+    finally:
+        cdp.close()
+    for kind in ('cdf', 'histogram', 'heatmap', 'percentiles', 'second-axis'):
+        if kind not in found:
+            failures.append('no %s chart in the latency report' % kind)
+    if failures:
+        print('FAIL: ' + '\nFAIL: '.join(failures))
+        return 1
+    print('browser: latency charts with marks: %s; screenshots in %s' %
+          (', '.join('%s %d' % kv for kv in sorted(found.items())), shotdir))
+    return 0
+
+
 def main():
+    if sys.argv[1] == '--latency':
+        return latency_main(*sys.argv[2:6])
     chrome, profile, broken, report, expected, shot = sys.argv[1:7]
     fixed = sys.argv[7] if len(sys.argv) > 7 else None
     cdp = CDP(chrome, profile)

@@ -31,6 +31,9 @@ struct io_lat_mon {
 	uint64_t cur[HIST_NBUCKETS], diff[HIST_NBUCKETS];
 	uint64_t series_prev[2][HIST_NBUCKETS];
 	struct hist ivl; /* scratch: one interval's histogram */
+	/* the compact per-interval histograms kept in results.json (hist.h) */
+	struct hist_text keep[2];
+	double keep_t; /* end of the last interval kept (s since t0) */
 	/* hist_log */
 	uint64_t hist_prev[2][HIST_NBUCKETS];
 	uint64_t hist_from;  /* start of the interval being counted (ns), 0 before the first */
@@ -86,6 +89,8 @@ void io_lat_mon_free(struct io_lat_mon *m)
 		return;
 	free(m->ivl_t);
 	free(m->rows);
+	hist_text_free(&m->keep[0]);
+	hist_text_free(&m->keep[1]);
 	free(m);
 }
 
@@ -130,21 +135,25 @@ void io_lat_ivl_hist(struct hist *h, const uint64_t *diff)
 
 void io_lat_series(struct io_lat_mon *m, struct step_result *res, double t)
 {
-	static const char *const names[2][3] = {
-	    {"write_lat_p50_us", "write_lat_p99_us", "write_lat_max_us"},
-	    {"read_lat_p50_us", "read_lat_p99_us", "read_lat_max_us"},
+	static const char *const names[2][4] = {
+	    {"write_lat_p50_us", "write_lat_p99_us", "write_lat_p999_us", "write_lat_max_us"},
+	    {"read_lat_p50_us", "read_lat_p99_us", "read_lat_p999_us", "read_lat_max_us"},
 	};
 	if (!m)
 		return;
 	for (int rd = 0; rd < 2; rd++) {
 		io_lat_take(m->jobs, m->njobs, rd, m->cur, m->series_prev[rd], m->diff);
 		io_lat_ivl_hist(&m->ivl, m->diff);
+		if (rd ? io_rw_reads(m->o->rw) : io_rw_writes(m->o->rw))
+			hist_text_add(&m->keep[rd], m->keep_t, t, m->diff);
 		if (!m->ivl.count)
 			continue;
 		result_sample(res, names[rd][0], "us", t, (double)hist_percentile(&m->ivl, 50) / 1e3);
 		result_sample(res, names[rd][1], "us", t, (double)hist_percentile(&m->ivl, 99) / 1e3);
-		result_sample(res, names[rd][2], "us", t, (double)hist_max(&m->ivl) / 1e3);
+		result_sample(res, names[rd][2], "us", t, (double)hist_percentile(&m->ivl, 99.9) / 1e3);
+		result_sample(res, names[rd][3], "us", t, (double)hist_max(&m->ivl) / 1e3);
 	}
+	m->keep_t = t;
 }
 
 uint64_t io_lat_hist_due(const struct io_lat_mon *m)
@@ -328,6 +337,10 @@ static int io_lat_file(struct io_lat_mon *m, int dfd, const char *name, const ch
 int io_lat_write(struct io_lat_mon *m, const struct step_ctx *cx, struct step_result *res)
 {
 	const struct io_opts *o = m ? m->o : NULL;
+	/* the latency charts' data (docs/results.md): only when whole */
+	for (int rd = 0; m && rd < 2; rd++)
+		if (m->keep[rd].count && hist_text_str(&m->keep[rd]))
+			result_info(res, rd ? "read.lat_hist" : "write.lat_hist", "%s", m->keep[rd].s);
 	if (!o || (!o->lat_log && o->hist_log <= 0))
 		return 0;
 	if (m->oom) {

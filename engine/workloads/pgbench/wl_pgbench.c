@@ -547,6 +547,13 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 	result_metric(res, "lat_p95_ms", hist_percentile(h, 95) / 1e6, "ms");
 	result_metric(res, "lat_p99_ms", hist_percentile(h, 99) / 1e6, "ms");
 	result_metric(res, "lat_max_ms", hist_max(h) / 1e6, "ms");
+	if (hist_count(h)) { /* the latency charts' data (docs/results.md): one interval */
+		struct hist_text ht = {0};
+		hist_text_add(&ht, 0, out->elapsed, h->bucket);
+		if (hist_text_str(&ht))
+			result_info(res, "lat_hist", "%s", ht.s);
+		hist_text_free(&ht);
+	}
 	result_metric(res, "duration_s", out->elapsed, "s");
 	if (o->per_txn && out->connections)
 		result_metric(res, "conn_mean_ms", out->conn_time * 1e3 / out->connections, "ms");

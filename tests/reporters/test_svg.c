@@ -1,0 +1,220 @@
+/* test_svg: each chart kind of svg.c draws marks with data (issue 31's
+ * latency charts: cdf as a line on a log x axis, histogram, heatmap,
+ * percentiles on a log y axis, a second y axis), legends wrap instead of
+ * cutting a label, and hist.h's compact per-interval form (hist_text,
+ * hist_series_parse) reads back what it wrote. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "svg.h"
+
+static char *draw(const struct svg_chart *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(svg_write(f, c), 0);
+	fclose(f);
+	return buf;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* Every number after key=" in s is finite (no nan, no inf drawn). */
+static void all_finite(const char *s)
+{
+	assert_null(strstr(s, "nan"));
+	assert_null(strstr(s, "inf"));
+}
+
+/* A non-empty mark: width and height of rects with class cls above 0. */
+static size_t sized_rects(const char *s, const char *cls)
+{
+	char want[64];
+	size_t n = 0;
+	snprintf(want, sizeof(want), "<rect class=\"%s\"", cls);
+	for (const char *p = s; (p = strstr(p, want)); p++) {
+		double w = 0, h = 0;
+		const char *wp = strstr(p, "width=\""), *hp = strstr(p, "height=\"");
+		assert_non_null(wp);
+		assert_non_null(hp);
+		w = atof(wp + 7);
+		h = atof(hp + 8);
+		if (w > 0 && h > 0)
+			n++;
+	}
+	return n;
+}
+
+static void test_cdf_log_x(void **state)
+{
+	(void)state;
+	double x[] = {2, 5, 10, 50, 2000}, y[] = {0, 40, 90, 99, 100};
+	struct svg_series s[] = {{"bs=4KiB", 5, x, y, NULL}, {"bs=64KiB", 5, x, y, NULL}};
+	struct svg_chart c = {.kind = SVG_LINE, .title = "CDF", .s = s, .ns = 2, .xlog = true};
+	char *svg = draw(&c);
+	all_finite(svg);
+	assert_int_equal(count(svg, "<polyline"), 2);
+	/* decades over 3 decades: 1, 10, 100, 1000, 10k */
+	assert_non_null(strstr(svg, ">10k</text>"));
+	assert_non_null(strstr(svg, ">1000</text>"));
+	free(svg);
+	/* a value <= 0 on a log axis is a gap, not a NaN coordinate */
+	double y0[] = {0, 1, 2, 3, 4};
+	struct svg_series one = {"a", 5, x, y0, NULL};
+	struct svg_chart lg = {.kind = SVG_LINE, .s = &one, .ns = 1, .ylog = true};
+	svg = draw(&lg);
+	all_finite(svg);
+	assert_int_equal(count(svg, "class=\"point\""), 4);
+	free(svg);
+}
+
+static void test_histogram(void **state)
+{
+	(void)state;
+	double x[] = {1, 2, 4}, x2[] = {2, 4, 8}, y[] = {10, 60, 30};
+	const double *x2s[] = {x2};
+	struct svg_series s = {"cell", 3, x, y, NULL};
+	struct svg_chart c = {.kind = SVG_HIST, .s = &s, .ns = 1, .x2 = x2s, .xlog = true};
+	char *svg = draw(&c);
+	all_finite(svg);
+	assert_int_equal(sized_rects(svg, "hbar"), 3);
+	free(svg);
+}
+
+static void test_heatmap(void **state)
+{
+	(void)state;
+	double x0[] = {0, 1}, x1[] = {1, 2}, y0[] = {10, 20, 40}, y1[] = {20, 40, 80};
+	double v[] = {5, 0, 1, 2, 100, 0}; /* column-major: v[i * ny + j] */
+	struct svg_heat h = {2, 3, x0, x1, y0, y1, v, "I/Os"};
+	struct svg_chart c = {.kind = SVG_HEATMAP, .heat = &h, .ylog = true, .x_zero = true};
+	char *svg = draw(&c);
+	all_finite(svg);
+	assert_int_equal(sized_rects(svg, "cell"), 4); /* the zeros draw nothing */
+	assert_non_null(strstr(svg, "class=\"colour-scale\""));
+	free(svg);
+}
+
+static void test_second_axis(void **state)
+{
+	(void)state;
+	double t[] = {1, 2, 3}, iops[] = {1000, 2000, 1500}, lat[] = {10, 30, 20};
+	struct svg_series s[] = {{"iops", 3, t, iops, NULL}, {"p99", 3, t, lat, NULL}};
+	bool y2[] = {false, true};
+	struct svg_chart c = {.kind = SVG_LINE, .s = s, .ns = 2, .y2 = y2, .y2label = "p99 (us)"};
+	char *svg = draw(&c);
+	all_finite(svg);
+	assert_non_null(strstr(svg, "class=\"axis y2\""));
+	assert_non_null(strstr(svg, "p99 (us)"));
+	assert_int_equal(count(svg, "stroke-dasharray=\"7 3\""), 1); /* the second axis' line */
+	free(svg);
+	/* no second axis when no series asks for it */
+	c.y2 = NULL;
+	svg = draw(&c);
+	assert_null(strstr(svg, "class=\"axis y2\""));
+	free(svg);
+}
+
+static void test_legend_wraps(void **state)
+{
+	(void)state;
+	double t[] = {1, 2}, y[] = {1, 2};
+	const char *l = "shared_buffers=16MB, clients=8, wal_compression=on";
+	struct svg_series s[] = {{l, 2, t, y, NULL}, {"other", 2, t, y, NULL}};
+	struct svg_chart c = {.kind = SVG_LINE, .s = s, .ns = 2};
+	char *svg = draw(&c);
+	assert_null(strstr(svg, ".."));                     /* nothing cut off */
+	assert_non_null(strstr(svg, "wal_compression=on")); /* the end of the label is there */
+	assert_true(count(svg, "<tspan") >= 3);
+	free(svg);
+}
+
+static void test_hist_text(void **state)
+{
+	(void)state;
+	static struct hist h;
+	struct hist_text t = {0};
+	hist_init(&h);
+	for (uint64_t v = 1000; v < 2000000; v = v * 11 / 10)
+		hist_record(&h, v);
+	hist_record(&h, 5);
+	hist_text_add(&t, 0, 1, h.bucket);
+	hist_text_add(&t, 1, 2.5, h.bucket);
+	assert_int_equal(t.oom, 0);
+	assert_int_equal(t.count, 2 * h.count);
+	assert_memory_equal(t.s, "h16;0.000,1.000 0:1", 19);
+
+	struct hist_series hs = {0};
+	assert_int_equal(hist_series_parse(&hs, t.s), 0);
+	assert_int_equal(hs.nivl, 2);
+	assert_true(hs.t1[1] == 2.5);
+	uint64_t n = 0;
+	for (unsigned c = 0; c < HIST_COARSE_N; c++)
+		n += hs.c[HIST_COARSE_N + c];
+	assert_int_equal(n, h.count);
+	/* a second text with the same intervals adds up (read + write) */
+	assert_int_equal(hist_series_parse(&hs, t.s), 0);
+	assert_int_equal(hs.nivl, 2);
+	/* the median from the coarse buckets is within 3.2% of the fine one */
+	double p50 = hist_coarse_percentile(hs.c, 50), fine = (double)hist_percentile(&h, 50);
+	assert_true(fabs(p50 - fine) / fine < 0.065);
+	/* the geometry: 16 buckets per power of two, contiguous */
+	assert_int_equal(hist_coarse_low(31), 248);
+	assert_int_equal(hist_coarse_low(32), 256);
+	assert_int_equal(hist_coarse_low(48), 512);
+	for (unsigned c = 1; c + 1 < HIST_COARSE_N; c++)
+		assert_int_equal(hist_coarse_low(c), hist_bucket_low(c << HIST_COARSE_SHIFT));
+	hist_series_free(&hs);
+	hist_text_free(&t);
+
+	/* a long step: intervals merged so that at most HIST_TEXT_MAX_IVL stay,
+	 * every value and the whole time span kept */
+	static uint64_t one[HIST_NBUCKETS];
+	one[hist_bucket_index(50000)] = 1;
+	for (int i = 0; i < 1000; i++)
+		hist_text_add(&t, i, i + 1, one);
+	assert_non_null(hist_text_str(&t));
+	assert_int_equal(hist_series_parse(&hs, t.s), 0);
+	assert_true(hs.nivl <= HIST_TEXT_MAX_IVL && hs.nivl >= HIST_TEXT_MAX_IVL / 4);
+	assert_true(hs.t0[0] == 0 && hs.t1[hs.nivl - 1] == 1000);
+	n = 0;
+	for (size_t i = 0; i < hs.nivl * HIST_COARSE_N; i++)
+		n += hs.c[i];
+	assert_int_equal(n, 1000);
+	for (size_t i = 1; i < hs.nivl; i++) /* contiguous */
+		assert_true(hs.t0[i] == hs.t1[i - 1]);
+	hist_series_free(&hs);
+	assert_int_equal(hist_series_parse(&hs, "h16;1,2 3:"), -EINVAL);
+	hist_series_free(&hs);
+	assert_int_equal(hist_series_parse(&hs, "h8;1,2"), -EINVAL);
+	hist_series_free(&hs);
+	hist_text_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_cdf_log_x),    cmocka_unit_test(test_histogram),
+	    cmocka_unit_test(test_heatmap),      cmocka_unit_test(test_second_axis),
+	    cmocka_unit_test(test_legend_wraps), cmocka_unit_test(test_hist_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
