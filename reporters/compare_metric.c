@@ -145,7 +145,7 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 
 const char *cmp_test_name(enum cmp_test t)
 {
-	return t == CMP_TEST_MW ? "U" : t == CMP_TEST_WELCH ? "Welch" : t == CMP_TEST_RUNS ? "t(runs)" : "-";
+	return t == CMP_TEST_MW ? "U" : t == CMP_TEST_WELCH ? "Welch" : t == CMP_TEST_RUNS ? "t" : "-";
 }
 
 bool cmp_metric_fails(const struct cmp_metric *m, double threshold)

@@ -71,7 +71,7 @@ void cmp_metric_between(struct cmp_metric *m, const double *ra, size_t ka, const
 /* "faster", "slower", "higher", "lower", "no significant difference",
  * "too few repetitions". */
 const char *cmp_verdict_name(enum cmp_verdict v);
-/* "U", "Welch", "t(runs)", "-". */
+/* "U", "Welch", "t" (between runs), "-". */
 const char *cmp_test_name(enum cmp_test t);
 /* Is the difference significant and worse by more than `threshold` (a
  * fraction)? */

@@ -220,7 +220,8 @@ static void change_text(FILE *out, const struct cmp_row *r)
 	fprintf(out, " (p %s%s)", *p == '<' ? "" : "= ", p);
 }
 
-/* The noise of a row, for the table: "within run", "store: 5 runs",
+/* The noise of a row, for the table's test column and the threshold's
+ * list: "within run", "store: 5 runs",
  * "runs: 3+3", "store: 5 runs, runs: 3+3". */
 static void noise_cell(FILE *out, const struct cmp_metric *m)
 {
@@ -322,10 +323,9 @@ static void table(FILE *out, const struct cmp_pair *p, const struct rows *rows, 
 {
 	char va[64], vb[64], vr[64], pv[32];
 	bool welch = false, none = false;
-	fprintf(out,
-	        "## Metrics\n\n| %s | metric | A | B | n | B/A | 95%% CI | p | test | noise | verdict |\n|",
+	fprintf(out, "## Metrics\n\n| %s | metric | A | B | n | B/A | 95%% CI | p | test | verdict |\n|",
 	        head);
-	for (size_t i = 0; i < ncols + 10; i++)
+	for (size_t i = 0; i < ncols + 9; i++)
 		fputs("---|", out);
 	fputc('\n', out);
 	for (size_t k = 0; k < rows->n; k++) {
@@ -350,9 +350,14 @@ static void table(FILE *out, const struct cmp_pair *p, const struct rows *rows, 
 			fprintf(out, "%.3f-%.3f", r->m.lo, r->m.hi);
 		else
 			fputs("-", out);
-		fprintf(out, " | %s | %s%s | ", pv, cmp_test_name(r->m.test),
+		/* the test and the noise it judged against: "U (within run)" */
+		fprintf(out, " | %s | %s%s", pv, cmp_test_name(r->m.test),
 		        r->m.test == CMP_TEST_WELCH ? "*" : "");
-		noise_cell(out, &r->m);
+		if (r->m.test != CMP_TEST_NONE) {
+			fputs(" (", out);
+			noise_cell(out, &r->m);
+			fputc(')', out);
+		}
 		fprintf(out, " | %s |\n", cmp_verdict_name(r->m.verdict));
 		welch |= r->m.test == CMP_TEST_WELCH;
 		none |= r->m.test == CMP_TEST_NONE;
@@ -483,7 +488,7 @@ static void noise_lines(FILE *out, const struct rows *rows, const struct compare
 		    out,
 		    "- Noise: %zu of %zu metrics judged against the spread between runs: the same cell's "
 		    "earlier runs on the same host in the results store%s%s%s (at least %d, the latest %zu; "
-		    "test `t(runs)` on each run's median, log scale)\n",
+		    "Student's t of each run's median on a log scale: `t` in the table)\n",
 		    ns, tested, o->history && o->history->where ? " (" : "",
 		    o->history && o->history->where ? o->history->where : "",
 		    o->history && o->history->where ? ")" : "", CMP_HIST_MIN, o->window);
@@ -491,7 +496,7 @@ static void noise_lines(FILE *out, const struct rows *rows, const struct compare
 		fprintf(
 		    out,
 		    "- Noise: %zu of %zu metrics judged against the spread between the runs given on each "
-		    "side (test `t(runs)` on each run's median, log scale)\n",
+		    "side (Student's t of each run's median on a log scale: `t` in the table)\n",
 		    nr, tested);
 	if (nw)
 		fprintf(

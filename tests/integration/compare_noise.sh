@@ -66,7 +66,7 @@ bg run --work-dir "$t/w" -q -o "$t/d2" "$t/disk.yaml"
 grep -q '^- Noise: \*\*within-run only\*\* for 4 of 4 metrics' "$t/out" || fail "the within-run noise line"
 [ "$(cnt '^- [01] `[0-9a-f]*` bs=[0-9]*[KM]iB: .* (within-run noise only)')" = 2 ] ||
 	fail "each verdict line names the within-run noise"
-[ "$(cnt '| w\.[a-z_0-9]* ([^)]*) | .* | \(U\|Welch\*\) | within run | ')" = 4 ] || fail "the table's noise column"
+[ "$(cnt '| w\.[a-z_0-9]* ([^)]*) | .* | \(U\|Welch\*\) (within run) | ')" = 4 ] || fail "the table's noise column"
 grep -q '^- Pass: ' "$t/out" || fail "Pass line"
 grep -q 'store: [0-9]* runs' "$t/out" && fail "no store spread without earlier runs"
 echo "1: two unchanged runs on the real disk: exit 0 (within-run noise only, not gated)"
@@ -98,7 +98,7 @@ grep -q '^- Noise: 4 of 4 metrics judged against the spread between runs: the sa
 	fail "the store's noise line"
 [ "$(cnt '^- [01] `[0-9a-f]*` bs=[0-9]*[KM]iB: .* (between runs: 3 earlier runs in the store)')" = 2 ] ||
 	fail "each verdict line names the store's 3 runs"
-[ "$(cnt '| t(runs) | store: 3 runs | ')" = 4 ] || fail "the table: t(runs), store: 3 runs"
+[ "$(cnt '| t (store: 3 runs) | ')" = 4 ] || fail "the table: t (store: 3 runs)"
 grep -q '^- Pass: ' "$t/out" || fail "unchanged with the store: Pass"
 echo "2: unchanged against the store's 3 earlier runs: exit 0"
 
@@ -126,7 +126,7 @@ echo "2: within-run only: held (exit 0); with --trust-within-run-noise: exit 1"
 # several runs per side, no store: their own spread
 [ "$(status bg compare --no-store --fail-above 50% "$t/h1" "$t/h2" -- "$t/a" "$t/b")" = 0 ] || fail "2+2 runs: exit 0"
 grep -q '^- A: 2 runs: ' "$t/out" || fail "2+2 runs: the A line"
-[ "$(cnt '| t(runs) | runs: 2+2 | ')" = 4 ] || fail "2+2 runs: the table"
+[ "$(cnt '| t (runs: 2+2) | ')" = 4 ] || fail "2+2 runs: the table"
 [ "$(cnt '(between runs: the 2+2 runs compared)')" = 2 ] || fail "2+2 runs: the verdict lines"
 [ "$(status bg compare --no-store --fail-above 50% "$t/h1" "$t/h2" -- "$t/s" "$t/s")" = 2 ] ||
 	fail "a run given twice: exit 2"
