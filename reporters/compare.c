@@ -419,11 +419,12 @@ int rep_compare_sides(const char *const *pa, size_t na, const char *const *pb, s
 	for (size_t i = 0; i < b->ncells; i++)
 		only_b += run_find_cell(a, b->cells[i].id) == NULL;
 
-	/* The store's earlier runs: of B's scenario, before the latest run
-	 * compared, none of the runs compared. */
+	/* The store's earlier runs: of A's scenario (the baseline's; its host
+	 * and configuration per cell), before the latest run compared, none of
+	 * the runs compared. */
 	char(*ids)[17] = calloc(na + nb, sizeof(*ids));
 	const char **skip = calloc(na + nb, sizeof(*skip));
-	struct cmp_hist_ctx hist = {.scenario = b->name, .skip = skip, .nskip = na + nb};
+	struct cmp_hist_ctx hist = {.scenario = a->name, .skip = skip, .nskip = na + nb};
 	rc = ids && skip ? 0 : -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < na + nb; i++) {
 		const struct run *r = i < na ? &ra[i] : &rb[i - na];

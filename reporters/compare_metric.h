@@ -94,6 +94,10 @@ struct compare_opts {
 /* The earlier runs of one cell, for its between-run spread. */
 struct cmp_hist_key {
 	const char *scenario, *cell_id, *host, *step, *metric;
+	/* the cell's fact `fingerprint` (its resolved target, settings and
+	 * steps): runs of another configuration under the same name and cell
+	 * (a -D that throttled the device) are not its noise; NULL: any */
+	const char *fingerprint;
 	double before;           /* runs started before this (unix seconds) */
 	const char *const *skip; /* run ids left out: the runs compared */
 	size_t nskip, max;       /* at most max runs, the latest */

@@ -96,7 +96,7 @@ static int side_values(const struct side *sd, const char *step, const char *metr
 
 /* The earlier runs of cell `id` (on host) from the store into g; g->n = 0
  * when there is no store or it could not answer. */
-static void hist_group(const struct cmp_pair *p, const struct compare_opts *o, const char *id,
+static void hist_group(const struct cmp_pair *p, const struct compare_opts *o, const struct run_cell *c,
                        const char *host, const char *step, const char *metric, struct stats_group *g,
                        double **keep)
 {
@@ -105,8 +105,9 @@ static void hist_group(const struct cmp_pair *p, const struct compare_opts *o, c
 	if (!o->history || !p->hist || !p->hist->scenario || !host)
 		return;
 	struct cmp_hist_key k = {.scenario = p->hist->scenario,
-	                         .cell_id = id,
+	                         .cell_id = c->id,
 	                         .host = host,
+	                         .fingerprint = result_info_get(&c->facts, "fingerprint"),
 	                         .step = step,
 	                         .metric = metric,
 	                         .before = p->hist->before,
@@ -141,11 +142,12 @@ static int row_judge(const struct cmp_pair *p, const struct compare_opts *o, con
 		cmp_metric_compute(va, na, vb, nb, unit, o->alpha, m);
 		struct stats_group g[2];
 		size_t ng = 0;
-		hist_group(p, o, p->b->id, p->host_b, step, metric, &g[0], &h[0]);
+		/* the baseline's (A's) earlier runs: its host, its configuration */
+		hist_group(p, o, p->a, p->host_a, step, metric, &g[0], &h[0]);
 		ng += g[0].v != NULL;
 		/* --by: the two cells differ; each brings its own earlier runs */
 		if (ng && strcmp(p->a->id, p->b->id) != 0) {
-			hist_group(p, o, p->a->id, p->host_a, step, metric, &g[1], &h[1]);
+			hist_group(p, o, p->b, p->host_b, step, metric, &g[1], &h[1]);
 			ng += g[1].v != NULL;
 			if (ng < 2)
 				ng = 0;

@@ -202,8 +202,8 @@ static int store_values(void *ctx, const struct cmp_hist_key *k, double **v, siz
 		return -1;
 	struct store_point *p;
 	size_t np;
-	if (store_cell_runs(cs->s, k->scenario, k->cell_id, k->host, k->step, k->metric, k->before, k->skip,
-	                    k->nskip, k->max, &p, &np, err, sizeof(err)) < 0) {
+	if (store_cell_runs(cs->s, k->scenario, k->cell_id, k->host, k->fingerprint, k->step, k->metric,
+	                    k->before, k->skip, k->nskip, k->max, &p, &np, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compare: results store: %s\n", err);
 		store_close(cs->s);
 		cs->s = NULL;

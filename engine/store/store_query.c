@@ -150,14 +150,15 @@ int store_history(struct store *s, const char *scenario, const char *step, const
 }
 
 int store_cell_runs(struct store *s, const char *scenario, const char *cell_id, const char *host,
-                    const char *step, const char *metric, double before, const char *const *skip,
-                    size_t nskip, size_t max, struct store_point **out, size_t *n, char *err, size_t errlen)
+                    const char *fingerprint, const char *step, const char *metric, double before,
+                    const char *const *skip, size_t nskip, size_t max, struct store_point **out, size_t *n,
+                    char *err, size_t errlen)
 {
 	char b[64];
 	*out = NULL;
 	*n = 0;
 	snprintf(b, sizeof(b), "%.17g", before);
-	const char *p[] = {scenario, cell_id, host, step, metric, b};
+	const char *p[] = {scenario, cell_id, host, step, metric, b, fingerprint ? fingerprint : ""};
 	struct points P = {0};
 	if (sdb_exec(s,
 	             "SELECT r.run_id, r.started, c.host, c.cell_id, c.label, COALESCE(m.median, m.value),"
@@ -165,8 +166,10 @@ int store_cell_runs(struct store *s, const char *scenario, const char *cell_id, 
 	             " JOIN metrics m ON m.run_id = c.run_id AND m.cell_id = c.cell_id"
 	             " WHERE r.scenario = $1 AND c.cell_id = $2 AND c.host = $3 AND m.step = $4"
 	             " AND m.metric = $5 AND r.started < CAST($6 AS DOUBLE PRECISION) AND c.status = 'ok'"
+	             " AND ($7 = '' OR EXISTS (SELECT 1 FROM facts f WHERE f.run_id = c.run_id"
+	             " AND f.cell_id = c.cell_id AND f.key = 'fingerprint' AND f.value = $7))"
 	             " ORDER BY r.started DESC, r.run_id",
-	             6, p, point_row, &P) < 0 ||
+	             7, p, point_row, &P) < 0 ||
 	    P.oom) {
 		snprintf(err, errlen, "%s", P.oom ? "out of memory" : s->err);
 		store_points_free(P.p, P.n);

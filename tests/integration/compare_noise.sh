@@ -16,7 +16,9 @@
 #     slower (2x would make a rate exactly 50% worse, on the threshold):
 #     exit 1 against the store's spread; against within-run noise only
 #     (--no-store) it is held (exit 0, "Not failed") unless
-#     --trust-within-run-noise. Several runs per side (H1 H2 -- A B) give
+#     --trust-within-run-noise. With S as the baseline the 30 MiB/s runs
+#     are another configuration (fingerprint): within-run only. Several
+#     runs per side (H1 H2 -- A B) give
 #     their own spread. A run given twice, --window 2: exit 2.
 # Own store in the work folder (CTest's per-test store would keep earlier
 # test runs). Exit 77 without root, loop devices or blkio throttling.
@@ -111,6 +113,11 @@ grep -q '"model.target.write_bps": "12582912"' "$t/s/results.json" || fail "S's 
 grep -q '^- \*\*Fail:\*\* [0-9]* metrics\? got worse by more than 50% with p < 0.05:$' "$t/out" || fail "Fail line"
 grep -q '^  - 0 .*w\.mb_s -[5-6][0-9]\.[0-9]% .*worse (noise: store: 4 runs)$' "$t/out" || fail "the failing metric and its noise"
 echo "2: 2.5x slower against the store's spread: exit 1"
+# S as the baseline: its configuration (fingerprint) has no earlier run;
+# the 30 MiB/s runs are not its noise
+[ "$(status bg compare --fail-above 50% "$t/s" "$t/a")" = 0 ] || fail "S as the baseline: exit 0"
+[ "$(cnt '^- [01] `[0-9a-f]*` bs=[0-9]*[KM]iB: \*\*faster\*\* (within-run noise only): ')" = 2 ] ||
+	fail "S as the baseline: no earlier run of its configuration"
 
 # the same slowdown against within-run noise only: held, unless trusted
 [ "$(status bg compare --no-store --fail-above 50% "$t/a" "$t/s")" = 0 ] || fail "--no-store: held, exit 0"
