@@ -292,8 +292,29 @@ static int pair_text(struct cmp_pair *p, const struct run *a, const struct run *
 	return r1 < 0 || r2 < 0 ? -ENOMEM : 0;
 }
 
-static int compare_body(FILE *out, const struct run *a, const struct run *b, size_t shared, bool flag_hosts,
-                        bool flag_kernels, bool flag_dio, const struct compare_opts *o, bool *failed)
+const char *compare_store_host(const struct run *r, const struct run_cell *c)
+{
+	const char *h = result_info_get(&c->facts, "host");
+	return h ? h : result_info_get(&r->env, "machine.host");
+}
+
+/* The same cell in every run of a side (the first run's cell first). */
+static const struct run_cell **side_cells(const struct run *runs, size_t n, const char *id, size_t *k)
+{
+	const struct run_cell **v = calloc(n, sizeof(*v));
+	*k = 0;
+	for (size_t i = 0; v && i < n; i++) {
+		const struct run_cell *c = run_find_cell(&runs[i], id);
+		if (c)
+			v[(*k)++] = c;
+	}
+	return v;
+}
+
+static int compare_body(FILE *out, const struct run *a, size_t na, const struct run *b, size_t nb,
+                        size_t shared, bool flag_hosts, bool flag_kernels, bool flag_dio,
+                        const struct cmp_hist_ctx *hist, const struct compare_opts *o,
+                        struct cmp_outcome *res)
 {
 	struct cmp_pair *pairs = calloc(shared ? shared : 1, sizeof(*pairs));
 	size_t n = 0;
@@ -302,59 +323,161 @@ static int compare_body(FILE *out, const struct run *a, const struct run *b, siz
 		const struct run_cell *cb = run_find_cell(b, a->cells[i].id);
 		if (!cb)
 			continue;
-		pairs[n] = (struct cmp_pair){.a = &a->cells[i], .b = cb};
-		rc = pair_text(&pairs[n++], a, b, flag_hosts, flag_kernels, flag_dio);
+		struct cmp_pair *p = &pairs[n++];
+		*p = (struct cmp_pair){.a = &a->cells[i],
+		                       .b = cb,
+		                       .host_a = compare_store_host(a, &a->cells[i]),
+		                       .host_b = compare_store_host(b, cb),
+		                       .hist = hist};
+		if (na > 1 || nb > 1) {
+			p->as = side_cells(a, na, a->cells[i].id, &p->nas);
+			p->bs = side_cells(b, nb, a->cells[i].id, &p->nbs);
+			if (!p->as || !p->bs)
+				rc = -ENOMEM;
+		}
+		if (rc == 0)
+			rc = pair_text(p, a, b, flag_hosts, flag_kernels, flag_dio);
 	}
 	if (rc == 0)
-		rc = cmp_render(out, pairs, n, o, "# | id | cell", 3, failed);
+		rc = cmp_render(out, pairs, n, o, "# | id | cell", 3, res);
+	for (size_t i = 0; i < n; i++) {
+		free((void *)pairs[i].as);
+		free((void *)pairs[i].bs);
+	}
 	cmp_pairs_free(pairs, n);
 	return rc;
+}
+
+/* "- A: `path` (name)", or "- A: 3 runs: `p1`, `p2`, `p3` (name)" */
+static void side_line(FILE *out, const char *label, const char *const *paths, size_t n, const struct run *r)
+{
+	if (n == 1) {
+		compare_run_line(out, label, paths[0], r->name);
+		return;
+	}
+	fprintf(out, "- %s: %zu runs: ", label, n);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", out);
+		rep_md_code(out, paths[i]);
+	}
+	if (r->name) {
+		fputs(" (", out);
+		rep_md_cell(out, r->name);
+		fputs(")", out);
+	}
+	fputc('\n', out);
+}
+
+static int load_side(const char *const *paths, size_t n, struct run **out, struct diag *d)
+{
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		int rc = compare_load(paths[i], &(*out)[i], d);
+		if (rc < 0) {
+			for (size_t j = 0; j <= i; j++)
+				run_free(&(*out)[j]);
+			free(*out);
+			*out = NULL;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void free_side(struct run *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		run_free(&r[i]);
+	free(r);
+}
+
+int rep_compare_sides(const char *const *pa, size_t na, const char *const *pb, size_t nb,
+                      const struct compare_opts *o, FILE *out, struct diag *d, struct cmp_outcome *res)
+{
+	struct run *ra = NULL, *rb = NULL;
+	if (res)
+		*res = (struct cmp_outcome){0};
+	if (!na || !nb)
+		return -EINVAL;
+	int rc = load_side(pa, na, &ra, d);
+	if (rc == 0)
+		rc = load_side(pb, nb, &rb, d);
+	if (rc < 0) {
+		free_side(ra, na);
+		return rc;
+	}
+	const struct run *a = &ra[0], *b = &rb[0];
+
+	size_t shared = 0, only_a = 0, only_b = 0;
+	for (size_t i = 0; i < a->ncells; i++)
+		if (run_find_cell(b, a->cells[i].id))
+			shared++;
+		else
+			only_a++;
+	for (size_t i = 0; i < b->ncells; i++)
+		only_b += run_find_cell(a, b->cells[i].id) == NULL;
+
+	/* The store's earlier runs: of A's scenario (the baseline's; its host
+	 * and configuration per cell), before the latest run compared, none of
+	 * the runs compared. */
+	char(*ids)[17] = calloc(na + nb, sizeof(*ids));
+	const char **skip = calloc(na + nb, sizeof(*skip));
+	struct cmp_hist_ctx hist = {.scenario = a->name, .skip = skip, .nskip = na + nb};
+	rc = ids && skip ? 0 : -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < na + nb; i++) {
+		const struct run *r = i < na ? &ra[i] : &rb[i - na];
+		run_id(r, ids[i]);
+		skip[i] = ids[i];
+		if (r->started > hist.before)
+			hist.before = r->started;
+		/* the same run twice would pass for a second, agreeing run */
+		for (size_t j = 0; j < i && na + nb > 2; j++)
+			if (strcmp(ids[j], ids[i]) == 0) {
+				diag_add(d, DIAG_ERROR, NULL, "compare: %s and %s are the same run (id %s)",
+				         j < na ? pa[j] : pb[j - na], i < na ? pa[i] : pb[i - na], ids[i]);
+				rc = -EINVAL;
+				break;
+			}
+	}
+	if (rc < 0) {
+		free(ids);
+		free(skip);
+		free_side(ra, na);
+		free_side(rb, nb);
+		return rc;
+	}
+
+	fputs("# Compare\n\n", out);
+	side_line(out, "A", pa, na, a);
+	side_line(out, "B", pb, nb, b);
+	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n", shared, only_a, only_b);
+	bool flag_hosts = compare_hosts_note(out, a, b, shared);
+	bool flag_kernels = compare_kernels_note(out, a, b, shared);
+	bool flag_dio = compare_loop_dio_note(out, a, b, shared);
+	rc = compare_body(out, ra, na, rb, nb, shared, flag_hosts, flag_kernels, flag_dio, &hist, o, res);
+	if (rc == 0) {
+		list_unshared(out, "A", a, b);
+		list_unshared(out, "B", b, a);
+	}
+	free(ids);
+	free(skip);
+	free_side(ra, na);
+	free_side(rb, nb);
+	if (rc < 0)
+		return rc;
+	return ferror(out) ? -EIO : 0;
 }
 
 int rep_compare_runs(const char *pa, const char *pb, const struct compare_opts *o, FILE *out, struct diag *d,
                      bool *failed)
 {
-	struct run a, b;
+	struct cmp_outcome res;
+	int rc = rep_compare_sides(&pa, 1, &pb, 1, o, out, d, &res);
 	if (failed)
-		*failed = false;
-	int rc = compare_load(pa, &a, d);
-	if (rc < 0) {
-		run_free(&a);
-		return rc;
-	}
-	rc = compare_load(pb, &b, d);
-	if (rc < 0) {
-		run_free(&a);
-		run_free(&b);
-		return rc;
-	}
-
-	size_t shared = 0, only_a = 0, only_b = 0;
-	for (size_t i = 0; i < a.ncells; i++)
-		if (run_find_cell(&b, a.cells[i].id))
-			shared++;
-		else
-			only_a++;
-	for (size_t i = 0; i < b.ncells; i++)
-		only_b += run_find_cell(&a, b.cells[i].id) == NULL;
-
-	fputs("# Compare\n\n", out);
-	compare_run_line(out, "A", pa, a.name);
-	compare_run_line(out, "B", pb, b.name);
-	fprintf(out, "- Cells: %zu shared, %zu only in A, %zu only in B\n", shared, only_a, only_b);
-	bool flag_hosts = compare_hosts_note(out, &a, &b, shared);
-	bool flag_kernels = compare_kernels_note(out, &a, &b, shared);
-	bool flag_dio = compare_loop_dio_note(out, &a, &b, shared);
-	rc = compare_body(out, &a, &b, shared, flag_hosts, flag_kernels, flag_dio, o, failed);
-	if (rc == 0) {
-		list_unshared(out, "A", &a, &b);
-		list_unshared(out, "B", &b, &a);
-	}
-	run_free(&a);
-	run_free(&b);
-	if (rc < 0)
-		return rc;
-	return ferror(out) ? -EIO : 0;
+		*failed = res.failed;
+	return rc;
 }
 
 int rep_compare(const char *a, const char *b, FILE *out, struct diag *d)

@@ -133,7 +133,7 @@ static void list_left_out(FILE *out, const struct run *r, const char *p, const c
 }
 
 static int by_body(FILE *out, const struct run *r, const struct compare_opts *o, const char *base,
-                   bool *failed)
+                   struct cmp_outcome *res)
 {
 	const char *p = o->by;
 	size_t nbase = 0; /* each baseline cell pairs with at most every cell */
@@ -145,6 +145,11 @@ static int by_body(FILE *out, const struct run *r, const struct compare_opts *o,
 	bool *paired = calloc(r->ncells + 1, sizeof(*paired));
 	size_t n = 0;
 	int rc = pairs && paired ? 0 : -ENOMEM;
+	/* The store's earlier runs of each cell: those before this run. */
+	char id[17];
+	const char *skip[] = {id};
+	run_id(r, id);
+	struct cmp_hist_ctx hist = {.scenario = r->name, .before = r->started, .skip = skip, .nskip = 1};
 	for (size_t i = 0; rc == 0 && i < r->ncells; i++) {
 		const char *vi = run_cell_param(&r->cells[i], p);
 		if (!vi || strcmp(vi, base) != 0)
@@ -153,7 +158,11 @@ static int by_body(FILE *out, const struct run *r, const struct compare_opts *o,
 			const char *vj = run_cell_param(&r->cells[j], p);
 			if (!vj || strcmp(vj, base) == 0 || !same_but(&r->cells[i], &r->cells[j], p))
 				continue;
-			pairs[n] = (struct cmp_pair){.a = &r->cells[i], .b = &r->cells[j]};
+			pairs[n] = (struct cmp_pair){.a = &r->cells[i],
+			                             .b = &r->cells[j],
+			                             .host_a = compare_store_host(r, &r->cells[i]),
+			                             .host_b = compare_store_host(r, &r->cells[j]),
+			                             .hist = &hist};
 			paired[j] = true;
 			rc = pair_text(&pairs[n++], p);
 		}
@@ -162,7 +171,7 @@ static int by_body(FILE *out, const struct run *r, const struct compare_opts *o,
 		fprintf(out, "- Pairs: %zu (A: the cell with the baseline value, B: the other)\n", n);
 		char head[300];
 		snprintf(head, sizeof(head), "%s | # | other parameters", p);
-		rc = cmp_render(out, pairs, n, o, head, 3, failed);
+		rc = cmp_render(out, pairs, n, o, head, 3, res);
 	}
 	if (rc == 0)
 		list_left_out(out, r, p, base, paired);
@@ -171,11 +180,12 @@ static int by_body(FILE *out, const struct run *r, const struct compare_opts *o,
 	return rc;
 }
 
-int rep_compare_by(const char *dir, const struct compare_opts *o, FILE *out, struct diag *d, bool *failed)
+int rep_compare_by(const char *dir, const struct compare_opts *o, FILE *out, struct diag *d,
+                   struct cmp_outcome *res)
 {
 	struct run r;
-	if (failed)
-		*failed = false;
+	if (res)
+		*res = (struct cmp_outcome){0};
 	int rc = compare_load(dir, &r, d);
 	if (rc < 0) {
 		run_free(&r);
@@ -204,7 +214,7 @@ int rep_compare_by(const char *dir, const struct compare_opts *o, FILE *out, str
 	fputc('=', out);
 	rep_md_cell(out, base);
 	fputs(" (the value of the run's first cell)\n", out);
-	rc = by_body(out, &r, o, base, failed);
+	rc = by_body(out, &r, o, base, res);
 	run_free(&r);
 	if (rc < 0)
 		return rc;

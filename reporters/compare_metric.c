@@ -17,6 +17,30 @@ static size_t finite_count(const double *v, size_t n)
 	return m;
 }
 
+/* "slower" by how much, from the ratio (see struct cmp_metric). */
+static void set_worse(struct cmp_metric *m)
+{
+	m->worse = 0;
+	/* A's median 0 (a latency of 0 that grew): no ratio, yet a significant
+	 * regression; worse without bound, so any threshold fails it. */
+	if (m->verdict == CMP_SLOWER)
+		m->worse = !isfinite(m->ratio) ? INFINITY : m->dir > 0 ? 1 - m->ratio : m->ratio - 1;
+	if (m->worse < 0)
+		m->worse = 0;
+}
+
+static double geo_mean(const double *v, size_t n)
+{
+	double s = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]) && v[i] > 0) {
+			s += log(v[i]);
+			k++;
+		}
+	return k ? exp(s / (double)k) : NAN;
+}
+
 /* The verdict of a significant difference: which way the medians moved
  * (the means when the medians are equal). */
 static enum cmp_verdict moved(const struct cmp_metric *m, const double *a, size_t na, const double *b,
@@ -63,14 +87,47 @@ void cmp_metric_compute(const double *a, size_t na, const double *b, size_t nb, 
 		out->verdict = moved(out, a, na, b, nb);
 	else
 		out->verdict = CMP_SAME;
-	/* A's median 0 (a latency of 0 that grew): no ratio, yet a significant
-	 * regression; worse without bound, so any threshold fails it. */
-	if (out->verdict == CMP_SLOWER)
-		out->worse = !isfinite(out->ratio) ? INFINITY
-		             : out->dir > 0        ? 1 - out->ratio
-		                                   : out->ratio - 1;
-	if (out->worse < 0)
-		out->worse = 0;
+	out->noise = CMP_NOISE_WITHIN;
+	out->runs_a = out->runs_b = 1;
+	out->df = NAN;
+	set_worse(out);
+}
+
+void cmp_metric_between(struct cmp_metric *m, const double *ra, size_t ka, const double *rb, size_t kb,
+                        const struct stats_group *hist, size_t nh, double alpha)
+{
+	struct stats_runs_test t;
+	size_t nhist = 0;
+	bool store = nh > 0;
+	m->runs_a = ka;
+	m->runs_b = kb;
+	for (size_t i = 0; i < nh; i++) {
+		store &= hist[i].n >= CMP_HIST_MIN;
+		nhist += hist[i].n;
+	}
+	if (!store && !(ka >= 2 && kb >= 2))
+		return;
+	if (!stats_runs_log_t(ra, ka, rb, kb, store ? hist : NULL, store ? nh : 0, STATS_CI_LEVEL, &t))
+		return; /* a value <= 0: no log scale, the within-run judgement stays */
+	m->noise = store ? CMP_NOISE_STORE : CMP_NOISE_RUNS;
+	m->nhist = store ? nhist : 0;
+	m->df = t.df;
+	m->test = CMP_TEST_RUNS;
+	m->p = t.p;
+	m->ratio = t.ratio;
+	m->lo = t.lo;
+	m->hi = t.hi;
+	if (ka > 1 || kb > 1) {
+		m->med_a = geo_mean(ra, ka);
+		m->med_b = geo_mean(rb, kb);
+	}
+	if (!(m->p < alpha) || t.ratio == 1)
+		m->verdict = CMP_SAME;
+	else if (m->dir == 0)
+		m->verdict = t.ratio > 1 ? CMP_HIGHER : CMP_LOWER;
+	else
+		m->verdict = (t.ratio > 1) == (m->dir > 0) ? CMP_FASTER : CMP_SLOWER;
+	set_worse(m);
 }
 
 const char *cmp_verdict_name(enum cmp_verdict v)
@@ -88,12 +145,17 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 
 const char *cmp_test_name(enum cmp_test t)
 {
-	return t == CMP_TEST_MW ? "U" : t == CMP_TEST_WELCH ? "Welch" : "-";
+	return t == CMP_TEST_MW ? "U" : t == CMP_TEST_WELCH ? "Welch" : t == CMP_TEST_RUNS ? "t" : "-";
 }
 
 bool cmp_metric_fails(const struct cmp_metric *m, double threshold)
 {
 	return m->verdict == CMP_SLOWER && m->worse > threshold;
+}
+
+bool cmp_metric_gates(const struct cmp_metric *m, double threshold, bool trust_within)
+{
+	return cmp_metric_fails(m, threshold) && (m->noise != CMP_NOISE_WITHIN || trust_within);
 }
 
 bool cmp_parse_percent(const char *s, double *out)
@@ -118,4 +180,7 @@ void compare_opts_init(struct compare_opts *o)
 	o->all = false;
 	o->fail_above = NAN;
 	o->by = NULL;
+	o->trust_within = false;
+	o->window = 5;
+	o->history = NULL;
 }

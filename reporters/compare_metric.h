@@ -7,16 +7,33 @@
  * assumes normal samples), else no test. The verdict is "faster" /
  * "slower" for metrics with a speed direction (stats_unit_direction: rates
  * higher is faster, durations lower is faster), "higher" / "lower" for
- * others, when p < alpha; else "no significant difference". */
+ * others, when p < alpha; else "no significant difference".
+ *
+ * Which noise: repetitions inside one run vary less than runs do (a run
+ * shares its machine state, its file system, its warm-up), so the tests
+ * above, on the repetitions, understate the noise between two runs and
+ * call an unchanged scenario slower. cmp_metric_between replaces them by
+ * the between-run test (stats_runs_log_t: each run's median, on a log
+ * scale) when a spread between runs is known: from at least CMP_HIST_MIN
+ * earlier runs of the cell in the results store, or from several runs on
+ * each side; else the judgement stays the within-run one, marked
+ * CMP_NOISE_WITHIN, and cmp_metric_gates does not fail a threshold on it
+ * unless trusted. */
 #ifndef BENCHGRID_COMPARE_METRIC_H
 #define BENCHGRID_COMPARE_METRIC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CMP_MW_MIN_N 5
+#include "stats_test.h"
 
-enum cmp_test { CMP_TEST_NONE, CMP_TEST_MW, CMP_TEST_WELCH };
+#define CMP_MW_MIN_N 5
+/* Earlier runs of a cell the store needs to give its spread. */
+#define CMP_HIST_MIN 3
+
+enum cmp_test { CMP_TEST_NONE, CMP_TEST_MW, CMP_TEST_WELCH, CMP_TEST_RUNS };
+/* The noise a judgement was made against. */
+enum cmp_noise { CMP_NOISE_WITHIN, CMP_NOISE_STORE, CMP_NOISE_RUNS };
 enum cmp_verdict { CMP_SAME, CMP_FASTER, CMP_SLOWER, CMP_HIGHER, CMP_LOWER, CMP_UNTESTED };
 
 struct cmp_metric {
@@ -31,26 +48,68 @@ struct cmp_metric {
 	 * worse or no direction, INFINITY when slower without a ratio (A's
 	 * median 0) */
 	double worse;
+	enum cmp_noise noise;
+	size_t runs_a, runs_b; /* runs on each side (1 when one folder per side) */
+	size_t nhist;          /* earlier runs from the store in the spread */
+	double df;             /* degrees of freedom of the between-run spread */
 };
 
 /* Compare the samples a[0..na), b[0..nb) of a metric with unit `unit`. */
 void cmp_metric_compute(const double *a, size_t na, const double *b, size_t nb, const char *unit,
                         double alpha, struct cmp_metric *out);
+/* The between-run judgement: ra[0..ka), rb[0..kb) one value per run of
+ * each side (the run's median), hist[0..nh) groups of earlier runs' values
+ * of the cells from the store (each group its own cell; a group of fewer
+ * than CMP_HIST_MIN runs is not used). When a spread is known (every group
+ * used, or ka >= 2 and kb >= 2) and every value is > 0, m's medians (the
+ * geometric means of the runs' medians when a side has several), ratio,
+ * interval, test, p, verdict and worse become the between-run test's;
+ * else m keeps the within-run judgement of cmp_metric_compute. m->noise
+ * says which. */
+void cmp_metric_between(struct cmp_metric *m, const double *ra, size_t ka, const double *rb, size_t kb,
+                        const struct stats_group *hist, size_t nh, double alpha);
 /* "faster", "slower", "higher", "lower", "no significant difference",
  * "too few repetitions". */
 const char *cmp_verdict_name(enum cmp_verdict v);
-/* "U", "Welch", "-". */
+/* "U", "Welch", "t" (between runs), "-". */
 const char *cmp_test_name(enum cmp_test t);
 /* Is the difference significant and worse by more than `threshold` (a
  * fraction)? */
 bool cmp_metric_fails(const struct cmp_metric *m, double threshold);
+/* Does it fail a --fail-above gate: cmp_metric_fails, and judged against
+ * the noise between runs, or trust_within (--trust-within-run-noise)? */
+bool cmp_metric_gates(const struct cmp_metric *m, double threshold, bool trust_within);
 
 /* The options of a comparison (compare.h). */
 struct compare_opts {
-	double alpha;      /* significance level, default 0.05 */
-	bool all;          /* every metric, not only each step's headline ones */
-	double fail_above; /* fraction (0.05 = 5%); NaN: no threshold */
-	const char *by;    /* the parameter for compare DIR --by */
+	double alpha;                      /* significance level, default 0.05 */
+	bool all;                          /* every metric, not only each step's headline ones */
+	double fail_above;                 /* fraction (0.05 = 5%); NaN: no threshold */
+	const char *by;                    /* the parameter for compare DIR --by */
+	bool trust_within;                 /* --trust-within-run-noise: gate on within-run noise too */
+	size_t window;                     /* at most this many earlier runs from the store (default 5) */
+	const struct cmp_history *history; /* the results store, or NULL */
+};
+
+/* The earlier runs of one cell, for its between-run spread. */
+struct cmp_hist_key {
+	const char *scenario, *cell_id, *host, *step, *metric;
+	/* the cell's fact `fingerprint` (its resolved target, settings and
+	 * steps): runs of another configuration under the same name and cell
+	 * (a -D that throttled the device) are not its noise; NULL: any */
+	const char *fingerprint;
+	double before;           /* runs started before this (unix seconds) */
+	const char *const *skip; /* run ids left out: the runs compared */
+	size_t nskip, max;       /* at most max runs, the latest */
+};
+/* Where earlier runs come from (the cli's results store: reporters do not
+ * open it). values: 0 with *v (malloc'd, one value per run: the run's
+ * median) and *n, or -1 (the error is the caller's to report: it prints
+ * nothing and judges without). where: the store, for the text. */
+struct cmp_history {
+	int (*values)(void *ctx, const struct cmp_hist_key *k, double **v, size_t *n);
+	void *ctx;
+	const char *where;
 };
 void compare_opts_init(struct compare_opts *o);
 

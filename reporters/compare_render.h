@@ -13,16 +13,37 @@
 #include "compare_metric.h"
 #include "results.h"
 
+/* What the results store's earlier runs of a pair's cells are looked up
+ * with (struct cmp_hist_key), shared by the pairs of one comparison. */
+struct cmp_hist_ctx {
+	const char *scenario;    /* the runs' scenario name */
+	double before;           /* earlier than the latest run compared */
+	const char *const *skip; /* the ids of the runs compared */
+	size_t nskip;
+};
+
 struct cmp_pair {
 	const struct run_cell *a, *b;
-	char *label;    /* Markdown: the pair in its verdict line */
-	char *row_head; /* Markdown table cells before the metric: "0 | `id` | fs=ext4" */
+	/* Several runs per side: the same cell in each run of the side
+	 * (as[0] == a, bs[0] == b); NULL and 0: one run, a and b. */
+	const struct run_cell *const *as, *const *bs;
+	size_t nas, nbs;
+	const char *host_a, *host_b;     /* where a and b ran, for the store's runs */
+	const struct cmp_hist_ctx *hist; /* NULL: no store lookup */
+	char *label;                     /* Markdown: the pair in its verdict line */
+	char *row_head;                  /* Markdown table cells before the metric: "0 | `id` | fs=ext4" */
+};
+
+/* The outcome of a comparison with a threshold. */
+struct cmp_outcome {
+	bool failed; /* a metric failed --fail-above (exit 1) */
+	size_t held; /* metrics over the threshold on within-run noise only, not failed */
 };
 
 /* head: the table's first header cells, e.g. "# | id | cell" (ncols of
- * them). Returns 0 or -ENOMEM/-EIO; *failed as rep_compare_runs. */
+ * them). Returns 0 or -ENOMEM/-EIO; *res (may be NULL) as rep_compare_sides. */
 int cmp_render(FILE *out, const struct cmp_pair *p, size_t n, const struct compare_opts *o, const char *head,
-               size_t ncols, bool *failed);
+               size_t ncols, struct cmp_outcome *res);
 
 void cmp_pairs_free(struct cmp_pair *p, size_t n);
 /* A cell id into Markdown as text of its own: a plain id (letters, digits,

@@ -150,3 +150,68 @@ bool stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
 	out->p = fmin(1.0, 2 * (1 - stats_t_cdf(fabs(out->stat), out->df)));
 	return true;
 }
+
+/* Mean and sum of squared deviations of the logs of v's finite values;
+ * false when one is <= 0. */
+static bool log_ss(const double *v, size_t n, double *mean, double *ss, size_t *m)
+{
+	double sum = 0;
+	*m = 0;
+	*mean = *ss = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		if (!(v[i] > 0))
+			return false;
+		sum += log(v[i]);
+		(*m)++;
+	}
+	if (!*m)
+		return true;
+	*mean = sum / (double)*m;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			*ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	return true;
+}
+
+bool stats_runs_log_t(const double *a, size_t na, const double *b, size_t nb, const struct stats_group *g,
+                      size_t ng, double level, struct stats_runs_test *out)
+{
+	double ma, mb, ssa, ssb, mg, ssg;
+	size_t ka, kb, kg;
+	*out = (struct stats_runs_test){
+	    .ratio = NAN, .lo = NAN, .hi = NAN, .t = NAN, .df = NAN, .p = NAN, .s = NAN};
+	if (!log_ss(a, na, &ma, &ssa, &ka) || !log_ss(b, nb, &mb, &ssb, &kb) || !ka || !kb)
+		return false;
+	double ss = ssa + ssb, df = (double)(ka - 1) + (double)(kb - 1);
+	for (size_t i = 0; i < ng; i++) {
+		if (!log_ss(g[i].v, g[i].n, &mg, &ssg, &kg))
+			return false;
+		if (kg) {
+			ss += ssg;
+			df += (double)(kg - 1);
+			out->ng += kg;
+		}
+	}
+	out->na = ka;
+	out->nb = kb;
+	if (df < 1)
+		return false;
+	double d = mb - ma, se = sqrt(ss / df) * sqrt(1.0 / (double)ka + 1.0 / (double)kb);
+	out->s = sqrt(ss / df);
+	out->df = df;
+	out->ratio = exp(d);
+	if (!(se > 0)) {
+		out->t = d == 0 ? 0 : copysign(INFINITY, d);
+		out->p = d == 0 ? 1 : 0;
+		out->lo = out->hi = out->ratio;
+		return true;
+	}
+	double q = stats_t_quantile(1 - (1 - level) / 2, df);
+	out->t = d / se;
+	out->p = fmin(1.0, 2 * (1 - stats_t_cdf(fabs(out->t), df)));
+	out->lo = exp(d - q * se);
+	out->hi = exp(d + q * se);
+	return true;
+}

@@ -21,6 +21,20 @@
  *   t = (mean_b - mean_a) / sqrt(s_a^2/n_a + s_b^2/n_b), Welch-Satterthwaite
  *   degrees of freedom; it assumes roughly normal samples. Both sides
  *   without spread: p = 0 when the means differ, 1 when equal.
+ * Between runs, on a log scale (stats_runs_log_t): each run is one value
+ * (its median over its repetitions), and the difference of two sides is
+ * judged against the spread between runs, not between repetitions. With
+ * L the natural log of the values,
+ *   s^2 = (SS_a + SS_b + sum_g SS_g) / df,
+ *   df  = (n_a - 1) + (n_b - 1) + sum_g (n_g - 1),
+ * each SS the sum of squared deviations of a group's L from the group's own
+ * mean: the two sides and extra groups g (the same cell's earlier runs from
+ * the results store, whose level does not matter, only their spread);
+ *   d = mean L_b - mean L_a, se = s sqrt(1/n_a + 1/n_b), t = d / se,
+ * two-sided p from Student's t with df; the ratio exp(d) (the ratio of the
+ * sides' geometric means) and its interval exp(d -+ t_q se). With one run
+ * on each side and k earlier runs this is d / (s sqrt 2) with k - 1 degrees
+ * of freedom; with no group, the pooled two-sample t test of the logs.
  * Non-finite samples are ignored. */
 #ifndef BENCHGRID_STATS_TEST_H
 #define BENCHGRID_STATS_TEST_H
@@ -45,5 +59,21 @@ bool stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
                         struct stats_test *out);
 /* Needs at least two finite samples per side. */
 bool stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_test *out);
+
+/* The between-run test of two sides' run values (above). */
+struct stats_group {
+	const double *v;
+	size_t n;
+};
+struct stats_runs_test {
+	double ratio, lo, hi; /* exp(d) and its level interval */
+	double t, df, p;      /* t: positive when b is larger */
+	double s;             /* the pooled standard deviation of the logs */
+	size_t na, nb, ng;    /* finite values of a, b and of the groups */
+};
+/* Needs n_a, n_b >= 1, df >= 1 and every finite value > 0 (else false,
+ * NaN outputs). s = 0: p = 0 when the sides differ, 1 when equal. */
+bool stats_runs_log_t(const double *a, size_t na, const double *b, size_t nb, const struct stats_group *g,
+                      size_t ng, double level, struct stats_runs_test *out);
 
 #endif

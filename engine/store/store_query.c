@@ -149,6 +149,56 @@ int store_history(struct store *s, const char *scenario, const char *step, const
 	return 0;
 }
 
+int store_cell_runs(struct store *s, const char *scenario, const char *cell_id, const char *host,
+                    const char *fingerprint, const char *step, const char *metric, double before,
+                    const char *const *skip, size_t nskip, size_t max, struct store_point **out, size_t *n,
+                    char *err, size_t errlen)
+{
+	char b[64];
+	*out = NULL;
+	*n = 0;
+	snprintf(b, sizeof(b), "%.17g", before);
+	const char *p[] = {scenario, cell_id, host, step, metric, b, fingerprint ? fingerprint : ""};
+	struct points P = {0};
+	if (sdb_exec(s,
+	             "SELECT r.run_id, r.started, c.host, c.cell_id, c.label, COALESCE(m.median, m.value),"
+	             " m.unit, m.n, r.tool_version FROM runs r JOIN cells c ON c.run_id = r.run_id"
+	             " JOIN metrics m ON m.run_id = c.run_id AND m.cell_id = c.cell_id"
+	             " WHERE r.scenario = $1 AND c.cell_id = $2 AND c.host = $3 AND m.step = $4"
+	             " AND m.metric = $5 AND r.started < CAST($6 AS DOUBLE PRECISION) AND c.status = 'ok'"
+	             " AND ($7 = '' OR EXISTS (SELECT 1 FROM facts f WHERE f.run_id = c.run_id"
+	             " AND f.cell_id = c.cell_id AND f.key = 'fingerprint' AND f.value = $7))"
+	             " ORDER BY r.started DESC, r.run_id",
+	             7, p, point_row, &P) < 0 ||
+	    P.oom) {
+		snprintf(err, errlen, "%s", P.oom ? "out of memory" : s->err);
+		store_points_free(P.p, P.n);
+		return -1;
+	}
+	/* Keep the first `max` with a value that are not skipped; free the rest. */
+	size_t k = 0;
+	for (size_t i = 0; i < P.n; i++) {
+		bool keep = k < max && isfinite(P.p[i].value);
+		for (size_t j = 0; keep && j < nskip; j++)
+			keep = strcmp(P.p[i].run_id, skip[j]) != 0;
+		if (keep) {
+			struct store_point t = P.p[k];
+			P.p[k++] = P.p[i];
+			P.p[i] = t;
+		}
+	}
+	for (size_t i = k; i < P.n; i++) {
+		free(P.p[i].host);
+		free(P.p[i].cell_id);
+		free(P.p[i].label);
+		free(P.p[i].unit);
+		free(P.p[i].tool_version);
+	}
+	*out = P.p;
+	*n = k;
+	return 0;
+}
+
 void store_points_free(struct store_point *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -43,6 +43,19 @@ int store_history(struct store *s, const char *scenario, const char *step, const
                   size_t errlen);
 void store_points_free(struct store_point *p, size_t n);
 
+/* One cell's earlier runs, for compare's spread between runs: per stored
+ * run of scenario whose cell cell_id ran on host, finished ok and has the
+ * fact fingerprint (the same configuration; NULL or "": any), started
+ * before `before` (unix seconds) and is none of skip[0..nskip), the median
+ * over the repetitions of step.metric (the metrics row's median, else its
+ * value) as the point's value; the latest `max` such runs, newest first;
+ * runs without a finite value are left out. 0 (possibly no point), or -1
+ * with why in err. */
+int store_cell_runs(struct store *s, const char *scenario, const char *cell_id, const char *host,
+                    const char *fingerprint, const char *step, const char *metric, double before,
+                    const char *const *skip, size_t nskip, size_t max, struct store_point **out, size_t *n,
+                    char *err, size_t errlen);
+
 /* The metric to show when none is named: the first step's tps, iops or
  * mb_s (in that order of preference), else its first metric. 0, -ENOENT
  * when the scenario has no stored run, -1 on error (why in err). */

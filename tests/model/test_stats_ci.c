@@ -346,6 +346,64 @@ static void test_welch(void **state)
 	(void)state;
 }
 
+static void test_runs_log_t(void **state)
+{
+	struct stats_runs_test t;
+	/* Two sides, no earlier runs: the pooled two-sample t test of the logs.
+	 * By hand (Python, math only; p by Simpson's rule on the t density):
+	 * d = -0.108260862, s = 0.0290283224, df = 4, t = -4.56767476,
+	 * p = 0.0102788747; the interval exp(d -+ 2.7764451 se) = 0.840241 to
+	 * 0.958434. */
+	const double a[] = {100, 104, 98}, b[] = {90, 93, 88};
+	assert_true(stats_runs_log_t(a, N(a), b, N(b), NULL, 0, 0.95, &t));
+	assert_near(t.ratio, 0.8973934700874091, 1e-12);
+	assert_near(t.s, 0.029028322389393974, 1e-12);
+	assert_near(t.df, 4, 0);
+	assert_near(t.t, -4.567674757855341, 1e-9);
+	assert_near(t.p, 0.010278874682625339, 1e-7);
+	assert_near(t.lo, 0.8402407275858316, 1e-7);
+	assert_near(t.hi, 0.9584337127638909, 1e-7);
+	assert_true(t.na == 3 && t.nb == 3 && t.ng == 0);
+	/* One run on each side and 4 earlier runs: their spread alone, df 3,
+	 * t = log(0.8) / (s sqrt 2) = -3.74381975, p = 0.0332571345 */
+	const double one_a[] = {100}, one_b[] = {80}, h[] = {100, 105, 95, 102};
+	struct stats_group g = {h, N(h)};
+	assert_true(stats_runs_log_t(one_a, 1, one_b, 1, &g, 1, 0.95, &t));
+	assert_near(t.ratio, 0.8, 1e-12);
+	assert_near(t.s, 0.042145810653218964, 1e-12);
+	assert_near(t.df, 3, 0);
+	assert_near(t.t, -3.743819750214614, 1e-9);
+	assert_near(t.p, 0.03325713446236289, 1e-7);
+	assert_near(t.lo, 0.6617764546869385, 1e-7);
+	assert_near(t.hi, 0.9670939415678649, 1e-7);
+	assert_true(t.ng == 4);
+	/* the same earlier runs, a 2% change: p = 0.757 */
+	const double near_b[] = {98};
+	assert_true(stats_runs_log_t(one_a, 1, near_b, 1, &g, 1, 0.95, &t));
+	assert_near(t.p, 0.7569834187765314, 1e-7);
+	/* the groups' levels do not matter, only their spread */
+	const double h10[] = {1000, 1050, 950, 1020};
+	struct stats_group g10 = {h10, N(h10)};
+	assert_true(stats_runs_log_t(one_a, 1, one_b, 1, &g10, 1, 0.95, &t));
+	assert_near(t.t, -3.743819750214614, 1e-9);
+	/* NaN is ignored; no spread: p 0 or 1; too few degrees of freedom, a
+	 * value <= 0: no test */
+	const double an[] = {100, NAN, 104, 98};
+	assert_true(stats_runs_log_t(an, N(an), b, N(b), NULL, 0, 0.95, &t));
+	assert_near(t.t, -4.567674757855341, 1e-9);
+	const double five[] = {5}, six[] = {6}, flat[] = {3, 3, 3};
+	struct stats_group gf = {flat, N(flat)};
+	assert_true(stats_runs_log_t(five, 1, five, 1, &gf, 1, 0.95, &t));
+	assert_near(t.p, 1, 0);
+	assert_true(stats_runs_log_t(five, 1, six, 1, &gf, 1, 0.95, &t));
+	assert_near(t.p, 0, 0);
+	assert_false(stats_runs_log_t(five, 1, six, 1, NULL, 0, 0.95, &t));
+	assert_true(isnan(t.p));
+	const double zero[] = {0, 1};
+	assert_false(stats_runs_log_t(zero, N(zero), b, N(b), NULL, 0, 0.95, &t));
+	(void)state;
+}
+
 static void test_headlines(void **state)
 {
 	struct metric_summary m[5] = {{.name = "lat_p50_us"},
@@ -379,6 +437,7 @@ int main(void)
 	    cmocka_unit_test(test_median_ci_when_needed),
 	    cmocka_unit_test(test_mann_whitney),
 	    cmocka_unit_test(test_welch),
+	    cmocka_unit_test(test_runs_log_t),
 	    cmocka_unit_test(test_headlines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,7 +136,7 @@ static void test_verdict_line_names(void **state)
 	fake_cell(b, "c1", tb, lb);
 	char *t = NULL;
 	render(&a->c, &b->c, "0 `c1` k=x", "0 | c1 | k=x", &t);
-	const char *line = strstr(t, "- 0 `c1` k=x: **slower**: ");
+	const char *line = strstr(t, "- 0 `c1` k=x: **slower** (within-run noise only): ");
 	assert_non_null(line);
 	const char *eol = strchr(line, '\n');
 	const char *lat = strstr(line, "nap.lat_p99_ms +120.0%"),
@@ -151,7 +151,8 @@ static void test_verdict_line_names(void **state)
 	fake_cell(b, "c1", ta, l5);
 	t = NULL;
 	render(&a->c, &b->c, "0 `c1` k=x", "0 | c1 | k=x", &t);
-	if (!strstr(t, "- 0 `c1` k=x: **slower**: nap.lat_p99_ms from 0 to 5 (p = 0.0"))
+	if (!strstr(t,
+	            "- 0 `c1` k=x: **slower** (within-run noise only): nap.lat_p99_ms from 0 to 5 (p = 0.0"))
 		fail_msg("from 0: %s", t);
 	free(t);
 	free(a);
@@ -198,6 +199,157 @@ static void test_identical(void **state)
 	(void)state;
 }
 
+static void test_between_runs(void **state)
+{
+	/* Within one run the repetitions barely move (1%), so 10% between two
+	 * runs is "significant" (p = 0.0079); the store's earlier runs vary by
+	 * about 10% (log sd 0.0794), so against them it is not. */
+	const double a[] = {1000, 1004, 998, 1002, 1001}, b[] = {900, 903, 899, 902, 901};
+	const double ra[] = {1001}, rb[] = {901}, h[] = {1000, 1150, 950, 1080, 1010};
+	struct stats_group g = {h, N(h)};
+	struct cmp_metric m;
+	cmp_metric_compute(a, N(a), b, N(b), "tps", 0.05, &m);
+	assert_int_equal(m.noise, CMP_NOISE_WITHIN);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	/* within-run only: over the threshold, but the gate holds it unless trusted */
+	assert_true(cmp_metric_fails(&m, 0.05));
+	assert_false(cmp_metric_gates(&m, 0.05, false));
+	assert_true(cmp_metric_gates(&m, 0.05, true));
+	/* fewer than CMP_HIST_MIN earlier runs and one run per side: unchanged */
+	struct stats_group g2 = {h, 2};
+	cmp_metric_between(&m, ra, 1, rb, 1, &g2, 1, 0.05);
+	assert_int_equal(m.noise, CMP_NOISE_WITHIN);
+	assert_int_equal(m.test, CMP_TEST_MW);
+	/* the store's 5 runs: t(runs), df 4, not significant */
+	cmp_metric_between(&m, ra, 1, rb, 1, &g, 1, 0.05);
+	assert_int_equal(m.noise, CMP_NOISE_STORE);
+	assert_int_equal(m.test, CMP_TEST_RUNS);
+	assert_int_equal(m.nhist, 5);
+	assert_true(m.df == 4);
+	assert_true(fabs(m.ratio - 901.0 / 1001) < 1e-12);
+	assert_true(m.lo < 0.9 && m.hi > 1 && m.p > 0.05);
+	assert_int_equal(m.verdict, CMP_SAME);
+	assert_false(cmp_metric_gates(&m, 0.05, false));
+	assert_string_equal(cmp_test_name(m.test), "t");
+	/* a 2.5x slowdown against the same spread: slower, and it gates */
+	const double slow[] = {400};
+	cmp_metric_compute(a, N(a), b, N(b), "tps", 0.05, &m);
+	cmp_metric_between(&m, ra, 1, slow, 1, &g, 1, 0.05);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(m.p < 0.01);
+	assert_true(fabs(m.worse - (1 - 400.0 / 1001)) < 1e-12);
+	assert_true(cmp_metric_gates(&m, 0.5, false));
+	/* several runs per side, no store: their own spread; the medians are
+	 * the geometric means of the runs' */
+	const double r3a[] = {1000, 1100, 950}, r3b[] = {980, 1050, 1010};
+	cmp_metric_compute(a, N(a), b, N(b), "tps", 0.05, &m);
+	cmp_metric_between(&m, r3a, 3, r3b, 3, NULL, 0, 0.05);
+	assert_int_equal(m.noise, CMP_NOISE_RUNS);
+	assert_true(m.runs_a == 3 && m.runs_b == 3 && m.df == 4);
+	assert_true(fabs(m.med_a - cbrt(1000.0 * 1100 * 950)) < 1e-9);
+	assert_true(fabs(m.ratio - m.med_b / m.med_a) < 1e-12);
+	assert_int_equal(m.verdict, CMP_SAME);
+	/* a latency: lower is better, a rise is slower */
+	const double la[] = {10}, lb[] = {30}, lh[] = {10, 11, 9.5};
+	struct stats_group lg = {lh, N(lh)};
+	cmp_metric_compute(a, N(a), b, N(b), "us", 0.05, &m);
+	cmp_metric_between(&m, la, 1, lb, 1, &lg, 1, 0.05);
+	assert_int_equal(m.verdict, CMP_SLOWER);
+	assert_true(fabs(m.worse - 2) < 1e-12);
+	/* a value <= 0: no log scale, the within-run judgement stays */
+	const double z[] = {0};
+	cmp_metric_compute(a, N(a), b, N(b), "tps", 0.05, &m);
+	cmp_metric_between(&m, z, 1, rb, 1, &g, 1, 0.05);
+	assert_int_equal(m.noise, CMP_NOISE_WITHIN);
+	(void)state;
+}
+
+/* A store with 5 earlier runs of every cell, for cmp_render. */
+static int fake_history(void *ctx, const struct cmp_hist_key *k, double **v, size_t *n)
+{
+	const double *h = ctx;
+	assert_string_equal(k->scenario, "scn");
+	assert_string_equal(k->host, "h1");
+	assert_int_equal(k->max, 5);
+	*v = malloc(5 * sizeof(double));
+	for (size_t i = 0; i < 5; i++)
+		(*v)[i] = strcmp(k->metric, "tps") == 0 ? h[i] : h[i] / 100; /* the latency's */
+	*n = 5;
+	return 0;
+}
+
+static void test_render_noise(void **state)
+{
+	/* A latency 10% higher with repetitions that barely move: slower
+	 * against within-run noise, held by the gate; with the store's 5
+	 * earlier runs (10% apart), no significant difference, and the text
+	 * says which. */
+	const double ta[] = {1000, 1004, 998, 1002, 1001}, la[] = {10, 10.02, 9.98, 10.01, 9.99};
+	const double lb[] = {11, 11.02, 10.98, 11.01, 10.99};
+	const double h[] = {1000, 1150, 950, 1080, 1010};
+	struct fake_cell *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	assert_true(a && b);
+	fake_cell(a, "c1", ta, la);
+	fake_cell(b, "c1", ta, lb);
+	struct cmp_pair p = {
+	    .a = &a->c, .b = &b->c, .label = (char *)"0 `c1` k=x", .row_head = (char *)"0 | c1 | k=x"};
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.fail_above = 0.05;
+	struct cmp_outcome res;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, &p, 1, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_false(res.failed);
+	assert_int_equal(res.held, 1);
+	if (!strstr(t, "- Noise: **within-run only** for 2 of 2 metrics") ||
+	    !strstr(t,
+	            "- 0 `c1` k=x: **slower** (within-run noise only): nap.lat_p99_ms +10.0% (p = 0.0079)") ||
+	    !strstr(t, "| 0.0079 | U (within run) | slower |") || !strstr(t, "- Pass: ") ||
+	    !strstr(t,
+	            "- **Not failed:** 1 metric got worse by more than 5% with p < 0.05 against within-run "))
+		fail_msg("within-run: %s", t);
+	free(t);
+	/* trusted: the same metric fails */
+	o.trust_within = true;
+	t = NULL;
+	f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, &p, 1, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_true(res.failed);
+	assert_int_equal(res.held, 0);
+	if (!strstr(t, "- **Fail:** 1 metric got worse") || !strstr(t, "(noise: within run)\n"))
+		fail_msg("trusted: %s", t);
+	free(t);
+	/* the store: between runs, not significant, nothing held */
+	o.trust_within = false;
+	struct cmp_history hist = {.values = fake_history, .ctx = (void *)h, .where = "test.db"};
+	const char *skip[] = {"r1", "r2"};
+	struct cmp_hist_ctx hc = {.scenario = "scn", .before = 1e9, .skip = skip, .nskip = 2};
+	o.history = &hist;
+	p.hist = &hc;
+	p.host_a = p.host_b = "h1";
+	t = NULL;
+	f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, &p, 1, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_false(res.failed);
+	assert_int_equal(res.held, 0);
+	if (!strstr(t, "- Noise: 2 of 2 metrics judged against the spread between runs: the same cell's "
+	               "earlier runs on the same host in the results store (test.db)") ||
+	    !strstr(t,
+	            "- 0 `c1` k=x: no significant difference (between runs: 5 earlier runs in the store)") ||
+	    !strstr(t, "| t (store: 5 runs) | no significant difference |") || strstr(t, "within") ||
+	    !strstr(t, "- Pass: "))
+		fail_msg("store: %s", t);
+	free(t);
+	free(a);
+	free(b);
+	(void)state;
+}
+
 static void test_parse_percent(void **state)
 {
 	double f;
@@ -218,7 +370,8 @@ int main(void)
 	    cmocka_unit_test(test_rate_slower),        cmocka_unit_test(test_latency_direction),
 	    cmocka_unit_test(test_small_samples),      cmocka_unit_test(test_identical),
 	    cmocka_unit_test(test_parse_percent),      cmocka_unit_test(test_slower_from_zero),
-	    cmocka_unit_test(test_verdict_line_names),
+	    cmocka_unit_test(test_verdict_line_names), cmocka_unit_test(test_between_runs),
+	    cmocka_unit_test(test_render_noise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
