@@ -2,14 +2,14 @@
  * per thread, as fio's libaio engine.
  *
  * One AIO context of iodepth events per thread, one iocb per buffer slot.
- * The iocbs are submitted as they are made, a few at a time (the batches of
- * io_engine_uring.c, for the same reason: a whole refill at once reaches
- * the device as a burst), and every completion present is taken with one
- * io_getevents() that waits for at least one. The clock is read once per
- * batch of completions. Without direct: true the kernel does buffered AIO
- * synchronously inside io_submit(), as it does for fio. */
+ * The loop is io_queued.h's; here are its hooks: an iocb per I/O, each
+ * batch (a few iocbs: they are submitted as they are made) given to
+ * io_submit(), and every completion present taken with one io_getevents()
+ * that waits for at least one. Without direct: true the kernel does
+ * buffered AIO synchronously inside io_submit(), as it does for fio. */
 #include <errno.h>
 #include <libaio.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +17,93 @@
 
 #include "io_engine.h"
 #include "io_job.h"
+#include "io_queued.h"
 #include "io_rate.h"
 
 struct io_aio {
+	struct io_queued q; /* first: io_queued_run's ctx and the hooks' q are this */
 	io_context_t ctx;
 	bool inited;
 	struct iocb *cbs;      /* one per slot */
 	struct iocb **pending; /* made, not yet submitted */
 	unsigned npending;
-	uint64_t *slot_t; /* when each slot's I/O was issued */
-	unsigned *free_slots;
 	struct io_event *ev;
+	int got; /* completions in ev, from the last wait */
 };
+_Static_assert(offsetof(struct io_aio, q) == 0, "io_queued_run takes the context for its io_queued");
+
+/* Make the iocb of one I/O (io_queued.h), to be submitted with its batch. */
+static void aio_prep(struct io_queued *q, unsigned slot, bool rd, uint64_t off, uint64_t len)
+{
+	struct io_aio *a = (struct io_aio *)q;
+	unsigned char *buf = q->j->bufs + (uint64_t)slot * q->j->slot_sz;
+	struct iocb *cb = &a->cbs[slot];
+	if (rd)
+		io_prep_pread(cb, q->j->fd, buf, (size_t)len, (long long)off);
+	else
+		io_prep_pwrite(cb, q->j->fd, buf, (size_t)len, (long long)off);
+	a->pending[a->npending++] = cb;
+}
+
+/* Submit the batch made, all of it; io_submit has no way to wait, so
+ * `hold` changes nothing. */
+static int aio_submit(struct io_queued *q, bool hold)
+{
+	(void)hold;
+	struct io_aio *a = (struct io_aio *)q;
+	unsigned done = 0, n = a->npending;
+	a->npending = 0;
+	while (done < n) {
+		int r = io_submit(a->ctx, (long)(n - done), a->pending + done);
+		if (r == -EINTR)
+			continue;
+		if (r <= 0) {
+			r = r ? r : -EIO;
+			io_job_fail(q->j, r, "%s: io_submit failed: %s", q->j->path, strerror(-r));
+			return r;
+		}
+		done += (unsigned)r;
+	}
+	return 0;
+}
+
+/* Wait for at least one completion, or (paced) until `pwait` at most. */
+static int aio_wait(struct io_queued *q, uint64_t now, uint64_t pwait)
+{
+	struct io_aio *a = (struct io_aio *)q;
+	struct io_job *j = q->j;
+	int got;
+	if (!pwait) {
+		got = io_getevents(a->ctx, 1, (long)q->depth, a->ev, NULL);
+	} else {
+		uint64_t until = io_pace_wait_until(j, now, pwait);
+		uint64_t rel = until > now ? until - now : 0;
+		struct timespec ts = {(time_t)(rel / 1000000000ull), (long)(rel % 1000000000ull)};
+		got = io_getevents(a->ctx, rel ? 1 : 0, (long)q->depth, a->ev, &ts);
+	}
+	a->got = got > 0 ? got : 0;
+	if (got < 0 && got != -EINTR) {
+		io_job_fail(j, got, "%s: io_getevents failed: %s", j->path, strerror(-got));
+		return got; /* io_destroy waits for the I/O still in flight */
+	}
+	return 0;
+}
+
+/* The completions the wait found. */
+static void aio_reap(struct io_queued *q, struct io_qrun *run, uint64_t now)
+{
+	struct io_aio *a = (struct io_aio *)q;
+	for (int i = 0; i < a->got; i++)
+		io_queued_done(q, run, (unsigned)(a->ev[i].obj - a->cbs), (long)a->ev[i].res, now);
+}
+
+/* The loop of io_queued.h with this engine's hooks inlined in it. */
+static void aio_run(struct io_job *j, void *ctx)
+{
+	static const struct io_queued_hooks hooks = {
+	    .prep = aio_prep, .submit = aio_submit, .wait = aio_wait, .reap = aio_reap};
+	io_queued_run(j, ctx, &hooks);
+}
 
 static int aio_setup(struct io_job *j, void **ctx)
 {
@@ -49,15 +124,13 @@ static int aio_setup(struct io_job *j, void **ctx)
 	a->inited = true;
 	a->cbs = calloc(j->nslots, sizeof(*a->cbs));
 	a->pending = calloc(j->nslots, sizeof(*a->pending));
-	a->slot_t = calloc(j->nslots, sizeof(*a->slot_t));
-	a->free_slots = calloc(j->nslots, sizeof(*a->free_slots));
 	a->ev = calloc(j->nslots, sizeof(*a->ev));
-	if (!a->cbs || !a->pending || !a->slot_t || !a->free_slots || !a->ev) {
+	if (!a->cbs || !a->pending || !a->ev) {
 		io_job_fail(j, -ENOMEM, "libaio: out of memory");
 		return -ENOMEM;
 	}
 	snprintf(j->engine_setup, sizeof(j->engine_setup), "io_setup(%u)", j->nslots);
-	return 0;
+	return io_queued_init(&a->q, j);
 }
 
 static void aio_cleanup(struct io_job *j, void *ctx)
@@ -68,165 +141,11 @@ static void aio_cleanup(struct io_job *j, void *ctx)
 		return;
 	if (a->inited) /* waits for I/O still in flight after a failure */
 		io_destroy(a->ctx);
+	io_queued_free(&a->q);
 	free(a->cbs);
 	free(a->pending);
-	free(a->slot_t);
-	free(a->free_slots);
 	free(a->ev);
 	free(a);
-}
-
-/* Make the iocb of one I/O in `slot` (its buffer), to be submitted. */
-static void aio_prep(struct io_job *j, struct io_aio *a, unsigned slot, bool rd, uint64_t off, uint64_t len,
-                     uint64_t now)
-{
-	const struct io_opts *o = j->sh->o;
-	unsigned char *buf = j->bufs + (uint64_t)slot * j->slot_sz;
-	struct iocb *cb = &a->cbs[slot];
-	if (!rd && o->verify)
-		io_pattern_fill(buf, len, off, o->seed);
-	if (rd)
-		io_prep_pread(cb, j->fd, buf, (size_t)len, (long long)off);
-	else
-		io_prep_pwrite(cb, j->fd, buf, (size_t)len, (long long)off);
-	a->slot_t[slot] = now;
-	a->pending[a->npending++] = cb;
-}
-
-/* Submit what aio_prep made. On failure the job fails, and the iocbs not
- * taken are no longer in flight (*inflight). 0 or a negative errno. */
-static int aio_flush(struct io_job *j, struct io_aio *a, unsigned *inflight)
-{
-	unsigned done = 0;
-	while (done < a->npending) {
-		int r = io_submit(a->ctx, (long)(a->npending - done), a->pending + done);
-		if (r == -EINTR)
-			continue;
-		if (r <= 0) {
-			r = r ? r : -EIO;
-			io_job_fail(j, r, "%s: io_submit failed: %s", j->path, strerror(-r));
-			*inflight -= a->npending - done;
-			a->npending = 0;
-			return r;
-		}
-		done += (unsigned)r;
-	}
-	a->npending = 0;
-	return 0;
-}
-
-/* Wait for at least one completion, or (paced) until `pwait` at most. */
-static int aio_wait(struct io_job *j, struct io_aio *a, uint64_t now, uint64_t pwait)
-{
-	if (!pwait)
-		return io_getevents(a->ctx, 1, (long)j->nslots, a->ev, NULL);
-	uint64_t until = io_pace_wait_until(j, now, pwait);
-	uint64_t rel = until > now ? until - now : 0;
-	struct timespec ts = {(time_t)(rel / 1000000000ull), (long)(rel % 1000000000ull)};
-	return io_getevents(a->ctx, rel ? 1 : 0, (long)j->nslots, a->ev, &ts);
-}
-
-/* Account the `got` completions of a->ev at `now`; false when one failed. */
-static bool aio_reap(struct io_job *j, struct io_aio *a, int got, uint64_t now, unsigned *nfree)
-{
-	bool ok = true;
-	for (int i = 0; i < got; i++) {
-		struct iocb *cb = a->ev[i].obj;
-		unsigned slot = (unsigned)(cb - a->cbs);
-		bool rd = cb->aio_lio_opcode == IO_CMD_PREAD;
-		uint64_t off = (uint64_t)cb->u.c.offset, len = cb->u.c.nbytes;
-		unsigned char *buf = cb->u.c.buf;
-		long res = (long)a->ev[i].res;
-		int err = 0;
-		if (res < 0)
-			err = (int)res;
-		else if ((uint64_t)res < len) /* rare: finish it synchronously */
-			err = io_full(j, rd, buf, len, off, (uint64_t)res);
-		if (err) {
-			io_short(j, rd, err, off);
-			ok = false;
-		} else {
-			io_done(j, rd, buf, off, len, now - a->slot_t[slot], now);
-			if (j->pace) /* sched_lat (io_rate.h) */
-				io_pace_done(j, j->pace->slot_plan[slot], now);
-		}
-		a->free_slots[(*nfree)++] = slot;
-	}
-	return ok;
-}
-
-static void aio_run(struct io_job *j, void *ctx)
-{
-	struct io_aio *a = ctx;
-	const struct io_opts *o = j->sh->o;
-	const uint64_t ms = j->sh->measure_start;
-	const unsigned depth = j->nslots;
-	const unsigned batch = depth >= 32 ? depth / 8 : depth >= 4 ? 4 : 1;
-	uint64_t now = io_now_ns(), issued = 0, nw = 0;
-	unsigned inflight = 0, nfree = depth;
-	bool draining = false;
-
-	for (unsigned i = 0; i < depth; i++)
-		a->free_slots[i] = depth - 1 - i;
-	for (;;) {
-		uint64_t pwait = 0; /* paced: the next I/O is not due before this */
-		while (!draining && inflight < depth) {
-			if (!io_may_issue(j, now, issued)) {
-				draining = true;
-				break;
-			}
-			if (o->sync == IO_SYNC_EVERY && nw >= o->sync_every)
-				break; /* drain, then fdatasync below */
-			uint64_t off, len;
-			bool rd;
-			if (j->pace) { /* rate, thinktime (io_rate.h) */
-				if ((pwait = io_pace_gate(j, now, inflight, &off, &len, &rd)))
-					break;
-				j->pace->slot_plan[a->free_slots[nfree - 1]] = j->pace->plan;
-			} else {
-				rd = io_next(j, &off, &len);
-			}
-			aio_prep(j, a, a->free_slots[--nfree], rd, off, len, now);
-			if (now >= ms)
-				issued += len;
-			if (!rd)
-				nw++;
-			inflight++;
-			if (a->npending >= batch && aio_flush(j, a, &inflight)) {
-				draining = true;
-				break;
-			}
-		}
-		if (a->npending && aio_flush(j, a, &inflight))
-			draining = true;
-		if (pwait && !inflight) {
-			now = io_pace_sleep(j, pwait);
-			continue;
-		}
-		if (!inflight) {
-			if (!draining && o->sync == IO_SYNC_EVERY && nw >= o->sync_every) {
-				nw = 0;
-				if (io_sync_file(j))
-					break;
-				now = io_now_ns();
-				continue;
-			}
-			break;
-		}
-		int got = aio_wait(j, a, now, pwait);
-		now = io_now_ns();
-		if (got == -EINTR)
-			continue;
-		if (got < 0) {
-			io_job_fail(j, got, "%s: io_getevents failed: %s", j->path, strerror(-got));
-			break; /* io_destroy waits for the I/O still in flight */
-		}
-		if (!aio_reap(j, a, got, now, &nfree))
-			draining = true;
-		inflight -= (unsigned)got;
-		io_publish(j);
-	}
-	io_finish(j);
 }
 
 /* Whether the kernel gives this process an AIO context (CONFIG_AIO, a

@@ -124,14 +124,6 @@ int io_pace_submit_wait(struct io_job *j, struct io_uring *ring, uint64_t now, u
 	return ret == -ETIME ? 0 : ret;
 }
 
-void io_pace_reaped(struct io_job *j, struct io_uring_cqe **cqes, unsigned n, uint64_t now)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (cqes[i]->res >= 0)
-			io_pace_done(j, j->pace->slot_plan[(uint32_t)cqes[i]->user_data],
-			             now); /* low half: the slot */
-}
-
 /* "2000 IOPS" or "100 MiB/s" for a direction, or "" */
 static void rate_text(const struct io_opts *o, int k, char *buf, size_t len)
 {

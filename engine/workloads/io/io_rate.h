@@ -22,7 +22,6 @@
 #include "io_opts.h"
 
 struct io_uring;
-struct io_uring_cqe;
 struct step_result;
 
 struct io_pace {
@@ -166,9 +165,5 @@ static inline int io_sync_every(struct io_job *j, bool rd, uint64_t *nw, uint64_
 	*t = io_now_ns();
 	return 0;
 }
-
-/* io_uring: the sched_lat of a batch of `n` completions reaped at `now`
- * (their slots' planned times), one branch per batch. */
-void io_pace_reaped(struct io_job *j, struct io_uring_cqe **cqes, unsigned n, uint64_t now);
 
 #endif
