@@ -304,6 +304,13 @@ static int write_multiples(struct rep_ctx *cx, struct md *m, const struct svg_ch
 	return rc;
 }
 
+/* The error bar of a mean: its 95% interval's half-width; for two samples
+ * half their range (as the tables), not t's 12.7 standard errors. */
+static double err_bar(const struct metric_summary *ms)
+{
+	return ms->st.n == 2 ? (ms->st.max - ms->st.min) / 2 : ms->ci_half;
+}
+
 /* Metrics against a parameter, or a metric against the axis of metric
  * names `ax` (NULL: x is a parameter): categories = x values, one line per
  * series value and metric; a metric in another unit on a second y axis. */
@@ -370,11 +377,8 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 					snprintf(ref, sizeof(ref), "%s.%s", step, ax ? name : metric);
 					const struct metric_summary *ms = cell_summary_metric(
 					    cx->sum[g->cells[k]], step, ax ? name : metric);
-					if (ms) {
-						yv[i] = ms->st.mean;
-						/* two samples: half their range (as the tables), not t's 12.7 SE */
-						ev[i] = ms->st.n == 2 ? (ms->st.max - ms->st.min) / 2 : ms->ci_half;
-					}
+					if (ms)
+						yv[i] = ms->st.mean, ev[i] = err_bar(ms);
 					mark_add(&mk, m, g->cells[k], ref, (double)i, ns, NULL);
 					break;
 				}
