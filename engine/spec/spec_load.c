@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "grow.h"
 #include "safe_file.h"
 #include "spec_load.h"
 
@@ -547,16 +548,11 @@ char *spec_read_fd(int fd, const char *path, const struct src_pos *at, const cha
 	size_t cap = 0, len = 0;
 	char *buf = NULL;
 	for (;;) {
-		if (len + 65536 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536 * 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				diag_error(d, at, "out of memory reading the %s", what);
-				return NULL;
-			}
-			buf = nb;
+		if (GROW(buf, cap, len + 65536 + 1, 65536 * 2) < 0) {
+			free(buf);
+			fclose(f);
+			diag_error(d, at, "out of memory reading the %s", what);
+			return NULL;
 		}
 		size_t r = fread(buf + len, 1, 65536, f);
 		len += r;

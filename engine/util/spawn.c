@@ -29,6 +29,7 @@
 #include <linux/close_range.h>
 
 #include "clock.h"
+#include "grow.h"
 
 #define SPAWN_DEFAULT_CAPTURE ((size_t)64 << 20)
 #define SPAWN_KILL_GRACE      1.0
@@ -180,17 +181,9 @@ static void spawn_buf_add(struct spawn_buf *b, const char *s, size_t n)
 		b->truncated = true;
 		n = b->max - b->n;
 	}
-	if (b->n + n + 1 > b->cap) {
-		size_t c = b->cap ? b->cap : 4096;
-		while (c < b->n + n + 1)
-			c *= 2;
-		char *np = realloc(b->p, c);
-		if (!np) {
-			b->truncated = true;
-			return;
-		}
-		b->p = np;
-		b->cap = c;
+	if (GROW(b->p, b->cap, b->n + n + 1, 4096) < 0) {
+		b->truncated = true;
+		return;
 	}
 	memcpy(b->p + b->n, s, n);
 	b->n += n;

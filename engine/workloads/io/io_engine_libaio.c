@@ -47,7 +47,7 @@ static void aio_prep(struct io_queued *q, unsigned slot, bool rd, uint64_t off, 
 
 /* Submit the batch made, all of it; io_submit has no way to wait, so
  * `hold` changes nothing. */
-static int aio_submit(struct io_queued *q, bool hold)
+static int aio_submit(struct io_queued *q, struct io_qrun *run, bool hold)
 {
 	(void)hold;
 	struct io_aio *a = (struct io_aio *)q;
@@ -60,6 +60,8 @@ static int aio_submit(struct io_queued *q, bool hold)
 		if (r <= 0) {
 			r = r ? r : -EIO;
 			io_job_fail(q->j, r, "%s: io_submit failed: %s", q->j->path, strerror(-r));
+			for (unsigned k = done; k < n; k++) /* never submitted: their slots back */
+				q->free[--run->inflight] = (unsigned)(a->pending[k] - a->cbs);
 			return r;
 		}
 		done += (unsigned)r;

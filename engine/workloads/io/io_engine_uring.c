@@ -67,8 +67,9 @@ static void uring_prep(struct io_queued *q, unsigned slot, bool rd, uint64_t off
 }
 
 /* A batch of the loop; the last before a wait is submitted with it. */
-static int uring_submit(struct io_queued *q, bool hold)
+static int uring_submit(struct io_queued *q, struct io_qrun *run, bool hold)
 {
+	(void)run; /* what io_uring_submit did not take stays in the SQ: the wait submits it */
 	struct io_ring *r = (struct io_ring *)q;
 	if (hold)
 		return 0;
@@ -88,7 +89,7 @@ static int uring_wait(struct io_queued *q, uint64_t now, uint64_t pwait)
 	    pwait ? io_pace_submit_wait(q->j, &r->ring, now, pwait) : io_uring_submit_and_wait(&r->ring, 1);
 	if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY) {
 		io_job_fail(q->j, ret, "io_uring_enter failed: %s", strerror(-ret));
-		return ret; /* the ring is torn down with the I/O still in it */
+		return ret; /* q->left: uring_cleanup waits for what is in flight */
 	}
 	return 0;
 }
@@ -163,6 +164,20 @@ static void uring_cleanup(struct io_job *j, void *ctx)
 	if (!r)
 		return;
 	if (r->inited) {
+		/* a failed wait left I/O in flight into j->bufs, which the caller
+		 * frees next: wait for it (bounded: a ring that fails every wait
+		 * gives up after 10 s) */
+		struct io_uring_cqe *cqe;
+		struct __kernel_timespec ts = {.tv_sec = 1};
+		for (int tries = 0; r->q.left > 0 && tries < 10;) {
+			int ret = io_uring_wait_cqe_timeout(&r->ring, &cqe, &ts);
+			if (ret == 0) {
+				io_uring_cqe_seen(&r->ring, cqe);
+				r->q.left--;
+			} else if (ret != -EINTR) {
+				tries++;
+			}
+		}
 		/* the ring goes away asynchronously; drop the file reference now
 		 * so that unlinking the file frees its space at once */
 		if (r->fixed_file)

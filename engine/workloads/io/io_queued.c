@@ -11,6 +11,7 @@ int io_queued_init(struct io_queued *q, struct io_job *j)
 {
 	q->j = j;
 	q->depth = j->nslots;
+	q->left = 0;
 	q->free = calloc(j->nslots, sizeof(*q->free));
 	q->slot = calloc(j->nslots, sizeof(*q->slot));
 	if (!q->free || !q->slot) {

@@ -55,8 +55,12 @@ struct io_queued_hooks {
 	 * hooks are: it costs no call. */
 	void (*prep)(struct io_queued *q, unsigned slot, bool rd, uint64_t off, uint64_t len);
 	/* Submit the batch made; with `hold` the wait that follows may submit
-	 * it instead. 0, or a negative errno after io_job_fail: the loop stops. */
-	int (*submit)(struct io_queued *q, bool hold);
+	 * it instead. 0, or a negative errno after io_job_fail: the loop makes
+	 * no new I/O and waits for the I/O in flight, so a buffer is never
+	 * freed under the kernel. The I/Os of the batch that were not
+	 * submitted and never will be give their slots back first
+	 * (q->free[--run->inflight] = slot). */
+	int (*submit)(struct io_queued *q, struct io_qrun *run, bool hold);
 	/* Submit what is held and wait for at least one completion; paced
 	 * (pwait != 0), until pwait at the most (io_pace_wait_until; UINT64_MAX:
 	 * a completion only). 0 (a timeout or an interrupted wait too), or a
@@ -71,6 +75,7 @@ struct io_queued {
 	struct io_job *j;
 	unsigned depth; /* j->nslots */
 	unsigned *free; /* the slots in flight, then the free ones (io_qrun) */
+	unsigned left;  /* after the run: I/Os still in flight (a failed wait) */
 	struct io_qslot *slot;
 };
 
@@ -111,9 +116,11 @@ static inline void io_queued_done(struct io_queued *q, struct io_qrun *run, unsi
 /* The engine's run (ctx: its context, which starts with its struct
  * io_queued): I/O until the job is over, then io_finish(). Inline,
  * so that the engine's hooks (h: its static const table) are inlined in
- * it: the loop costs what a loop of the engine's own would. A hook that
- * fails stops the loop; the engine's clean-up waits for, or drops, the
- * I/O still in flight. */
+ * it: the loop costs what a loop of the engine's own would. A failed
+ * submit ends the job's new I/O and the loop drains what is in flight; a
+ * failed wait stops the loop, q->left says how many I/Os may still be in
+ * flight, and the engine's clean-up waits for them (io_uring: a bounded
+ * wait before the ring goes; libaio: io_destroy waits). */
 static inline __attribute__((always_inline)) void io_queued_run(struct io_job *j, void *ctx,
                                                                 const struct io_queued_hooks *h)
 {
@@ -168,12 +175,14 @@ static inline __attribute__((always_inline)) void io_queued_run(struct io_job *j
 			run.inflight++;
 			if (++made >= batch) {
 				made = 0;
-				if (h->submit(q, false))
-					goto out; /* failed: no wait, no drain */
+				if (h->submit(q, &run, false)) {
+					run.draining = true; /* failed: drain what is in flight */
+					break;
+				}
 			}
 		}
-		if (made && h->submit(q, true))
-			break;
+		if (made && h->submit(q, &run, true))
+			run.draining = true;
 		if (pwait && !run.inflight) {
 			now = io_pace_sleep(j, pwait);
 			continue;
@@ -194,7 +203,7 @@ static inline __attribute__((always_inline)) void io_queued_run(struct io_job *j
 		h->reap(q, &run, now);
 		io_publish(j);
 	}
-out:
+	q->left = run.inflight;
 	io_finish(j);
 }
 
