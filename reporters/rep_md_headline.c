@@ -129,9 +129,14 @@ out:
 	rep_strs_free(&steps);
 }
 
-static void put(struct node *map, const char *key, const char *value)
+/* map[key] = value; false when out of memory (map keeps what it had). */
+static bool put(struct node *map, const char *key, const char *value)
 {
-	node_map_put(map, key, NULL, node_new_scalar(value, NULL));
+	struct node *v = map ? node_new_scalar(value, NULL) : NULL;
+	if (!v)
+		return false;
+	node_map_put(map, key, NULL, v);
+	return true;
 }
 
 struct node *rep_md_default_report(struct rep_ctx *cx, const struct md *m)
@@ -151,6 +156,11 @@ struct node *rep_md_default_report(struct rep_ctx *cx, const struct md *m)
 		goto out;
 	rep = node_new(NODE_MAP, NULL);
 	struct node *pivots = node_new(NODE_SEQ, NULL), *charts = node_new(NODE_SEQ, NULL);
+	if (!rep || !pivots || !charts) {
+		node_free(pivots);
+		node_free(charts);
+		goto oom;
+	}
 	node_map_put(rep, "pivot", NULL, pivots);
 	node_map_put(rep, "charts", NULL, charts);
 	for (size_t a = 0; a < axes.n; a++) {
@@ -173,20 +183,22 @@ struct node *rep_md_default_report(struct rep_ctx *cx, const struct md *m)
 			if (!ref)
 				continue;
 			struct node *p = node_new(NODE_MAP, NULL), *c = node_new(NODE_MAP, NULL);
-			put(p, "value", ref);
-			put(p, "rows", x);
-			if (next)
-				put(p, "cols", next);
+			bool ok = p && c && put(p, "value", ref) && put(p, "rows", x) &&
+			          (!next || put(p, "cols", next)) && put(c, "y", ref) && put(c, "x", x) &&
+			          (!next || put(c, "series", next)) && (numeric || put(c, "kind", "bar"));
+			if (!ok) {
+				node_free(p);
+				node_free(c);
+				goto oom;
+			}
 			node_seq_push(pivots, p);
-			put(c, "y", ref);
-			put(c, "x", x);
-			if (next)
-				put(c, "series", next);
-			if (!numeric)
-				put(c, "kind", "bar");
 			node_seq_push(charts, c);
 		}
 	}
+	goto out;
+oom: /* no default report rather than half of one */
+	node_free(rep);
+	rep = NULL;
 out:
 	rep_strs_free(&refs);
 	rep_strs_free(&steps);
