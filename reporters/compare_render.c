@@ -95,7 +95,9 @@ static int side_values(const struct side *sd, const char *step, const char *metr
 }
 
 /* The earlier runs of cell `id` (on host) from the store into g; g->n = 0
- * when there is no store or it could not answer. */
+ * when there is no store or it could not answer. Only runs started before
+ * p->hist->before, the baseline's start (compare A B: A's first run; --by:
+ * the run itself): runs between A and B may be of B's code. */
 static void hist_group(const struct cmp_pair *p, const struct compare_opts *o, const struct run_cell *c,
                        const char *host, const char *step, const char *metric, struct stats_group *g,
                        double **keep)

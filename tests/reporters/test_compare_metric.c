@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
 #include "compare_metric.h"
 #include "compare_render.h"
 
@@ -350,6 +354,109 @@ static void test_render_noise(void **state)
 	(void)state;
 }
 
+/* A run of scenario "scn" on host h1 started at `started`: one cell c1,
+ * one step ro with tps (reps values v0, v1), in DIR/results.json. */
+static void write_run(const char *dir, double started, double v0, double v1)
+{
+	assert_int_equal(mkdir(dir, 0700), 0);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+	        "{\"format\": \"benchgrid-results\", \"version\": 1, \"tool\": \"0.1.0\","
+	        " \"scenario\": {\"file\": \"s.yaml\", \"name\": \"scn\", \"description\": null, \"hash\": "
+	        "\"abc\"},"
+	        " \"started\": %.17g, \"finished\": %.17g, \"planned_cells\": 1, \"repeat\": 2,"
+	        " \"warmup\": 0, \"environment\": {\"metrics\": {}, \"info\": {\"machine.host\": \"h1\"}},"
+	        " \"report\": null, \"expect\": null, \"cells\": ["
+	        "{\"index\": 0, \"id\": \"c1\", \"params\": {}, \"status\": \"ok\", \"error\": null,"
+	        " \"started\": %.17g, \"elapsed\": 10, \"facts\": {\"metrics\": {}, \"info\": {}},"
+	        " \"reps\": [[{\"name\": \"ro\", \"workload\": \"exec\", \"failed\": false, \"error\": null,"
+	        " \"started\": %.17g, \"elapsed\": 1, \"metrics\": {\"tps\": {\"value\": %.17g, \"unit\": "
+	        "\"tps\"}}}],"
+	        " [{\"name\": \"ro\", \"workload\": \"exec\", \"failed\": false, \"error\": null,"
+	        " \"started\": %.17g, \"elapsed\": 1, \"metrics\": {\"tps\": {\"value\": %.17g, \"unit\": "
+	        "\"tps\"}}}]]}]}",
+	        started, started + 100, started + 1, started + 2, v0, started + 3, v1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The store lookup's key: the latest `before` asked for, and how often. */
+struct seen_before {
+	double before;
+	int calls;
+};
+
+static int before_history(void *ctx, const struct cmp_hist_key *k, double **v, size_t *n)
+{
+	struct seen_before *s = ctx;
+	s->before = k->before;
+	s->calls++;
+	assert_string_equal(k->scenario, "scn");
+	assert_string_equal(k->cell_id, "c1");
+	*v = NULL;
+	*n = 0;
+	return 0;
+}
+
+static void test_history_before_baseline(void **state)
+{
+	/* The baseline's noise comes from runs started before the baseline
+	 * (A), not before the later of A and B: runs of B's code made between
+	 * them must not widen A's spread. Either order of start times. */
+	char tmp[] = "/tmp/test_compare_metric.XXXXXX";
+	assert_non_null(mkdtemp(tmp));
+	char a1[600], a2[600], b1[600], b2[600];
+	snprintf(a1, sizeof(a1), "%s/a1", tmp);
+	snprintf(a2, sizeof(a2), "%s/a2", tmp);
+	snprintf(b1, sizeof(b1), "%s/b1", tmp);
+	snprintf(b2, sizeof(b2), "%s/b2", tmp);
+	write_run(a1, 1700001000, 100, 101);
+	write_run(a2, 1700000500, 100, 102);
+	write_run(b1, 1700005000, 90, 91);
+	write_run(b2, 1700006000, 90, 92);
+	struct seen_before seen = {0};
+	struct cmp_history hist = {.values = before_history, .ctx = &seen, .where = "test.db"};
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.all = true;
+	o.history = &hist;
+	struct diag d;
+	diag_init(&d);
+	char *t = NULL;
+	size_t len = 0;
+	/* one run per side: A's start */
+	FILE *f = open_memstream(&t, &len);
+	const char *pa[] = {a1, a2}, *pb[] = {b1, b2};
+	assert_int_equal(rep_compare_sides(pa, 1, pb, 1, &o, f, &d, NULL), 0);
+	fclose(f);
+	free(t);
+	assert_true(seen.calls > 0);
+	if (seen.before != 1700001000)
+		fail_msg("one run per side: before %.17g, want A's start 1700001000", seen.before);
+	/* several runs of A: the first of them to start */
+	seen = (struct seen_before){0};
+	t = NULL;
+	f = open_memstream(&t, &len);
+	assert_int_equal(rep_compare_sides(pa, 2, pb, 2, &o, f, &d, NULL), 0);
+	fclose(f);
+	free(t);
+	assert_true(seen.calls > 0);
+	if (seen.before != 1700000500)
+		fail_msg("two runs per side: before %.17g, want A's first start 1700000500", seen.before);
+	diag_free(&d);
+	const char *rm[] = {a1, a2, b1, b2};
+	for (size_t i = 0; i < N(rm); i++) {
+		char p[700];
+		snprintf(p, sizeof(p), "%s/results.json", rm[i]);
+		unlink(p);
+		rmdir(rm[i]);
+	}
+	rmdir(tmp);
+	(void)state;
+}
+
 static void test_parse_percent(void **state)
 {
 	double f;
@@ -371,7 +478,7 @@ int main(void)
 	    cmocka_unit_test(test_small_samples),      cmocka_unit_test(test_identical),
 	    cmocka_unit_test(test_parse_percent),      cmocka_unit_test(test_slower_from_zero),
 	    cmocka_unit_test(test_verdict_line_names), cmocka_unit_test(test_between_runs),
-	    cmocka_unit_test(test_render_noise),
+	    cmocka_unit_test(test_render_noise),       cmocka_unit_test(test_history_before_baseline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
