@@ -457,6 +457,79 @@ static void test_history_before_baseline(void **state)
 	(void)state;
 }
 
+static void test_holm(void **state)
+{
+	/* Holm-Bonferroni: the i-th smallest p against alpha / (n - i),
+	 * stopping at the first that is not below it */
+	const double p1[] = {0.01, 0.04, 0.03, 0.005};
+	bool rej[4];
+	/* 0.005 < 0.0125, 0.01 < 0.0167, 0.03 >= 0.025: stop */
+	assert_int_equal(cmp_holm(p1, 4, 0.05, rej), 2);
+	assert_true(rej[0] && !rej[1] && !rej[2] && rej[3]);
+	/* each below alpha alone, none after the correction */
+	const double p2[] = {0.03, 0.04};
+	assert_int_equal(cmp_holm(p2, 2, 0.05, rej), 0);
+	assert_false(rej[0] || rej[1]);
+	/* one metric: alpha itself, strictly below it as the verdicts */
+	const double p3[] = {0.049}, p4[] = {0.05};
+	assert_int_equal(cmp_holm(p3, 1, 0.05, rej), 1);
+	assert_int_equal(cmp_holm(p4, 1, 0.05, rej), 0);
+	assert_int_equal(cmp_holm(NULL, 0, 0.05, rej), 0);
+	(void)state;
+}
+
+static void test_render_holm(void **state)
+{
+	/* Two cells whose latency is 10% higher, each p = 0.0079 (exact U, no
+	 * overlap) against within-run noise, trusted: at alpha 0.01 each row
+	 * is slower on its own, but Holm over the 2 metrics the gate judges
+	 * needs 0.005 for the first: not failed. At alpha 0.02 both fail. */
+	const double ta[] = {1000, 1004, 998, 1002, 1001}, la[] = {10, 10.02, 9.98, 10.01, 9.99};
+	const double lb[] = {11, 11.02, 10.98, 11.01, 10.99};
+	struct fake_cell *c = malloc(4 * sizeof(*c));
+	assert_non_null(c);
+	fake_cell(&c[0], "c1", ta, la);
+	fake_cell(&c[1], "c1", ta, lb);
+	fake_cell(&c[2], "c2", ta, la);
+	fake_cell(&c[3], "c2", ta, lb);
+	struct cmp_pair p[2] = {
+	    {.a = &c[0].c, .b = &c[1].c, .label = (char *)"0 `c1`", .row_head = (char *)"0 | c1 | k=x"},
+	    {.a = &c[2].c, .b = &c[3].c, .label = (char *)"1 `c2`", .row_head = (char *)"1 | c2 | k=y"}};
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.fail_above = 0.05;
+	o.trust_within = true;
+	o.alpha = 0.01;
+	struct cmp_outcome res;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, p, 2, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_false(res.failed);
+	if (!strstr(t, "- Multiple tests: the gate judges 2 metrics; Holm-Bonferroni across them") ||
+	    !strstr(t, "| 0.0079 | U (within run) | slower |") ||
+	    !strstr(t, "- Pass: no metric got worse by more than 5% with p < 0.01 (Holm-Bonferroni)\n") ||
+	    !strstr(t, "- **Not failed (multiple tests):** 2 metrics got worse by more than 5% with p < 0.01 "
+	               "on their own, but not after Holm-Bonferroni across the 2 metrics judged:\n") ||
+	    !strstr(t, "  - 1 `c2`: nap.lat_p99_ms +10.0%"))
+		fail_msg("alpha 0.01: %s", t);
+	free(t);
+	o.alpha = 0.02;
+	t = NULL;
+	f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, p, 2, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_true(res.failed);
+	if (!strstr(t,
+	            "- **Fail:** 2 metrics got worse by more than 5% with p < 0.02 (Holm-Bonferroni):\n") ||
+	    strstr(t, "multiple tests):**"))
+		fail_msg("alpha 0.02: %s", t);
+	free(t);
+	free(c);
+	(void)state;
+}
+
 static void test_parse_percent(void **state)
 {
 	double f;
@@ -474,11 +547,18 @@ static void test_parse_percent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rate_slower),        cmocka_unit_test(test_latency_direction),
-	    cmocka_unit_test(test_small_samples),      cmocka_unit_test(test_identical),
-	    cmocka_unit_test(test_parse_percent),      cmocka_unit_test(test_slower_from_zero),
-	    cmocka_unit_test(test_verdict_line_names), cmocka_unit_test(test_between_runs),
-	    cmocka_unit_test(test_render_noise),       cmocka_unit_test(test_history_before_baseline),
+	    cmocka_unit_test(test_rate_slower),
+	    cmocka_unit_test(test_latency_direction),
+	    cmocka_unit_test(test_small_samples),
+	    cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_parse_percent),
+	    cmocka_unit_test(test_slower_from_zero),
+	    cmocka_unit_test(test_verdict_line_names),
+	    cmocka_unit_test(test_between_runs),
+	    cmocka_unit_test(test_render_noise),
+	    cmocka_unit_test(test_history_before_baseline),
+	    cmocka_unit_test(test_holm),
+	    cmocka_unit_test(test_render_holm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
