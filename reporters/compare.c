@@ -420,8 +420,10 @@ int rep_compare_sides(const char *const *pa, size_t na, const char *const *pb, s
 		only_b += run_find_cell(a, b->cells[i].id) == NULL;
 
 	/* The store's earlier runs: of A's scenario (the baseline's; its host
-	 * and configuration per cell), before the latest run compared, none of
-	 * the runs compared. */
+	 * and configuration per cell), started before the baseline (A's first
+	 * run) started, none of the runs compared. Not before B: runs of the
+	 * changed code made between A and B would widen A's noise and hide a
+	 * real change. */
 	char(*ids)[17] = calloc(na + nb, sizeof(*ids));
 	const char **skip = calloc(na + nb, sizeof(*skip));
 	struct cmp_hist_ctx hist = {.scenario = a->name, .skip = skip, .nskip = na + nb};
@@ -430,7 +432,7 @@ int rep_compare_sides(const char *const *pa, size_t na, const char *const *pb, s
 		const struct run *r = i < na ? &ra[i] : &rb[i - na];
 		run_id(r, ids[i]);
 		skip[i] = ids[i];
-		if (r->started > hist.before)
+		if (i < na && (i == 0 || r->started < hist.before))
 			hist.before = r->started;
 		/* the same run twice would pass for a second, agreeing run */
 		for (size_t j = 0; j < i && na + nb > 2; j++)

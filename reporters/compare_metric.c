@@ -158,6 +158,30 @@ bool cmp_metric_gates(const struct cmp_metric *m, double threshold, bool trust_w
 	return cmp_metric_fails(m, threshold) && (m->noise != CMP_NOISE_WITHIN || trust_within);
 }
 
+bool cmp_metric_gate_judged(const struct cmp_metric *m, bool trust_within)
+{
+	return m->dir != 0 && m->test != CMP_TEST_NONE && isfinite(m->p) &&
+	       (m->noise != CMP_NOISE_WITHIN || trust_within);
+}
+
+size_t cmp_holm(const double *p, size_t n, double alpha, bool *reject)
+{
+	for (size_t i = 0; i < n; i++)
+		reject[i] = false;
+	/* step down from the smallest p; n is a table's rows, so a selection
+	 * of the next smallest each time is enough */
+	for (size_t k = 0; k < n; k++) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++)
+			if (!reject[i] && (best == n || p[i] < p[best]))
+				best = i;
+		if (!(p[best] < alpha / (double)(n - k)))
+			return k;
+		reject[best] = true;
+	}
+	return n;
+}
+
 bool cmp_parse_percent(const char *s, double *out)
 {
 	char *end;

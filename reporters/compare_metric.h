@@ -79,6 +79,14 @@ bool cmp_metric_fails(const struct cmp_metric *m, double threshold);
 /* Does it fail a --fail-above gate: cmp_metric_fails, and judged against
  * the noise between runs, or trust_within (--trust-within-run-noise)? */
 bool cmp_metric_gates(const struct cmp_metric *m, double threshold, bool trust_within);
+/* Is m one of the metrics a --fail-above gate judges (one of its family of
+ * tests): a speed direction, a p, and judged against the noise between
+ * runs or trust_within? */
+bool cmp_metric_gate_judged(const struct cmp_metric *m, bool trust_within);
+/* Holm-Bonferroni over p[0..n): reject[i] is set when p[i] is rejected at
+ * family-wise level alpha (the i-th smallest p against alpha / (n - i),
+ * stopping at the first that is not). Returns the number rejected. */
+size_t cmp_holm(const double *p, size_t n, double alpha, bool *reject);
 
 /* The options of a comparison (compare.h). */
 struct compare_opts {

@@ -95,7 +95,9 @@ static int side_values(const struct side *sd, const char *step, const char *metr
 }
 
 /* The earlier runs of cell `id` (on host) from the store into g; g->n = 0
- * when there is no store or it could not answer. */
+ * when there is no store or it could not answer. Only runs started before
+ * p->hist->before, the baseline's start (compare A B: A's first run; --by:
+ * the run itself): runs between A and B may be of B's code. */
 static void hist_group(const struct cmp_pair *p, const struct compare_opts *o, const struct run_cell *c,
                        const char *host, const char *step, const char *metric, struct stats_group *g,
                        double **keep)
@@ -428,26 +430,67 @@ static void threshold_item(FILE *out, const struct cmp_pair *p, const struct cmp
 
 /* The gate: metrics worse by more than the threshold with significance
  * fail it when judged against the noise between runs (or trusted); those
- * judged against within-run noise only are listed and held. */
-static void threshold(FILE *out, const struct cmp_pair *p, const struct rows *rows,
-                      const struct compare_opts *o, struct cmp_outcome *res)
+ * judged against within-run noise only are listed and held. The gate
+ * judges many metrics at once (cells x headline metrics), each at alpha
+ * alone would fail an unchanged pair more often the more cells it has:
+ * Holm-Bonferroni across the metrics it judges keeps the chance of any
+ * false fail at alpha. Each row keeps its own p and verdict. */
+static int threshold(FILE *out, const struct cmp_pair *p, const struct rows *rows,
+                     const struct compare_opts *o, struct cmp_outcome *res)
 {
-	size_t nf = 0, nh = 0;
-	for (size_t k = 0; k < rows->n; k++) {
-		nf += cmp_metric_gates(&rows->v[k].m, o->fail_above, o->trust_within);
-		nh += cmp_metric_fails(&rows->v[k].m, o->fail_above) &&
-		      !cmp_metric_gates(&rows->v[k].m, o->fail_above, o->trust_within);
+	double *pv = malloc((rows->n + 1) * sizeof(double));
+	bool *rej = malloc((rows->n + 1) * sizeof(bool)), *pass = calloc(rows->n + 1, sizeof(bool));
+	if (!pv || !rej || !pass) {
+		free(pv);
+		free(rej);
+		free(pass);
+		return -ENOMEM;
+	}
+	size_t fam = 0;
+	for (size_t k = 0; k < rows->n; k++)
+		if (cmp_metric_gate_judged(&rows->v[k].m, o->trust_within))
+			pv[fam++] = rows->v[k].m.p;
+	cmp_holm(pv, fam, o->alpha, rej);
+	size_t nf = 0, nh = 0, nc = 0;
+	for (size_t k = 0, j = 0; k < rows->n; k++) {
+		const struct cmp_metric *m = &rows->v[k].m;
+		bool judged = cmp_metric_gate_judged(m, o->trust_within);
+		bool held_by_holm = judged && !rej[j];
+		j += judged;
+		bool gates = cmp_metric_gates(m, o->fail_above, o->trust_within);
+		pass[k] = gates && !held_by_holm;
+		nf += pass[k];
+		nc += gates && held_by_holm;
+		nh += cmp_metric_fails(m, o->fail_above) && !gates;
 	}
 	fprintf(out, "## Threshold\n\n");
+	fprintf(out,
+	        "- Multiple tests: the gate judges %zu metric%s; Holm-Bonferroni across them keeps the "
+	        "chance of failing an unchanged pair at %g (a metric fails when it is worse by more "
+	        "than %g%% and its p is below alpha over the number of metrics not yet failed; the "
+	        "table keeps each metric's own p)\n",
+	        fam, fam == 1 ? "" : "s", o->alpha, o->fail_above * 100);
 	if (!nf)
-		fprintf(out, "- Pass: no metric got worse by more than %g%% with p < %g\n",
+		fprintf(out, "- Pass: no metric got worse by more than %g%% with p < %g (Holm-Bonferroni)\n",
 		        o->fail_above * 100, o->alpha);
 	else
-		fprintf(out, "- **Fail:** %zu metric%s got worse by more than %g%% with p < %g:\n", nf,
-		        nf == 1 ? "" : "s", o->fail_above * 100, o->alpha);
+		fprintf(
+		    out,
+		    "- **Fail:** %zu metric%s got worse by more than %g%% with p < %g (Holm-Bonferroni):\n",
+		    nf, nf == 1 ? "" : "s", o->fail_above * 100, o->alpha);
 	for (size_t k = 0; k < rows->n; k++)
-		if (cmp_metric_gates(&rows->v[k].m, o->fail_above, o->trust_within))
+		if (pass[k])
 			threshold_item(out, p, &rows->v[k]);
+	if (nc) {
+		fprintf(out,
+		        "- **Not failed (multiple tests):** %zu metric%s got worse by more than %g%% with "
+		        "p < %g on %s own, but not after Holm-Bonferroni across the %zu metrics judged:\n",
+		        nc, nc == 1 ? "" : "s", o->fail_above * 100, o->alpha, nc == 1 ? "its" : "their",
+		        fam);
+		for (size_t k = 0; k < rows->n; k++)
+			if (!pass[k] && cmp_metric_gates(&rows->v[k].m, o->fail_above, o->trust_within))
+				threshold_item(out, p, &rows->v[k]);
+	}
 	if (nh) {
 		fprintf(out,
 		        "- **Not failed:** %zu metric%s got worse by more than %g%% with p < %g against "
@@ -465,6 +508,10 @@ static void threshold(FILE *out, const struct cmp_pair *p, const struct rows *ro
 		res->failed = nf > 0;
 		res->held = nh;
 	}
+	free(pv);
+	free(rej);
+	free(pass);
+	return 0;
 }
 
 /* The lines on the statistics and on which noise judged the metrics. */
@@ -537,9 +584,9 @@ int cmp_render(FILE *out, const struct cmp_pair *p, size_t n, const struct compa
 		geo_means(out, &rows);
 	}
 	if (isfinite(o->fail_above))
-		threshold(out, p, &rows, o, res);
+		rc = threshold(out, p, &rows, o, res);
 	free(rows.v);
-	return 0;
+	return rc;
 }
 
 void cmp_pairs_free(struct cmp_pair *p, size_t n)

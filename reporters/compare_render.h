@@ -17,7 +17,7 @@
  * with (struct cmp_hist_key), shared by the pairs of one comparison. */
 struct cmp_hist_ctx {
 	const char *scenario;    /* the runs' scenario name */
-	double before;           /* earlier than the latest run compared */
+	double before;           /* started before this: the baseline's (A's) start */
 	const char *const *skip; /* the ids of the runs compared */
 	size_t nskip;
 };

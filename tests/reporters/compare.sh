@@ -97,11 +97,11 @@ grep -q '^- \*\*Not failed:\*\* 2 metrics got worse by more than 5% with p < 0.0
 grep -q '^compare: 2 metrics over --fail-above against within-run noise only, not failed' "$t/err" || fail "stderr line"
 [ "$(status bg compare --trust-within-run-noise --fail-above 5% "$t/fast" "$t/slow")" = 1 ] ||
 	fail "--fail-above 5% --trust-within-run-noise should exit 1"
-grep -q '^- \*\*Fail:\*\* 2 metrics got worse by more than 5% with p < 0.05:$' "$t/out" || fail "Fail line"
+grep -q '^- \*\*Fail:\*\* 2 metrics got worse by more than 5% with p < 0.05 (Holm-Bonferroni):$' "$t/out" || fail "Fail line"
 grep -q '^  - 0 .*nap.elapsed_s .*worse (noise: within run)$' "$t/out" || fail "Fail list names the noise"
 [ "$(status bg compare --fail-above=5 "$t/slow" "$t/fast")" = 0 ] || fail "faster: exit 0"
 [ "$(grep -c '\*\*faster\*\* (within-run noise only): nap.elapsed_s -' "$t/out")" = 2 ] || fail "two faster verdicts"
-grep -q '^- Pass: no metric got worse by more than 5% with p < 0.05$' "$t/out" || fail "Pass line"
+grep -q '^- Pass: no metric got worse by more than 5% with p < 0.05 (Holm-Bonferroni)$' "$t/out" || fail "Pass line"
 [ "$(status bg compare --trust-within-run-noise --fail-above 100000% "$t/fast" "$t/slow")" = 0 ] ||
 	fail "huge threshold: exit 0"
 

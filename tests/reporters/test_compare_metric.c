@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
 #include "compare_metric.h"
 #include "compare_render.h"
 
@@ -350,6 +354,182 @@ static void test_render_noise(void **state)
 	(void)state;
 }
 
+/* A run of scenario "scn" on host h1 started at `started`: one cell c1,
+ * one step ro with tps (reps values v0, v1), in DIR/results.json. */
+static void write_run(const char *dir, double started, double v0, double v1)
+{
+	assert_int_equal(mkdir(dir, 0700), 0);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+	        "{\"format\": \"benchgrid-results\", \"version\": 1, \"tool\": \"0.1.0\","
+	        " \"scenario\": {\"file\": \"s.yaml\", \"name\": \"scn\", \"description\": null, \"hash\": "
+	        "\"abc\"},"
+	        " \"started\": %.17g, \"finished\": %.17g, \"planned_cells\": 1, \"repeat\": 2,"
+	        " \"warmup\": 0, \"environment\": {\"metrics\": {}, \"info\": {\"machine.host\": \"h1\"}},"
+	        " \"report\": null, \"expect\": null, \"cells\": ["
+	        "{\"index\": 0, \"id\": \"c1\", \"params\": {}, \"status\": \"ok\", \"error\": null,"
+	        " \"started\": %.17g, \"elapsed\": 10, \"facts\": {\"metrics\": {}, \"info\": {}},"
+	        " \"reps\": [[{\"name\": \"ro\", \"workload\": \"exec\", \"failed\": false, \"error\": null,"
+	        " \"started\": %.17g, \"elapsed\": 1, \"metrics\": {\"tps\": {\"value\": %.17g, \"unit\": "
+	        "\"tps\"}}}],"
+	        " [{\"name\": \"ro\", \"workload\": \"exec\", \"failed\": false, \"error\": null,"
+	        " \"started\": %.17g, \"elapsed\": 1, \"metrics\": {\"tps\": {\"value\": %.17g, \"unit\": "
+	        "\"tps\"}}}]]}]}",
+	        started, started + 100, started + 1, started + 2, v0, started + 3, v1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The store lookup's key: the latest `before` asked for, and how often. */
+struct seen_before {
+	double before;
+	int calls;
+};
+
+static int before_history(void *ctx, const struct cmp_hist_key *k, double **v, size_t *n)
+{
+	struct seen_before *s = ctx;
+	s->before = k->before;
+	s->calls++;
+	assert_string_equal(k->scenario, "scn");
+	assert_string_equal(k->cell_id, "c1");
+	*v = NULL;
+	*n = 0;
+	return 0;
+}
+
+static void test_history_before_baseline(void **state)
+{
+	/* The baseline's noise comes from runs started before the baseline
+	 * (A), not before the later of A and B: runs of B's code made between
+	 * them must not widen A's spread. Either order of start times. */
+	char tmp[] = "/tmp/test_compare_metric.XXXXXX";
+	assert_non_null(mkdtemp(tmp));
+	char a1[600], a2[600], b1[600], b2[600];
+	snprintf(a1, sizeof(a1), "%s/a1", tmp);
+	snprintf(a2, sizeof(a2), "%s/a2", tmp);
+	snprintf(b1, sizeof(b1), "%s/b1", tmp);
+	snprintf(b2, sizeof(b2), "%s/b2", tmp);
+	write_run(a1, 1700001000, 100, 101);
+	write_run(a2, 1700000500, 100, 102);
+	write_run(b1, 1700005000, 90, 91);
+	write_run(b2, 1700006000, 90, 92);
+	struct seen_before seen = {0};
+	struct cmp_history hist = {.values = before_history, .ctx = &seen, .where = "test.db"};
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.all = true;
+	o.history = &hist;
+	struct diag d;
+	diag_init(&d);
+	char *t = NULL;
+	size_t len = 0;
+	/* one run per side: A's start */
+	FILE *f = open_memstream(&t, &len);
+	const char *pa[] = {a1, a2}, *pb[] = {b1, b2};
+	assert_int_equal(rep_compare_sides(pa, 1, pb, 1, &o, f, &d, NULL), 0);
+	fclose(f);
+	free(t);
+	assert_true(seen.calls > 0);
+	if (seen.before != 1700001000)
+		fail_msg("one run per side: before %.17g, want A's start 1700001000", seen.before);
+	/* several runs of A: the first of them to start */
+	seen = (struct seen_before){0};
+	t = NULL;
+	f = open_memstream(&t, &len);
+	assert_int_equal(rep_compare_sides(pa, 2, pb, 2, &o, f, &d, NULL), 0);
+	fclose(f);
+	free(t);
+	assert_true(seen.calls > 0);
+	if (seen.before != 1700000500)
+		fail_msg("two runs per side: before %.17g, want A's first start 1700000500", seen.before);
+	diag_free(&d);
+	const char *rm[] = {a1, a2, b1, b2};
+	for (size_t i = 0; i < N(rm); i++) {
+		char p[700];
+		snprintf(p, sizeof(p), "%s/results.json", rm[i]);
+		unlink(p);
+		rmdir(rm[i]);
+	}
+	rmdir(tmp);
+	(void)state;
+}
+
+static void test_holm(void **state)
+{
+	/* Holm-Bonferroni: the i-th smallest p against alpha / (n - i),
+	 * stopping at the first that is not below it */
+	const double p1[] = {0.01, 0.04, 0.03, 0.005};
+	bool rej[4];
+	/* 0.005 < 0.0125, 0.01 < 0.0167, 0.03 >= 0.025: stop */
+	assert_int_equal(cmp_holm(p1, 4, 0.05, rej), 2);
+	assert_true(rej[0] && !rej[1] && !rej[2] && rej[3]);
+	/* each below alpha alone, none after the correction */
+	const double p2[] = {0.03, 0.04};
+	assert_int_equal(cmp_holm(p2, 2, 0.05, rej), 0);
+	assert_false(rej[0] || rej[1]);
+	/* one metric: alpha itself, strictly below it as the verdicts */
+	const double p3[] = {0.049}, p4[] = {0.05};
+	assert_int_equal(cmp_holm(p3, 1, 0.05, rej), 1);
+	assert_int_equal(cmp_holm(p4, 1, 0.05, rej), 0);
+	assert_int_equal(cmp_holm(NULL, 0, 0.05, rej), 0);
+	(void)state;
+}
+
+static void test_render_holm(void **state)
+{
+	/* Two cells whose latency is 10% higher, each p = 0.0079 (exact U, no
+	 * overlap) against within-run noise, trusted: at alpha 0.01 each row
+	 * is slower on its own, but Holm over the 2 metrics the gate judges
+	 * needs 0.005 for the first: not failed. At alpha 0.02 both fail. */
+	const double ta[] = {1000, 1004, 998, 1002, 1001}, la[] = {10, 10.02, 9.98, 10.01, 9.99};
+	const double lb[] = {11, 11.02, 10.98, 11.01, 10.99};
+	struct fake_cell *c = malloc(4 * sizeof(*c));
+	assert_non_null(c);
+	fake_cell(&c[0], "c1", ta, la);
+	fake_cell(&c[1], "c1", ta, lb);
+	fake_cell(&c[2], "c2", ta, la);
+	fake_cell(&c[3], "c2", ta, lb);
+	struct cmp_pair p[2] = {
+	    {.a = &c[0].c, .b = &c[1].c, .label = (char *)"0 `c1`", .row_head = (char *)"0 | c1 | k=x"},
+	    {.a = &c[2].c, .b = &c[3].c, .label = (char *)"1 `c2`", .row_head = (char *)"1 | c2 | k=y"}};
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.fail_above = 0.05;
+	o.trust_within = true;
+	o.alpha = 0.01;
+	struct cmp_outcome res;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, p, 2, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_false(res.failed);
+	if (!strstr(t, "- Multiple tests: the gate judges 2 metrics; Holm-Bonferroni across them") ||
+	    !strstr(t, "| 0.0079 | U (within run) | slower |") ||
+	    !strstr(t, "- Pass: no metric got worse by more than 5% with p < 0.01 (Holm-Bonferroni)\n") ||
+	    !strstr(t, "- **Not failed (multiple tests):** 2 metrics got worse by more than 5% with p < 0.01 "
+	               "on their own, but not after Holm-Bonferroni across the 2 metrics judged:\n") ||
+	    !strstr(t, "  - 1 `c2`: nap.lat_p99_ms +10.0%"))
+		fail_msg("alpha 0.01: %s", t);
+	free(t);
+	o.alpha = 0.02;
+	t = NULL;
+	f = open_memstream(&t, &len);
+	assert_int_equal(cmp_render(f, p, 2, &o, "# | id | cell", 3, &res), 0);
+	fclose(f);
+	assert_true(res.failed);
+	if (!strstr(t,
+	            "- **Fail:** 2 metrics got worse by more than 5% with p < 0.02 (Holm-Bonferroni):\n") ||
+	    strstr(t, "multiple tests):**"))
+		fail_msg("alpha 0.02: %s", t);
+	free(t);
+	free(c);
+	(void)state;
+}
+
 static void test_parse_percent(void **state)
 {
 	double f;
@@ -367,11 +547,18 @@ static void test_parse_percent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rate_slower),        cmocka_unit_test(test_latency_direction),
-	    cmocka_unit_test(test_small_samples),      cmocka_unit_test(test_identical),
-	    cmocka_unit_test(test_parse_percent),      cmocka_unit_test(test_slower_from_zero),
-	    cmocka_unit_test(test_verdict_line_names), cmocka_unit_test(test_between_runs),
+	    cmocka_unit_test(test_rate_slower),
+	    cmocka_unit_test(test_latency_direction),
+	    cmocka_unit_test(test_small_samples),
+	    cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_parse_percent),
+	    cmocka_unit_test(test_slower_from_zero),
+	    cmocka_unit_test(test_verdict_line_names),
+	    cmocka_unit_test(test_between_runs),
 	    cmocka_unit_test(test_render_noise),
+	    cmocka_unit_test(test_history_before_baseline),
+	    cmocka_unit_test(test_holm),
+	    cmocka_unit_test(test_render_holm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
