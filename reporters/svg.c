@@ -288,12 +288,13 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 			}
 		}
 	const struct svg_heat *hm = c->kind == SVG_HEATMAP ? c->heat : NULL;
-	for (size_t i = 0; hm && i < hm->nx; i++) {
-		xlo = fmin(xlo, hm->x0[i]);
-		xhi = fmax(xhi, hm->x1[i]);
-	}
+	for (size_t i = 0; hm && i < hm->nx; i++) /* as write_heat draws them */
+		if (on_axis(hm->x0[i], fr->xlog) && on_axis(hm->x1[i], fr->xlog)) {
+			xlo = fmin(xlo, hm->x0[i]);
+			xhi = fmax(xhi, hm->x1[i]);
+		}
 	for (size_t j = 0; hm && j < hm->ny; j++)
-		if (on_axis(hm->y0[j], fr->ylog)) {
+		if (on_axis(hm->y0[j], fr->ylog) && on_axis(hm->y1[j], fr->ylog)) {
 			ylo = fmin(ylo, hm->y0[j]);
 			yhi = fmax(yhi, hm->y1[j]);
 		}
@@ -314,6 +315,10 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	if (!isfinite(ylo)) {
 		ylo = fr->ylog ? 1 : 0;
 		yhi = fr->ylog ? 10 : 1;
+		xlo = fr->xlog ? 1 : 0;
+		xhi = fr->xlog ? 10 : 1;
+	}
+	if (!isfinite(xlo)) { /* a heatmap whose columns are all off a log x */
 		xlo = fr->xlog ? 1 : 0;
 		xhi = fr->xlog ? 10 : 1;
 	}
@@ -624,7 +629,9 @@ static void write_heat(FILE *f, const struct svg_chart *c, const struct frame *f
 	for (size_t i = 0; h && vmax > 0 && i < h->nx; i++)
 		for (size_t j = 0; j < h->ny; j++) {
 			double v = h->v[i * h->ny + j];
-			if (!(v > 0) || !on_axis(h->y0[j], fr->ylog))
+			/* a cell off a log axis (time 0 on log x) would be at -inf */
+			if (!(v > 0) || !on_axis(h->y0[j], fr->ylog) || !on_axis(h->y1[j], fr->ylog) ||
+			    !on_axis(h->x0[i], fr->xlog) || !on_axis(h->x1[i], fr->xlog))
 				continue;
 			double xa = px(fr, h->x0[i]), xb = px(fr, h->x1[i]);
 			double ya = py(fr, h->y1[j]), yb = py(fr, h->y0[j]);
@@ -662,7 +669,8 @@ static void write_marks(FILE *f, const struct svg_chart *c, const struct frame *
 	fputs("<g class=\"published\" stroke-dasharray=\"6 4\" stroke-width=\"2\">\n", f);
 	for (size_t i = 0; i < c->nmarks; i++) {
 		const struct svg_mark *mk = &c->marks[i];
-		if (!isfinite(mk->y))
+		/* off its axis (0 on a log axis): no mark, not -inf */
+		if (!on_axis(mk->y, fr->ylog) || (isfinite(mk->x) && !fr->cat && !on_axis(mk->x, fr->xlog)))
 			continue;
 		const char *col = palette[mk->series % NPALETTE];
 		double x1 = fr->x0, x2 = fr->x0 + fr->w, y = py(fr, mk->y);

@@ -37,11 +37,18 @@ static size_t count(const char *s, const char *what)
 	return n;
 }
 
-/* Every number after key=" in s is finite (no nan, no inf drawn). */
+/* Every number in an attribute of s (key="...") is finite: no nan, no inf
+ * drawn, whichever way printf spells them. */
 static void all_finite(const char *s)
 {
 	assert_null(strstr(s, "nan"));
 	assert_null(strstr(s, "inf"));
+	for (const char *p = s; (p = strstr(p, "=\"")); p++) {
+		char *end = NULL;
+		double v = strtod(p + 2, &end);
+		if (end != p + 2 && *end == '"')
+			assert_true(isfinite(v));
+	}
 }
 
 /* A non-empty mark: width and height of rects with class cls above 0. */
@@ -110,6 +117,31 @@ static void test_heatmap(void **state)
 	all_finite(svg);
 	assert_int_equal(sized_rects(svg, "cell"), 4); /* the zeros draw nothing */
 	assert_non_null(strstr(svg, "class=\"colour-scale\""));
+	free(svg);
+}
+
+/* A log x on a heatmap (time from 0) or a mark at 0 on a log axis: the
+ * values off the axis are left out, never drawn at -inf (review A1). */
+static void test_log_off_axis(void **state)
+{
+	(void)state;
+	double x0[] = {0, 1}, x1[] = {1, 2}, y0[] = {10, 20}, y1[] = {20, 40};
+	double v[] = {5, 1, 2, 100};
+	struct svg_heat h = {2, 2, x0, x1, y0, y1, v, "I/Os"};
+	struct svg_chart c = {.kind = SVG_HEATMAP, .heat = &h, .ylog = true, .xlog = true};
+	char *svg = draw(&c);
+	all_finite(svg);
+	assert_int_equal(sized_rects(svg, "cell"), 2); /* the column at t = 0 is left out */
+	free(svg);
+
+	double t[] = {1, 2}, y[] = {3, 4};
+	struct svg_series s = {"a", 2, t, y, NULL};
+	struct svg_mark mk[] = {{NAN, 0, 0, "zero"}, {0, 5, 0, "x0"}, {NAN, 5, 0, "ok"}};
+	struct svg_chart m = {
+	    .kind = SVG_LINE, .s = &s, .ns = 1, .ylog = true, .xlog = true, .marks = mk, .nmarks = 3};
+	svg = draw(&m);
+	all_finite(svg);
+	assert_int_equal(count(svg, "class=\"ref-mark\""), 1);
 	free(svg);
 }
 
@@ -212,9 +244,10 @@ static void test_hist_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cdf_log_x),    cmocka_unit_test(test_histogram),
-	    cmocka_unit_test(test_heatmap),      cmocka_unit_test(test_second_axis),
-	    cmocka_unit_test(test_legend_wraps), cmocka_unit_test(test_hist_text),
+	    cmocka_unit_test(test_cdf_log_x),   cmocka_unit_test(test_histogram),
+	    cmocka_unit_test(test_heatmap),     cmocka_unit_test(test_log_off_axis),
+	    cmocka_unit_test(test_second_axis), cmocka_unit_test(test_legend_wraps),
+	    cmocka_unit_test(test_hist_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
