@@ -169,25 +169,31 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *cl
 }
 
 /* The legend's lines of label l: wrapped at spaces (or cut at LEGEND_COLS
- * when a word is longer), never cut off (issue 31). */
+ * when a word is longer), every line at most LEGEND_COLS bytes; a label
+ * longer than LEGEND_LINES lines ends in "..." (*cut), so the legend's
+ * width is bounded. */
 enum { LEGEND_COLS = 30, LEGEND_LINES = 6 };
 
-static size_t wrap(const char *l, size_t at[LEGEND_LINES], size_t len[LEGEND_LINES])
+static size_t wrap(const char *l, size_t at[LEGEND_LINES], size_t len[LEGEND_LINES], bool *cut)
 {
 	size_t n = 0, i = 0, L = strlen(l);
+	*cut = false;
 	while (i < L && n < LEGEND_LINES) {
 		size_t take = L - i;
-		if (take > LEGEND_COLS && n + 1 < LEGEND_LINES) {
+		if (take > LEGEND_COLS && n + 1 == LEGEND_LINES) {
+			take = LEGEND_COLS - 1; /* room for the ellipsis */
+			*cut = true;
+		} else if (take > LEGEND_COLS) {
 			take = LEGEND_COLS;
 			for (size_t k = LEGEND_COLS; k > LEGEND_COLS / 3; k--)
 				if (l[i + k] == ' ') {
 					take = k;
 					break;
 				}
-			/* do not split a UTF-8 character */
-			while (take > 1 && ((unsigned char)l[i + take] & 0xC0) == 0x80)
-				take--;
 		}
+		/* do not split a UTF-8 character */
+		while (take > 1 && i + take < L && ((unsigned char)l[i + take] & 0xC0) == 0x80)
+			take--;
 		at[n] = i;
 		len[n++] = take;
 		i += take;
@@ -250,10 +256,12 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	                     .ylog = c->ylog};
 	for (size_t i = 0; i < c->ns; i++) {
 		size_t at[LEGEND_LINES], len[LEGEND_LINES], longest = 0;
-		size_t nl = wrap(c->s[i].label ? c->s[i].label : "", at, len);
+		bool cut;
+		size_t nl = wrap(c->s[i].label ? c->s[i].label : "", at, len, &cut);
 		for (size_t k = 0; k < nl; k++)
 			longest = len[k] > longest ? len[k] : longest;
-		fr->legend_w = fmax(fr->legend_w, 30 + 7.0 * (double)longest);
+		/* at most a third of the image, whatever the labels */
+		fr->legend_w = fmax(fr->legend_w, fmin(30 + 7.0 * (double)longest, fr->W / 3.0));
 		fr->y2 |= is_y2(c, i);
 	}
 	if (c->no_legend || (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label)))
@@ -262,6 +270,9 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 		fr->legend_w = 90; /* the colour scale */
 	fr->w = fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0);
 	fr->h = fr->H - fr->y0 - 60;
+	/* a tiny image (width:, height:) still gets no negative sizes */
+	fr->w = fmax(fr->w, 20);
+	fr->h = fmax(fr->h, 20);
 
 	/* Data range. */
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -736,12 +747,14 @@ static void write_legend(FILE *f, const struct svg_chart *c, const struct frame 
 			        lx, ly - 4, lx + 14, ly - 4, col,
 			        is_y2(c, i) && fr->y2 ? " stroke-dasharray=\"5 2\"" : "");
 		const char *l = c->s[i].label ? c->s[i].label : "";
-		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = wrap(l, at, len);
+		bool cut;
+		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = wrap(l, at, len, &cut);
 		fprintf(f, "<text class=\"legend-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
 		        lx + 20, ly);
 		for (size_t k = 0; k < nl; k++) {
-			char line[256];
-			snprintf(line, sizeof(line), "%.*s", (int)(len[k] < 255 ? len[k] : 255), l + at[k]);
+			char line[LEGEND_COLS + 8]; /* a line, and "..." (U+2026) when cut */
+			snprintf(line, sizeof(line), "%.*s%s", (int)len[k], l + at[k],
+			         cut && k + 1 == nl ? "\xe2\x80\xa6" : "");
 			fprintf(f, "<tspan x=\"%.1f\" dy=\"%s\">", lx + 20, k ? "15" : "0");
 			svg_escape(f, line);
 			fputs("</tspan>", f);

@@ -179,6 +179,50 @@ static void test_legend_wraps(void **state)
 	free(svg);
 }
 
+/* Every number after key=" in s lies in [lo, hi]. */
+static void attrs_within(const char *s, const char *key, double lo, double hi)
+{
+	size_t kl = strlen(key);
+	for (const char *p = s; (p = strstr(p, key)); p += kl) {
+		double v = atof(p + kl);
+		if (v < lo || v > hi)
+			fail_msg("%s%g is outside [%g, %g]", key, v, lo, hi);
+	}
+}
+
+/* A 300-byte label: the legend stays within a third of the image, the plot
+ * keeps a positive width, and the label's last line ends in an ellipsis
+ * (review A2). */
+static void test_legend_bounded(void **state)
+{
+	(void)state;
+	char l[301];
+	for (size_t i = 0; i < 300; i++)
+		l[i] = i % 11 == 10 ? ' ' : (char)('a' + i % 26);
+	l[300] = 0;
+	double t[] = {1, 2}, y[] = {1, 2};
+	for (int kind = 0; kind < 2; kind++) {
+		struct svg_series s[] = {{l, 2, t, y, NULL}, {"other", 2, t, y, NULL}};
+		const char *cats[] = {"a", "b"};
+		struct svg_chart c = {.kind = kind ? SVG_BAR : SVG_LINE, .s = s, .ns = 2};
+		if (kind) {
+			c.categories = cats;
+			c.ncat = 2;
+			t[0] = 0;
+			t[1] = 1;
+		}
+		char *svg = draw(&c);
+		all_finite(svg);
+		attrs_within(svg, " width=\"", 0, 760);
+		attrs_within(svg, " x=\"", 0, 760);
+		attrs_within(svg, " x1=\"", 0, 760);
+		attrs_within(svg, " x2=\"", 0, 760);
+		assert_non_null(strstr(svg, "\xe2\x80\xa6</tspan>"));
+		assert_true(count(svg, "<tspan") <= 6 + 1);
+		free(svg);
+	}
+}
+
 static void test_hist_text(void **state)
 {
 	(void)state;
@@ -244,10 +288,10 @@ static void test_hist_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cdf_log_x),   cmocka_unit_test(test_histogram),
-	    cmocka_unit_test(test_heatmap),     cmocka_unit_test(test_log_off_axis),
-	    cmocka_unit_test(test_second_axis), cmocka_unit_test(test_legend_wraps),
-	    cmocka_unit_test(test_hist_text),
+	    cmocka_unit_test(test_cdf_log_x),      cmocka_unit_test(test_histogram),
+	    cmocka_unit_test(test_heatmap),        cmocka_unit_test(test_log_off_axis),
+	    cmocka_unit_test(test_second_axis),    cmocka_unit_test(test_legend_wraps),
+	    cmocka_unit_test(test_legend_bounded), cmocka_unit_test(test_hist_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
