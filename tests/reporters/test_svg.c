@@ -278,11 +278,61 @@ static void test_hist_text(void **state)
 	for (size_t i = 1; i < hs.nivl; i++) /* contiguous */
 		assert_true(hs.t0[i] == hs.t1[i - 1]);
 	hist_series_free(&hs);
-	assert_int_equal(hist_series_parse(&hs, "h16;1,2 3:"), -EINVAL);
-	hist_series_free(&hs);
-	assert_int_equal(hist_series_parse(&hs, "h8;1,2"), -EINVAL);
-	hist_series_free(&hs);
 	hist_text_free(&t);
+}
+
+/* Malformed texts are refused with -EINVAL, quickly (review A3). */
+static void test_hist_parse_bad(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+	    "h16;1,2 3:",                             /* no count */
+	    "h8;1,2",                                 /* not this form */
+	    "h16;0,1 672:1",                          /* bucket past the last */
+	    "h16;0,1 671:1,1",                        /* the run goes past the last bucket */
+	    "h16;0,1 3:-1",                           /* a sign */
+	    "h16;0,1 3:+1",                           /* a sign */
+	    "h16;0,1 -3:1",                           /* a sign on the bucket */
+	    "h16;0,1 3: 1",                           /* a space before a count */
+	    "h16;a,b",                                /* no times */
+	    "h16;1,2 3",                              /* no colon */
+	    "h16;2,1 3:1",                            /* t0 > t1 */
+	    "h16;0,1 3:99999999999999999999",         /* ERANGE */
+	    "h16;0,1 3:9007199254740992,1",           /* total over 2^53 */
+	    "h16;0,1 3:18446744073709551615;1,2 3:1", /* total wraps */
+	    "h16;0,nan 3:1",                          /* not finite */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct hist_series hs = {0};
+		if (hist_series_parse(&hs, bad[i]) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		hist_series_free(&hs);
+	}
+	/* 10^4 intervals: more than a writer ever keeps */
+	size_t n = 10000, len = 0;
+	char *s = malloc(n * 24 + 8);
+	assert_non_null(s);
+	len += (size_t)sprintf(s, "h16");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(s + len, ";%zu,%zu 0:1", i, i + 1);
+	struct hist_series hs = {0};
+	assert_int_equal(hist_series_parse(&hs, s), -EINVAL);
+	hist_series_free(&hs);
+	/* the bound itself is accepted */
+	s[0] = 0;
+	len = (size_t)sprintf(s, "h16");
+	for (size_t i = 0; i < HIST_SERIES_MAX_IVL; i++)
+		len += (size_t)sprintf(s + len, ";%zu,%zu 0:1", i, i + 1);
+	assert_int_equal(hist_series_parse(&hs, s), 0);
+	assert_int_equal(hs.nivl, HIST_SERIES_MAX_IVL);
+	hist_series_free(&hs);
+	free(s);
+	/* the percentile of counts near UINT64_MAX: no wrap, no UB */
+	static uint64_t c[HIST_COARSE_N];
+	c[10] = UINT64_MAX;
+	c[20] = UINT64_MAX;
+	assert_true(isfinite(hist_coarse_percentile(c, 100)));
+	assert_true(isfinite(hist_coarse_percentile(c, 1e300)));
 }
 
 int main(void)
@@ -292,6 +342,7 @@ int main(void)
 	    cmocka_unit_test(test_heatmap),        cmocka_unit_test(test_log_off_axis),
 	    cmocka_unit_test(test_second_axis),    cmocka_unit_test(test_legend_wraps),
 	    cmocka_unit_test(test_legend_bounded), cmocka_unit_test(test_hist_text),
+	    cmocka_unit_test(test_hist_parse_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
