@@ -297,7 +297,10 @@ int rep_md_chart_latency(struct rep_ctx *cx, struct md *m, const struct chart_cf
 		}
 		total(&l->hs, l->sum);
 		l->ci = g->cells[k];
-		l->what = ss->workload && !strcmp(ss->workload, "pgbench") ? "transactions" : "I/Os";
+		/* the workload names what it counted (lat_hist_of, docs/results.md) */
+		l->what = result_info_get(ss->first, "lat_hist_of");
+		if (!l->what)
+			l->what = "values";
 		const char *v = c->series ? run_cell_param(&cx->run->cells[l->ci], c->series) : NULL;
 		if (v)
 			snprintf(l->label, sizeof(l->label), "%s", v);

@@ -138,6 +138,10 @@ for c in r["cells"]:
     s = [x for x in c["summary"] if x["step"] == "w"][0]["metrics"]["iops"]
     row = [x for x in rows if int(x[0]) == c["index"]][0]
     assert re.match(r"[0-9.]+ \([0-9.]+ to [0-9.]+\) \| ", row[3]), row  # mean (min to max)
+# the workload names what its latency histograms count (review C1)
+infos = [st.get("info", {}) for c in r["cells"] for rep in c["reps"] for st in rep]
+kept = [i for i in infos if "read.lat_hist" in i or "write.lat_hist" in i]
+assert kept and all(i.get("lat_hist_of") == "I/Os" for i in kept), infos[:1]
 assert "No `report:` block" in hl, hl
 assert " ± " not in md.split("## Confidence intervals")[0], "a t interval of 2 samples"
 piv = re.findall(r"^### (w\.iops \(IOPS\).*)$", md.split("## Pivot tables", 1)[1].split("\n## ", 1)[0], re.M)
