@@ -313,7 +313,15 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 		ylo = fmin(ylo, c->y_lo);
 		yhi = fmax(yhi, c->y_hi);
 	}
-	for (size_t i = 0; i < c->nmarks; i++)
+	for (size_t i = 0; i < c->nmarks; i++) {
+		/* a mark of a series on the second axis widens that axis (review B1) */
+		if (c->marks[i].series < c->ns && is_y2(c, c->marks[i].series) && fr->y2) {
+			if (on_axis(c->marks[i].y, false)) {
+				y2lo = fmin(y2lo, c->marks[i].y);
+				y2hi = fmax(y2hi, c->marks[i].y);
+			}
+			continue;
+		}
 		if (on_axis(c->marks[i].y, fr->ylog)) {
 			bool had = isfinite(ylo);
 			ylo = fmin(ylo, c->marks[i].y);
@@ -323,6 +331,7 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 				xhi = fr->xlog ? 10 : 1;
 			}
 		}
+	}
 	if (!isfinite(ylo)) {
 		ylo = fr->ylog ? 1 : 0;
 		yhi = fr->ylog ? 10 : 1;
@@ -680,11 +689,13 @@ static void write_marks(FILE *f, const struct svg_chart *c, const struct frame *
 	fputs("<g class=\"published\" stroke-dasharray=\"6 4\" stroke-width=\"2\">\n", f);
 	for (size_t i = 0; i < c->nmarks; i++) {
 		const struct svg_mark *mk = &c->marks[i];
-		/* off its axis (0 on a log axis): no mark, not -inf */
-		if (!on_axis(mk->y, fr->ylog) || (isfinite(mk->x) && !fr->cat && !on_axis(mk->x, fr->xlog)))
+		/* on its series' axis; off it (0 on a log axis): no mark, not -inf */
+		bool on2 = mk->series < c->ns && is_y2(c, mk->series) && fr->y2;
+		if (!on_axis(mk->y, fr->ylog && !on2) ||
+		    (isfinite(mk->x) && !fr->cat && !on_axis(mk->x, fr->xlog)))
 			continue;
 		const char *col = palette[mk->series % NPALETTE];
-		double x1 = fr->x0, x2 = fr->x0 + fr->w, y = py(fr, mk->y);
+		double x1 = fr->x0, x2 = fr->x0 + fr->w, y = sy(fr, on2, mk->y);
 		if (isfinite(mk->x) && fr->cat && c->kind == SVG_BAR && c->ns) {
 			double bw = slot * 0.8 / (double)c->ns;
 			x1 = px(fr, mk->x) - slot * 0.4 + bw * (double)mk->series;

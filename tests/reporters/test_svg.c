@@ -158,6 +158,25 @@ static void test_second_axis(void **state)
 	assert_non_null(strstr(svg, "p99 (us)"));
 	assert_int_equal(count(svg, "stroke-dasharray=\"7 3\""), 1); /* the second axis' line */
 	free(svg);
+	/* a published figure of the p99 series sits on the second axis, at the
+	 * height of that series' point of the same value (review B1) */
+	struct svg_mark mk = {NAN, 20, 1, "published"};
+	c.marks = &mk;
+	c.nmarks = 1;
+	svg = draw(&c);
+	all_finite(svg);
+	const char *m = strstr(svg, "class=\"ref-mark\""), *p2 = strstr(svg, "data-label=\"p99\"");
+	assert_non_null(m);
+	assert_non_null(p2);
+	double my = atof(strstr(m, "y1=\"") + 4);
+	/* the p99 points: 10, 30, 20; the third is at 20 */
+	const char *cy = p2;
+	for (int k = 0; k < 3; k++)
+		cy = strstr(cy, "cy=\"") + 4;
+	assert_true(fabs(atof(cy) - my) < 0.05);
+	free(svg);
+	c.marks = NULL;
+	c.nmarks = 0;
 	/* no second axis when no series asks for it */
 	c.y2 = NULL;
 	svg = draw(&c);
