@@ -164,6 +164,16 @@ int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 		           report_kind_values[c->kind]);
 		rc = -EINVAL;
 	}
+	/* a list draws each item on the same x; an axis taken from metric names
+	 * ({bs}) is read from the first item only, so it is refused (review B2) */
+	for (size_t i = 0; c->ny > 1 && i < c->ny; i++)
+		if (strchr(c->ys[i], '{')) {
+			diag_error(d, &node_get(n, "y")->items[i]->pos,
+			           "report.charts.y: '%s': a list of metrics cannot take an axis from metric "
+			           "names; give it as the only y",
+			           c->ys[i]);
+			rc = -EINVAL;
+		}
 	for (size_t i = 0; rc == 0 && i < c->ny; i++) {
 		/* check_ref and check_axis name the key; for a list, its item */
 		const struct node *y = node_get(n, "y");
