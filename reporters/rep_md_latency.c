@@ -53,14 +53,16 @@ int rep_md_latency_family(const char *metric, char *buf, size_t len)
 	return 1;
 }
 
-void rep_md_latency_title(const struct chart_cfg *c, char *buf, size_t len)
+void rep_md_latency_title(const struct chart_cfg *c, size_t repeat, char *buf, size_t len)
 {
 	char step[128], fam[64];
 	const char *metric;
 	results_split_ref(c->y, step, sizeof(step), &metric);
 	if (!rep_md_latency_family(metric, fam, sizeof(fam)))
 		snprintf(fam, sizeof(fam), "%s", metric);
-	snprintf(buf, len, "%s.%s: latency %s", step, fam, kind_name[c->kind]);
+	/* the distributions are of each cell's first repetition (review B6) */
+	snprintf(buf, len, "%s.%s: latency %s%s", step, fam, kind_name[c->kind],
+	         repeat > 1 ? " (first repetition)" : "");
 }
 
 /* The distribution of family fam in step result r into hs: its own key, or

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "hist.h"
+#include "rep_config.h"
+#include "rep_md_latency.h"
 #include "svg.h"
 
 static char *draw(const struct svg_chart *c)
@@ -354,6 +356,19 @@ static void test_hist_parse_bad(void **state)
 	assert_true(isfinite(hist_coarse_percentile(c, 1e300)));
 }
 
+/* With repeats, a latency chart's title says it shows the first
+ * repetition (review B6). */
+static void test_latency_title(void **state)
+{
+	(void)state;
+	char t[256];
+	struct chart_cfg c = {.kind = CHART_CDF, .y = "rr.read.lat_p99_us"};
+	rep_md_latency_title(&c, 5, t, sizeof(t));
+	assert_non_null(strstr(t, "first repetition"));
+	rep_md_latency_title(&c, 1, t, sizeof(t));
+	assert_null(strstr(t, "repetition"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,7 +376,7 @@ int main(void)
 	    cmocka_unit_test(test_heatmap),        cmocka_unit_test(test_log_off_axis),
 	    cmocka_unit_test(test_second_axis),    cmocka_unit_test(test_legend_wraps),
 	    cmocka_unit_test(test_legend_bounded), cmocka_unit_test(test_hist_text),
-	    cmocka_unit_test(test_hist_parse_bad),
+	    cmocka_unit_test(test_hist_parse_bad), cmocka_unit_test(test_latency_title),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
