@@ -243,6 +243,13 @@ static int log_ticks(double lo, double hi, double *v, int max)
 	return n;
 }
 
+/* [*lo, *hi] widened to hold [a, b]. */
+static void widen(double *lo, double *hi, double a, double b)
+{
+	*lo = fmin(*lo, a);
+	*hi = fmax(*hi, b);
+}
+
 /* Image and plot area, legend width, data range and ticks. */
 static void layout(const struct svg_chart *c, struct frame *fr)
 {
@@ -268,11 +275,9 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 		fr->legend_w = 0;
 	if (c->kind == SVG_HEATMAP)
 		fr->legend_w = 90; /* the colour scale */
-	fr->w = fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0);
-	fr->h = fr->H - fr->y0 - 60;
 	/* a tiny image (width:, height:) still gets no negative sizes */
-	fr->w = fmax(fr->w, 20);
-	fr->h = fmax(fr->h, 20);
+	fr->w = fmax(fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0), 20);
+	fr->h = fmax(fr->H - fr->y0 - 60, 20);
 
 	/* Data range. */
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -284,8 +289,7 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 			bool y2 = is_y2(c, i) && fr->y2;
 			if (!on_axis(s->y[k], fr->ylog && !y2) || !on_axis(s->x[k], fr->xlog))
 				continue;
-			xlo = fmin(xlo, s->x[k]);
-			xhi = fmax(xhi, x2 && on_axis(x2[k], fr->xlog) ? x2[k] : s->x[k]);
+			widen(&xlo, &xhi, s->x[k], x2 && on_axis(x2[k], fr->xlog) ? x2[k] : s->x[k]);
 			double y = s->y[k];
 			double e = s->err && isfinite(s->err[k]) ? fabs(s->err[k]) : 0;
 			/* an error bar of a positive value stops at 0 (write_err_bars) */
@@ -300,32 +304,21 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 		}
 	const struct svg_heat *hm = c->kind == SVG_HEATMAP ? c->heat : NULL;
 	for (size_t i = 0; hm && i < hm->nx; i++) /* as write_heat draws them */
-		if (on_axis(hm->x0[i], fr->xlog) && on_axis(hm->x1[i], fr->xlog)) {
-			xlo = fmin(xlo, hm->x0[i]);
-			xhi = fmax(xhi, hm->x1[i]);
-		}
+		if (on_axis(hm->x0[i], fr->xlog) && on_axis(hm->x1[i], fr->xlog))
+			widen(&xlo, &xhi, hm->x0[i], hm->x1[i]);
 	for (size_t j = 0; hm && j < hm->ny; j++)
-		if (on_axis(hm->y0[j], fr->ylog) && on_axis(hm->y1[j], fr->ylog)) {
-			ylo = fmin(ylo, hm->y0[j]);
-			yhi = fmax(yhi, hm->y1[j]);
-		}
-	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo)) {
-		ylo = fmin(ylo, c->y_lo);
-		yhi = fmax(yhi, c->y_hi);
-	}
+		if (on_axis(hm->y0[j], fr->ylog) && on_axis(hm->y1[j], fr->ylog))
+			widen(&ylo, &yhi, hm->y0[j], hm->y1[j]);
+	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo))
+		widen(&ylo, &yhi, c->y_lo, c->y_hi);
 	for (size_t i = 0; i < c->nmarks; i++) {
 		/* a mark of a series on the second axis widens that axis (review B1) */
-		if (c->marks[i].series < c->ns && is_y2(c, c->marks[i].series) && fr->y2) {
-			if (on_axis(c->marks[i].y, false)) {
-				y2lo = fmin(y2lo, c->marks[i].y);
-				y2hi = fmax(y2hi, c->marks[i].y);
-			}
-			continue;
-		}
-		if (on_axis(c->marks[i].y, fr->ylog)) {
+		bool on2 = c->marks[i].series < c->ns && is_y2(c, c->marks[i].series) && fr->y2;
+		if (on2 && on_axis(c->marks[i].y, false))
+			widen(&y2lo, &y2hi, c->marks[i].y, c->marks[i].y);
+		else if (!on2 && on_axis(c->marks[i].y, fr->ylog)) {
 			bool had = isfinite(ylo);
-			ylo = fmin(ylo, c->marks[i].y);
-			yhi = fmax(yhi, c->marks[i].y);
+			widen(&ylo, &yhi, c->marks[i].y, c->marks[i].y);
 			if (!had && !fr->cat) {
 				xlo = fr->xlog ? 1 : 0;
 				xhi = fr->xlog ? 10 : 1;
@@ -335,10 +328,8 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	if (!isfinite(ylo)) {
 		ylo = fr->ylog ? 1 : 0;
 		yhi = fr->ylog ? 10 : 1;
-		xlo = fr->xlog ? 1 : 0;
-		xhi = fr->xlog ? 10 : 1;
 	}
-	if (!isfinite(xlo)) { /* a heatmap whose columns are all off a log x */
+	if (!isfinite(xlo)) { /* no data, or heatmap columns all off a log x */
 		xlo = fr->xlog ? 1 : 0;
 		xhi = fr->xlog ? 10 : 1;
 	}
