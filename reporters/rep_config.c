@@ -146,6 +146,13 @@ int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 	rc |= opt_str(n, "title", "report.charts", false, &c->title, d);
 	if (node_get(n, "log"))
 		rc |= node_as_enum(node_get(n, "log"), "report.charts.log", log_values, &lg, d);
+	/* heatmap and percentiles have time from 0 on x: no log x (issue 31) */
+	if ((lg == 0 || lg == 2) && (c->kind == CHART_HEATMAP || c->kind == CHART_PERCENTILES)) {
+		diag_error(d, &node_get(n, "log")->pos,
+		           "report.charts.log: a %s chart's x is time from 0; give log: y (or none)",
+		           report_kind_values[c->kind]);
+		rc = -EINVAL;
+	}
 	if (lg < 0 && chart_kind_latency(c->kind)) /* the latency axis: log */
 		lg = c->kind == CHART_CDF || c->kind == CHART_HISTOGRAM ? 0 : 1;
 	c->xlog = lg == 0 || lg == 2;
@@ -157,6 +164,16 @@ int rep_config_chart(const struct node *n, struct chart_cfg *c, struct diag *d)
 		           report_kind_values[c->kind]);
 		rc = -EINVAL;
 	}
+	/* a list draws each item on the same x; an axis taken from metric names
+	 * ({bs}) is read from the first item only, so it is refused (review B2) */
+	for (size_t i = 0; c->ny > 1 && i < c->ny; i++)
+		if (strchr(c->ys[i], '{')) {
+			diag_error(d, &node_get(n, "y")->items[i]->pos,
+			           "report.charts.y: '%s': a list of metrics cannot take an axis from metric "
+			           "names; give it as the only y",
+			           c->ys[i]);
+			rc = -EINVAL;
+		}
 	for (size_t i = 0; rc == 0 && i < c->ny; i++) {
 		/* check_ref and check_axis name the key; for a list, its item */
 		const struct node *y = node_get(n, "y");

@@ -494,7 +494,7 @@ int rep_md_charts(struct rep_ctx *cx, struct md *m, const struct node *chs)
 		if (c.title)
 			snprintf(title, sizeof(title), "%s", c.title);
 		else if (chart_kind_latency(c.kind))
-			rep_md_latency_title(&c, title, sizeof(title));
+			rep_md_latency_title(&c, cx->run->repeat, title, sizeof(title));
 		else if (over_time)
 			snprintf(title, sizeof(title), "%s over time%s%s", ys_text(&c, ytext, sizeof(ytext)),
 			         c.series ? " by " : "", c.series ? c.series : "");

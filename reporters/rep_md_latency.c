@@ -53,14 +53,16 @@ int rep_md_latency_family(const char *metric, char *buf, size_t len)
 	return 1;
 }
 
-void rep_md_latency_title(const struct chart_cfg *c, char *buf, size_t len)
+void rep_md_latency_title(const struct chart_cfg *c, size_t repeat, char *buf, size_t len)
 {
 	char step[128], fam[64];
 	const char *metric;
 	results_split_ref(c->y, step, sizeof(step), &metric);
 	if (!rep_md_latency_family(metric, fam, sizeof(fam)))
 		snprintf(fam, sizeof(fam), "%s", metric);
-	snprintf(buf, len, "%s.%s: latency %s", step, fam, kind_name[c->kind]);
+	/* the distributions are of each cell's first repetition (review B6) */
+	snprintf(buf, len, "%s.%s: latency %s%s", step, fam, kind_name[c->kind],
+	         repeat > 1 ? " (first repetition)" : "");
 }
 
 /* The distribution of family fam in step result r into hs: its own key, or
@@ -297,7 +299,10 @@ int rep_md_chart_latency(struct rep_ctx *cx, struct md *m, const struct chart_cf
 		}
 		total(&l->hs, l->sum);
 		l->ci = g->cells[k];
-		l->what = ss->workload && !strcmp(ss->workload, "pgbench") ? "transactions" : "I/Os";
+		/* the workload names what it counted (lat_hist_of, docs/results.md) */
+		l->what = result_info_get(ss->first, "lat_hist_of");
+		if (!l->what)
+			l->what = "values";
 		const char *v = c->series ? run_cell_param(&cx->run->cells[l->ci], c->series) : NULL;
 		if (v)
 			snprintf(l->label, sizeof(l->label), "%s", v);

@@ -22,8 +22,9 @@ typedef int (*rep_md_svg_fn)(struct rep_ctx *cx, struct md *m, const struct svg_
  * what tells the series apart (issue 31); all when none differs. */
 void rep_md_vary_label(const struct run *r, const struct rep_group *g, size_t ci, char *buf, size_t len);
 
-/* The default title of a latency chart: "rr.read.lat: CDF". */
-void rep_md_latency_title(const struct chart_cfg *c, char *buf, size_t len);
+/* The default title of a latency chart: "rr.read.lat: CDF", with
+ * " (first repetition)" when cells repeat (the charts read that one). */
+void rep_md_latency_title(const struct chart_cfg *c, size_t repeat, char *buf, size_t len);
 
 /* The chart(s) of c for the cells of g: one chart with a line (or bars) per
  * cell for cdf and histogram; one chart per cell for heatmap and

@@ -169,25 +169,31 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *cl
 }
 
 /* The legend's lines of label l: wrapped at spaces (or cut at LEGEND_COLS
- * when a word is longer), never cut off (issue 31). */
+ * when a word is longer), every line at most LEGEND_COLS bytes; a label
+ * longer than LEGEND_LINES lines ends in "..." (*cut), so the legend's
+ * width is bounded. */
 enum { LEGEND_COLS = 30, LEGEND_LINES = 6 };
 
-static size_t wrap(const char *l, size_t at[LEGEND_LINES], size_t len[LEGEND_LINES])
+static size_t wrap(const char *l, size_t at[LEGEND_LINES], size_t len[LEGEND_LINES], bool *cut)
 {
 	size_t n = 0, i = 0, L = strlen(l);
+	*cut = false;
 	while (i < L && n < LEGEND_LINES) {
 		size_t take = L - i;
-		if (take > LEGEND_COLS && n + 1 < LEGEND_LINES) {
+		if (take > LEGEND_COLS && n + 1 == LEGEND_LINES) {
+			take = LEGEND_COLS - 1; /* room for the ellipsis */
+			*cut = true;
+		} else if (take > LEGEND_COLS) {
 			take = LEGEND_COLS;
 			for (size_t k = LEGEND_COLS; k > LEGEND_COLS / 3; k--)
 				if (l[i + k] == ' ') {
 					take = k;
 					break;
 				}
-			/* do not split a UTF-8 character */
-			while (take > 1 && ((unsigned char)l[i + take] & 0xC0) == 0x80)
-				take--;
 		}
+		/* do not split a UTF-8 character */
+		while (take > 1 && i + take < L && ((unsigned char)l[i + take] & 0xC0) == 0x80)
+			take--;
 		at[n] = i;
 		len[n++] = take;
 		i += take;
@@ -237,6 +243,13 @@ static int log_ticks(double lo, double hi, double *v, int max)
 	return n;
 }
 
+/* [*lo, *hi] widened to hold [a, b]. */
+static void widen(double *lo, double *hi, double a, double b)
+{
+	*lo = fmin(*lo, a);
+	*hi = fmax(*hi, b);
+}
+
 /* Image and plot area, legend width, data range and ticks. */
 static void layout(const struct svg_chart *c, struct frame *fr)
 {
@@ -250,18 +263,21 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	                     .ylog = c->ylog};
 	for (size_t i = 0; i < c->ns; i++) {
 		size_t at[LEGEND_LINES], len[LEGEND_LINES], longest = 0;
-		size_t nl = wrap(c->s[i].label ? c->s[i].label : "", at, len);
+		bool cut;
+		size_t nl = wrap(c->s[i].label ? c->s[i].label : "", at, len, &cut);
 		for (size_t k = 0; k < nl; k++)
 			longest = len[k] > longest ? len[k] : longest;
-		fr->legend_w = fmax(fr->legend_w, 30 + 7.0 * (double)longest);
+		/* at most a third of the image, whatever the labels */
+		fr->legend_w = fmax(fr->legend_w, fmin(30 + 7.0 * (double)longest, fr->W / 3.0));
 		fr->y2 |= is_y2(c, i);
 	}
 	if (c->no_legend || (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label)))
 		fr->legend_w = 0;
 	if (c->kind == SVG_HEATMAP)
 		fr->legend_w = 90; /* the colour scale */
-	fr->w = fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0);
-	fr->h = fr->H - fr->y0 - 60;
+	/* a tiny image (width:, height:) still gets no negative sizes */
+	fr->w = fmax(fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0), 20);
+	fr->h = fmax(fr->H - fr->y0 - 60, 20);
 
 	/* Data range. */
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -273,8 +289,7 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 			bool y2 = is_y2(c, i) && fr->y2;
 			if (!on_axis(s->y[k], fr->ylog && !y2) || !on_axis(s->x[k], fr->xlog))
 				continue;
-			xlo = fmin(xlo, s->x[k]);
-			xhi = fmax(xhi, x2 && on_axis(x2[k], fr->xlog) ? x2[k] : s->x[k]);
+			widen(&xlo, &xhi, s->x[k], x2 && on_axis(x2[k], fr->xlog) ? x2[k] : s->x[k]);
 			double y = s->y[k];
 			double e = s->err && isfinite(s->err[k]) ? fabs(s->err[k]) : 0;
 			/* an error bar of a positive value stops at 0 (write_err_bars) */
@@ -288,32 +303,33 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 			}
 		}
 	const struct svg_heat *hm = c->kind == SVG_HEATMAP ? c->heat : NULL;
-	for (size_t i = 0; hm && i < hm->nx; i++) {
-		xlo = fmin(xlo, hm->x0[i]);
-		xhi = fmax(xhi, hm->x1[i]);
-	}
+	for (size_t i = 0; hm && i < hm->nx; i++) /* as write_heat draws them */
+		if (on_axis(hm->x0[i], fr->xlog) && on_axis(hm->x1[i], fr->xlog))
+			widen(&xlo, &xhi, hm->x0[i], hm->x1[i]);
 	for (size_t j = 0; hm && j < hm->ny; j++)
-		if (on_axis(hm->y0[j], fr->ylog)) {
-			ylo = fmin(ylo, hm->y0[j]);
-			yhi = fmax(yhi, hm->y1[j]);
-		}
-	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo)) {
-		ylo = fmin(ylo, c->y_lo);
-		yhi = fmax(yhi, c->y_hi);
-	}
-	for (size_t i = 0; i < c->nmarks; i++)
-		if (on_axis(c->marks[i].y, fr->ylog)) {
+		if (on_axis(hm->y0[j], fr->ylog) && on_axis(hm->y1[j], fr->ylog))
+			widen(&ylo, &yhi, hm->y0[j], hm->y1[j]);
+	if (isfinite(c->y_lo) && isfinite(c->y_hi) && c->y_hi > c->y_lo && isfinite(ylo))
+		widen(&ylo, &yhi, c->y_lo, c->y_hi);
+	for (size_t i = 0; i < c->nmarks; i++) {
+		/* a mark of a series on the second axis widens that axis (review B1) */
+		bool on2 = c->marks[i].series < c->ns && is_y2(c, c->marks[i].series) && fr->y2;
+		if (on2 && on_axis(c->marks[i].y, false))
+			widen(&y2lo, &y2hi, c->marks[i].y, c->marks[i].y);
+		else if (!on2 && on_axis(c->marks[i].y, fr->ylog)) {
 			bool had = isfinite(ylo);
-			ylo = fmin(ylo, c->marks[i].y);
-			yhi = fmax(yhi, c->marks[i].y);
+			widen(&ylo, &yhi, c->marks[i].y, c->marks[i].y);
 			if (!had && !fr->cat) {
 				xlo = fr->xlog ? 1 : 0;
 				xhi = fr->xlog ? 10 : 1;
 			}
 		}
+	}
 	if (!isfinite(ylo)) {
 		ylo = fr->ylog ? 1 : 0;
 		yhi = fr->ylog ? 10 : 1;
+	}
+	if (!isfinite(xlo)) { /* no data, or heatmap columns all off a log x */
 		xlo = fr->xlog ? 1 : 0;
 		xhi = fr->xlog ? 10 : 1;
 	}
@@ -624,7 +640,9 @@ static void write_heat(FILE *f, const struct svg_chart *c, const struct frame *f
 	for (size_t i = 0; h && vmax > 0 && i < h->nx; i++)
 		for (size_t j = 0; j < h->ny; j++) {
 			double v = h->v[i * h->ny + j];
-			if (!(v > 0) || !on_axis(h->y0[j], fr->ylog))
+			/* a cell off a log axis (time 0 on log x) would be at -inf */
+			if (!(v > 0) || !on_axis(h->y0[j], fr->ylog) || !on_axis(h->y1[j], fr->ylog) ||
+			    !on_axis(h->x0[i], fr->xlog) || !on_axis(h->x1[i], fr->xlog))
 				continue;
 			double xa = px(fr, h->x0[i]), xb = px(fr, h->x1[i]);
 			double ya = py(fr, h->y1[j]), yb = py(fr, h->y0[j]);
@@ -662,10 +680,13 @@ static void write_marks(FILE *f, const struct svg_chart *c, const struct frame *
 	fputs("<g class=\"published\" stroke-dasharray=\"6 4\" stroke-width=\"2\">\n", f);
 	for (size_t i = 0; i < c->nmarks; i++) {
 		const struct svg_mark *mk = &c->marks[i];
-		if (!isfinite(mk->y))
+		/* on its series' axis; off it (0 on a log axis): no mark, not -inf */
+		bool on2 = mk->series < c->ns && is_y2(c, mk->series) && fr->y2;
+		if (!on_axis(mk->y, fr->ylog && !on2) ||
+		    (isfinite(mk->x) && !fr->cat && !on_axis(mk->x, fr->xlog)))
 			continue;
 		const char *col = palette[mk->series % NPALETTE];
-		double x1 = fr->x0, x2 = fr->x0 + fr->w, y = py(fr, mk->y);
+		double x1 = fr->x0, x2 = fr->x0 + fr->w, y = sy(fr, on2, mk->y);
 		if (isfinite(mk->x) && fr->cat && c->kind == SVG_BAR && c->ns) {
 			double bw = slot * 0.8 / (double)c->ns;
 			x1 = px(fr, mk->x) - slot * 0.4 + bw * (double)mk->series;
@@ -728,12 +749,14 @@ static void write_legend(FILE *f, const struct svg_chart *c, const struct frame 
 			        lx, ly - 4, lx + 14, ly - 4, col,
 			        is_y2(c, i) && fr->y2 ? " stroke-dasharray=\"5 2\"" : "");
 		const char *l = c->s[i].label ? c->s[i].label : "";
-		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = wrap(l, at, len);
+		bool cut;
+		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = wrap(l, at, len, &cut);
 		fprintf(f, "<text class=\"legend-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
 		        lx + 20, ly);
 		for (size_t k = 0; k < nl; k++) {
-			char line[256];
-			snprintf(line, sizeof(line), "%.*s", (int)(len[k] < 255 ? len[k] : 255), l + at[k]);
+			char line[LEGEND_COLS + 8]; /* a line, and "..." (U+2026) when cut */
+			snprintf(line, sizeof(line), "%.*s%s", (int)len[k], l + at[k],
+			         cut && k + 1 == nl ? "\xe2\x80\xa6" : "");
 			fprintf(f, "<tspan x=\"%.1f\" dy=\"%s\">", lx + 20, k ? "15" : "0");
 			svg_escape(f, line);
 			fputs("</tspan>", f);

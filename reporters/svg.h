@@ -38,8 +38,9 @@ struct svg_series {
 	size_t n;
 	const double *x; /* numeric x, or category index when categories are set */
 	const double *y;
-	/* Half-widths of y's error bars (95% CI of the mean), or NULL; a bar
-	 * is drawn only where it is finite and positive:
+	/* Half-widths of y's error bars (the caller's: rep_md_charts' err_bar),
+	 * or NULL; a bar is drawn only where it is finite and positive, and
+	 * not on a chart with a log y axis:
 	 *   <g class="err-bars"> line.err-bar (and its two caps) </g> */
 	const double *err;
 };

@@ -6,6 +6,7 @@
  * select the bucket within its power of two: idx = shift*HIST_SUB + (v>>shift).
  * Indices are contiguous and increase with v. */
 #include "hist.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -272,36 +273,51 @@ void hist_series_free(struct hist_series *hs)
 	memset(hs, 0, sizeof(*hs));
 }
 
-/* The row of hs for the interval [t0, t1), added when new; NULL: no memory. */
+/* The row of hs for the interval [t0, t1), added when new; NULL: no memory.
+ * The arrays grow geometrically (grow.h); a text has at most
+ * HIST_SERIES_MAX_IVL intervals, so the linear search stays short. */
 static uint64_t *series_row(struct hist_series *hs, double t0, double t1)
 {
 	for (size_t i = 0; i < hs->nivl; i++)
 		if (fabs(hs->t0[i] - t0) < 5e-4 && fabs(hs->t1[i] - t1) < 5e-4)
 			return hs->c + i * HIST_COARSE_N;
 	size_t n = hs->nivl + 1;
-	double *a = realloc(hs->t0, n * sizeof(*a));
-	if (a)
-		hs->t0 = a;
-	double *z = a ? realloc(hs->t1, n * sizeof(*z)) : NULL;
-	if (z)
-		hs->t1 = z;
-	uint64_t *c = z ? realloc(hs->c, n * HIST_COARSE_N * sizeof(*c)) : NULL;
-	if (!c)
-		return NULL;
-	hs->c = c;
+	if (n > hs->cap) {
+		size_t cap = hs->cap, cap1 = hs->cap;
+		if (GROW(hs->t0, cap, n, 16) < 0 || GROW(hs->t1, cap1, n, 16) < 0)
+			return NULL;
+		/* c has HIST_COARSE_N counts a row: grown to the same rows */
+		uint64_t *c = realloc(hs->c, cap * HIST_COARSE_N * sizeof(*c));
+		if (!c)
+			return NULL;
+		hs->c = c;
+		hs->cap = cap;
+	}
+	uint64_t *c = hs->c;
 	/* keep the rows in time order (read and write may start apart) */
 	size_t at = hs->nivl;
 	while (at > 0 && hs->t1[at - 1] > t1)
 		at--;
 	memmove(hs->t0 + at + 1, hs->t0 + at, (hs->nivl - at) * sizeof(double));
 	memmove(hs->t1 + at + 1, hs->t1 + at, (hs->nivl - at) * sizeof(double));
-	memmove(hs->c + (at + 1) * HIST_COARSE_N, hs->c + at * HIST_COARSE_N,
+	memmove(c + (at + 1) * HIST_COARSE_N, c + at * HIST_COARSE_N,
 	        (hs->nivl - at) * HIST_COARSE_N * sizeof(*c));
 	hs->t0[at] = t0;
 	hs->t1[at] = t1;
-	memset(hs->c + at * HIST_COARSE_N, 0, HIST_COARSE_N * sizeof(*c));
+	memset(c + at * HIST_COARSE_N, 0, HIST_COARSE_N * sizeof(*c));
 	hs->nivl = n;
-	return hs->c + at * HIST_COARSE_N;
+	return c + at * HIST_COARSE_N;
+}
+
+/* An unsigned decimal at p (digits only: no sign, no space) into *v;
+ * the end in *e. 0, or -EINVAL (no digits, out of range). */
+static int parse_u64(const char *p, unsigned long long *v, char **e)
+{
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(p, e, 10);
+	return errno == ERANGE ? -EINVAL : 0;
 }
 
 int hist_series_parse(struct hist_series *hs, const char *text)
@@ -309,27 +325,29 @@ int hist_series_parse(struct hist_series *hs, const char *text)
 	if (!text || strncmp(text, "h16", 3) != 0)
 		return -EINVAL;
 	const char *p = text + 3;
+	size_t nivl = 0;
 	while (*p == ';') {
 		char *e;
 		double t0 = strtod(p + 1, &e);
 		if (*e != ',')
 			return -EINVAL;
 		double t1 = strtod(e + 1, &e);
-		if (!isfinite(t0) || !isfinite(t1))
+		if (!isfinite(t0) || !isfinite(t1) || t0 > t1 || ++nivl > HIST_SERIES_MAX_IVL)
 			return -EINVAL;
 		uint64_t *row = series_row(hs, t0, t1);
 		if (!row)
 			return -ENOMEM;
 		p = e;
 		while (*p == ' ') {
-			unsigned long c = strtoul(p + 1, &e, 10);
-			if (*e != ':' || e == p + 1)
+			unsigned long long c, n;
+			if (parse_u64(p + 1, &c, &e) < 0 || *e != ':')
 				return -EINVAL;
 			p = e;
 			do {
-				unsigned long long n = strtoull(p + 1, &e, 10);
-				if (e == p + 1 || c >= HIST_COARSE_N)
+				if (parse_u64(p + 1, &n, &e) < 0 || c >= HIST_COARSE_N ||
+				    n > HIST_SERIES_MAX_TOTAL - hs->total)
 					return -EINVAL;
+				hs->total += n;
 				row[c++] += n;
 				p = e;
 			} while (*p == ',');
@@ -342,14 +360,14 @@ double hist_coarse_percentile(const uint64_t *c, double pct)
 {
 	uint64_t total = 0;
 	for (unsigned i = 0; i < HIST_COARSE_N; i++)
-		total += c[i];
+		total = c[i] > UINT64_MAX - total ? UINT64_MAX : total + c[i]; /* no wrap */
 	if (!total)
 		return NAN;
-	uint64_t rank = (uint64_t)ceil(pct / 100.0 * (double)total), seen = 0;
-	if (rank < 1)
-		rank = 1;
+	/* rank in [1, total], converted only when in range (else UB) */
+	double r = ceil(fmin(fmax(pct, 0), 100) / 100.0 * (double)total);
+	uint64_t rank = r >= (double)total ? total : r >= 1 ? (uint64_t)r : 1, seen = 0;
 	for (unsigned i = 0; i < HIST_COARSE_N; i++) {
-		seen += c[i];
+		seen = c[i] > UINT64_MAX - seen ? UINT64_MAX : seen + c[i];
 		if (seen >= rank) {
 			double lo = (double)hist_coarse_low(i), hi = (double)hist_coarse_low(i + 1);
 			return i + 1 >= HIST_COARSE_N ? lo : (lo + hi) / 2;

@@ -91,11 +91,21 @@ struct hist_series {
 	size_t nivl;
 	double *t0, *t1;
 	uint64_t *c;
+	size_t cap;     /* rows allocated (grow.h) */
+	uint64_t total; /* every count parsed, at most HIST_SERIES_MAX_TOTAL */
 };
+
+/* A text holds at most this many intervals (the writer keeps at most
+ * HIST_TEXT_MAX_IVL), and a series at most this many values, so that sums
+ * over many series neither wrap nor lose precision as doubles. */
+#define HIST_SERIES_MAX_IVL   (4 * HIST_TEXT_MAX_IVL)
+#define HIST_SERIES_MAX_TOTAL (UINT64_C(1) << 53)
 
 /* Parse text into hs, adding to what hs holds (intervals with the same
  * times are summed, so read and write of one step make one distribution):
- * 0, -EINVAL (not this form), -ENOMEM. */
+ * 0, -EINVAL (not this form: a sign, a count out of range, t0 > t1, more
+ * than HIST_SERIES_MAX_IVL intervals, a total over HIST_SERIES_MAX_TOTAL),
+ * -ENOMEM. */
 int hist_series_parse(struct hist_series *hs, const char *text);
 void hist_series_free(struct hist_series *hs);
 /* Value (ns) at percentile pct of counts c[HIST_COARSE_N]: the middle of the

@@ -7,7 +7,7 @@
 # `headline:`; check refuses a headline name the step's kind does not give.
 # A run without `report:` (issue 31): report.md opens with the Headline
 # table, then a pivot and a chart of each step's rate by each parameter that
-# varies (bars for text and two values, lines for three sizes), the step
+# varies (bars: sizes and names are categories), the step
 # tables are split into groups of at most 10 metric columns, and with
 # `repeat: 2` values read `mean (min to max)`, never `± t-interval`.
 set -u
@@ -138,6 +138,10 @@ for c in r["cells"]:
     s = [x for x in c["summary"] if x["step"] == "w"][0]["metrics"]["iops"]
     row = [x for x in rows if int(x[0]) == c["index"]][0]
     assert re.match(r"[0-9.]+ \([0-9.]+ to [0-9.]+\) \| ", row[3]), row  # mean (min to max)
+# the workload names what its latency histograms count (review C1)
+infos = [st.get("info", {}) for c in r["cells"] for rep in c["reps"] for st in rep]
+kept = [i for i in infos if "read.lat_hist" in i or "write.lat_hist" in i]
+assert kept and all(i.get("lat_hist_of") == "I/Os" for i in kept), infos[:1]
 assert "No `report:` block" in hl, hl
 assert " ± " not in md.split("## Confidence intervals")[0], "a t interval of 2 samples"
 piv = re.findall(r"^### (w\.iops \(IOPS\).*)$", md.split("## Pivot tables", 1)[1].split("\n## ", 1)[0], re.M)
@@ -146,8 +150,11 @@ assert "| bs \\ rw | randread | randwrite |" in md and "| rw \\ bs | 4KiB | 16Ki
 charts = re.findall(r"!\[(w\.iops by [^]]*)\]\((chart-\d+\.svg)\)", md)
 assert [c[0] for c in charts] == ["w.iops by bs and rw", "w.iops by rw and bs"], charts
 by_bs, by_rw = (open(os.path.join(d, c[1])).read() for c in charts)
-assert "<polyline" in by_bs or "<path" in by_bs, "three sizes: lines"
-assert "<rect class=\"bar" in by_rw or 'class="bar"' in by_rw, "two text values: bars"
+# every chart has a frame <path>: lines are <polyline>, bars rect class="bar"
+# (review D1). Sizes (4KiB...) are settings picked from a few, so bars, as
+# docs/reports.md "Lines or bars" says; names too.
+assert 'class="bar"' in by_bs and "<polyline" not in by_bs, "three sizes: bars, no lines"
+assert 'class="bar"' in by_rw and "<polyline" not in by_rw, "two text values: bars, no lines"
 steps = md.split("### Step `w`", 1)[1].split("\n## ", 1)[0]
 groups = re.findall(r"^\*\*(.*)\*\*$", steps, re.M)
 assert groups[:2] == ["Throughput and latency", "Throughput and latency (continued)"] and "CPU and system" in groups and "Device" in groups, groups

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "hist.h"
+#include "rep_config.h"
+#include "rep_md_latency.h"
 #include "svg.h"
 
 static char *draw(const struct svg_chart *c)
@@ -37,11 +39,18 @@ static size_t count(const char *s, const char *what)
 	return n;
 }
 
-/* Every number after key=" in s is finite (no nan, no inf drawn). */
+/* Every number in an attribute of s (key="...") is finite: no nan, no inf
+ * drawn, whichever way printf spells them. */
 static void all_finite(const char *s)
 {
 	assert_null(strstr(s, "nan"));
 	assert_null(strstr(s, "inf"));
+	for (const char *p = s; (p = strstr(p, "=\"")); p++) {
+		char *end = NULL;
+		double v = strtod(p + 2, &end);
+		if (end != p + 2 && *end == '"')
+			assert_true(isfinite(v));
+	}
 }
 
 /* A non-empty mark: width and height of rects with class cls above 0. */
@@ -113,6 +122,31 @@ static void test_heatmap(void **state)
 	free(svg);
 }
 
+/* A log x on a heatmap (time from 0) or a mark at 0 on a log axis: the
+ * values off the axis are left out, never drawn at -inf (review A1). */
+static void test_log_off_axis(void **state)
+{
+	(void)state;
+	double x0[] = {0, 1}, x1[] = {1, 2}, y0[] = {10, 20}, y1[] = {20, 40};
+	double v[] = {5, 1, 2, 100};
+	struct svg_heat h = {2, 2, x0, x1, y0, y1, v, "I/Os"};
+	struct svg_chart c = {.kind = SVG_HEATMAP, .heat = &h, .ylog = true, .xlog = true};
+	char *svg = draw(&c);
+	all_finite(svg);
+	assert_int_equal(sized_rects(svg, "cell"), 2); /* the column at t = 0 is left out */
+	free(svg);
+
+	double t[] = {1, 2}, y[] = {3, 4};
+	struct svg_series s = {"a", 2, t, y, NULL};
+	struct svg_mark mk[] = {{NAN, 0, 0, "zero"}, {0, 5, 0, "x0"}, {NAN, 5, 0, "ok"}};
+	struct svg_chart m = {
+	    .kind = SVG_LINE, .s = &s, .ns = 1, .ylog = true, .xlog = true, .marks = mk, .nmarks = 3};
+	svg = draw(&m);
+	all_finite(svg);
+	assert_int_equal(count(svg, "class=\"ref-mark\""), 1);
+	free(svg);
+}
+
 static void test_second_axis(void **state)
 {
 	(void)state;
@@ -126,6 +160,25 @@ static void test_second_axis(void **state)
 	assert_non_null(strstr(svg, "p99 (us)"));
 	assert_int_equal(count(svg, "stroke-dasharray=\"7 3\""), 1); /* the second axis' line */
 	free(svg);
+	/* a published figure of the p99 series sits on the second axis, at the
+	 * height of that series' point of the same value (review B1) */
+	struct svg_mark mk = {NAN, 20, 1, "published"};
+	c.marks = &mk;
+	c.nmarks = 1;
+	svg = draw(&c);
+	all_finite(svg);
+	const char *m = strstr(svg, "class=\"ref-mark\""), *p2 = strstr(svg, "data-label=\"p99\"");
+	assert_non_null(m);
+	assert_non_null(p2);
+	double my = atof(strstr(m, "y1=\"") + 4);
+	/* the p99 points: 10, 30, 20; the third is at 20 */
+	const char *cy = p2;
+	for (int k = 0; k < 3; k++)
+		cy = strstr(cy, "cy=\"") + 4;
+	assert_true(fabs(atof(cy) - my) < 0.05);
+	free(svg);
+	c.marks = NULL;
+	c.nmarks = 0;
 	/* no second axis when no series asks for it */
 	c.y2 = NULL;
 	svg = draw(&c);
@@ -145,6 +198,50 @@ static void test_legend_wraps(void **state)
 	assert_non_null(strstr(svg, "wal_compression=on")); /* the end of the label is there */
 	assert_true(count(svg, "<tspan") >= 3);
 	free(svg);
+}
+
+/* Every number after key=" in s lies in [lo, hi]. */
+static void attrs_within(const char *s, const char *key, double lo, double hi)
+{
+	size_t kl = strlen(key);
+	for (const char *p = s; (p = strstr(p, key)); p += kl) {
+		double v = atof(p + kl);
+		if (v < lo || v > hi)
+			fail_msg("%s%g is outside [%g, %g]", key, v, lo, hi);
+	}
+}
+
+/* A 300-byte label: the legend stays within a third of the image, the plot
+ * keeps a positive width, and the label's last line ends in an ellipsis
+ * (review A2). */
+static void test_legend_bounded(void **state)
+{
+	(void)state;
+	char l[301];
+	for (size_t i = 0; i < 300; i++)
+		l[i] = i % 11 == 10 ? ' ' : (char)('a' + i % 26);
+	l[300] = 0;
+	double t[] = {1, 2}, y[] = {1, 2};
+	for (int kind = 0; kind < 2; kind++) {
+		struct svg_series s[] = {{l, 2, t, y, NULL}, {"other", 2, t, y, NULL}};
+		const char *cats[] = {"a", "b"};
+		struct svg_chart c = {.kind = kind ? SVG_BAR : SVG_LINE, .s = s, .ns = 2};
+		if (kind) {
+			c.categories = cats;
+			c.ncat = 2;
+			t[0] = 0;
+			t[1] = 1;
+		}
+		char *svg = draw(&c);
+		all_finite(svg);
+		attrs_within(svg, " width=\"", 0, 760);
+		attrs_within(svg, " x=\"", 0, 760);
+		attrs_within(svg, " x1=\"", 0, 760);
+		attrs_within(svg, " x2=\"", 0, 760);
+		assert_non_null(strstr(svg, "\xe2\x80\xa6</tspan>"));
+		assert_true(count(svg, "<tspan") <= 6 + 1);
+		free(svg);
+	}
 }
 
 static void test_hist_text(void **state)
@@ -202,19 +299,84 @@ static void test_hist_text(void **state)
 	for (size_t i = 1; i < hs.nivl; i++) /* contiguous */
 		assert_true(hs.t0[i] == hs.t1[i - 1]);
 	hist_series_free(&hs);
-	assert_int_equal(hist_series_parse(&hs, "h16;1,2 3:"), -EINVAL);
-	hist_series_free(&hs);
-	assert_int_equal(hist_series_parse(&hs, "h8;1,2"), -EINVAL);
-	hist_series_free(&hs);
 	hist_text_free(&t);
+}
+
+/* Malformed texts are refused with -EINVAL, quickly (review A3). */
+static void test_hist_parse_bad(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+	    "h16;1,2 3:",                             /* no count */
+	    "h8;1,2",                                 /* not this form */
+	    "h16;0,1 672:1",                          /* bucket past the last */
+	    "h16;0,1 671:1,1",                        /* the run goes past the last bucket */
+	    "h16;0,1 3:-1",                           /* a sign */
+	    "h16;0,1 3:+1",                           /* a sign */
+	    "h16;0,1 -3:1",                           /* a sign on the bucket */
+	    "h16;0,1 3: 1",                           /* a space before a count */
+	    "h16;a,b",                                /* no times */
+	    "h16;1,2 3",                              /* no colon */
+	    "h16;2,1 3:1",                            /* t0 > t1 */
+	    "h16;0,1 3:99999999999999999999",         /* ERANGE */
+	    "h16;0,1 3:9007199254740992,1",           /* total over 2^53 */
+	    "h16;0,1 3:18446744073709551615;1,2 3:1", /* total wraps */
+	    "h16;0,nan 3:1",                          /* not finite */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct hist_series hs = {0};
+		if (hist_series_parse(&hs, bad[i]) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		hist_series_free(&hs);
+	}
+	/* 10^4 intervals: more than a writer ever keeps */
+	size_t n = 10000, len = 0;
+	char *s = malloc(n * 24 + 8);
+	assert_non_null(s);
+	len += (size_t)sprintf(s, "h16");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(s + len, ";%zu,%zu 0:1", i, i + 1);
+	struct hist_series hs = {0};
+	assert_int_equal(hist_series_parse(&hs, s), -EINVAL);
+	hist_series_free(&hs);
+	/* the bound itself is accepted */
+	s[0] = 0;
+	len = (size_t)sprintf(s, "h16");
+	for (size_t i = 0; i < HIST_SERIES_MAX_IVL; i++)
+		len += (size_t)sprintf(s + len, ";%zu,%zu 0:1", i, i + 1);
+	assert_int_equal(hist_series_parse(&hs, s), 0);
+	assert_int_equal(hs.nivl, HIST_SERIES_MAX_IVL);
+	hist_series_free(&hs);
+	free(s);
+	/* the percentile of counts near UINT64_MAX: no wrap, no UB */
+	static uint64_t c[HIST_COARSE_N];
+	c[10] = UINT64_MAX;
+	c[20] = UINT64_MAX;
+	assert_true(isfinite(hist_coarse_percentile(c, 100)));
+	assert_true(isfinite(hist_coarse_percentile(c, 1e300)));
+}
+
+/* With repeats, a latency chart's title says it shows the first
+ * repetition (review B6). */
+static void test_latency_title(void **state)
+{
+	(void)state;
+	char t[256];
+	struct chart_cfg c = {.kind = CHART_CDF, .y = "rr.read.lat_p99_us"};
+	rep_md_latency_title(&c, 5, t, sizeof(t));
+	assert_non_null(strstr(t, "first repetition"));
+	rep_md_latency_title(&c, 1, t, sizeof(t));
+	assert_null(strstr(t, "repetition"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cdf_log_x),    cmocka_unit_test(test_histogram),
-	    cmocka_unit_test(test_heatmap),      cmocka_unit_test(test_second_axis),
-	    cmocka_unit_test(test_legend_wraps), cmocka_unit_test(test_hist_text),
+	    cmocka_unit_test(test_cdf_log_x),      cmocka_unit_test(test_histogram),
+	    cmocka_unit_test(test_heatmap),        cmocka_unit_test(test_log_off_axis),
+	    cmocka_unit_test(test_second_axis),    cmocka_unit_test(test_legend_wraps),
+	    cmocka_unit_test(test_legend_bounded), cmocka_unit_test(test_hist_text),
+	    cmocka_unit_test(test_hist_parse_bad), cmocka_unit_test(test_latency_title),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

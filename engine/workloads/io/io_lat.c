@@ -338,9 +338,14 @@ int io_lat_write(struct io_lat_mon *m, const struct step_ctx *cx, struct step_re
 {
 	const struct io_opts *o = m ? m->o : NULL;
 	/* the latency charts' data (docs/results.md): only when whole */
+	bool kept = false;
 	for (int rd = 0; m && rd < 2; rd++)
-		if (m->keep[rd].count && hist_text_str(&m->keep[rd]))
+		if (m->keep[rd].count && hist_text_str(&m->keep[rd])) {
 			result_info(res, rd ? "read.lat_hist" : "write.lat_hist", "%s", m->keep[rd].s);
+			kept = true;
+		}
+	if (kept) /* what the charts count, so the reporters need not know io */
+		result_info(res, "lat_hist_of", "I/Os");
 	if (!o || (!o->lat_log && o->hist_log <= 0))
 		return 0;
 	if (m->oom) {

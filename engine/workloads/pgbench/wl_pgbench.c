@@ -550,8 +550,10 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 	if (hist_count(h)) { /* the latency charts' data (docs/results.md): one interval */
 		struct hist_text ht = {0};
 		hist_text_add(&ht, 0, out->elapsed, h->bucket);
-		if (hist_text_str(&ht))
+		if (hist_text_str(&ht)) {
 			result_info(res, "lat_hist", "%s", ht.s);
+			result_info(res, "lat_hist_of", "transactions"); /* the charts' noun */
+		}
 		hist_text_free(&ht);
 	}
 	result_metric(res, "duration_s", out->elapsed, "s");
