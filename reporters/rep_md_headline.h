@@ -8,8 +8,8 @@
  * And the report a run gets with no `report:` block: for each parameter
  * with two or more values, a pivot and a chart of each step's first
  * headline metric (the rate), rows and x by that parameter, columns and
- * series by the next one. Bars for text or fewer than three values,
- * lines otherwise. */
+ * series by the next one. Bars for values that are not plain numbers
+ * (sizes too) or fewer than three of them, lines otherwise. */
 #ifndef BENCHGRID_REP_MD_HEADLINE_H
 #define BENCHGRID_REP_MD_HEADLINE_H
 
