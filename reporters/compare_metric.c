@@ -207,4 +207,5 @@ void compare_opts_init(struct compare_opts *o)
 	o->trust_within = false;
 	o->window = 5;
 	o->history = NULL;
+	o->html = NULL;
 }

@@ -88,6 +88,8 @@ bool cmp_metric_gate_judged(const struct cmp_metric *m, bool trust_within);
  * stopping at the first that is not). Returns the number rejected. */
 size_t cmp_holm(const double *p, size_t n, double alpha, bool *reject);
 
+struct cmp_html; /* compare_html.h */
+
 /* The options of a comparison (compare.h). */
 struct compare_opts {
 	double alpha;                      /* significance level, default 0.05 */
@@ -97,6 +99,7 @@ struct compare_opts {
 	bool trust_within;                 /* --trust-within-run-noise: gate on within-run noise too */
 	size_t window;                     /* at most this many earlier runs from the store (default 5) */
 	const struct cmp_history *history; /* the results store, or NULL */
+	struct cmp_html *html;             /* compare.html's rows are kept here, or NULL */
 };
 
 /* The earlier runs of one cell, for its between-run spread. */

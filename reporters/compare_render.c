@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_chart.h"
 #include "compare_metric.h"
 #include "grow.h"
 #include "rep_fmt.h"
@@ -191,6 +192,9 @@ static int pair_rows(const struct cmp_pair *p, size_t pi, const struct compare_o
 			r->unit = ma->unit;
 			r->headline = step_is_headline(ss, ma->name);
 			rc = row_judge(p, o, &A, &B, ss->step, ma->name, ma->unit, &r->m);
+			if (rc == 0 && o->html)
+				rc = cmp_html_row(o->html, pi, ss->step, ma->name, ma->unit, r->headline,
+				                  &r->m);
 		}
 	}
 	side_free(&A);
@@ -569,6 +573,10 @@ int cmp_render(FILE *out, const struct cmp_pair *p, size_t n, const struct compa
 	int rc = 0;
 	if (res)
 		*res = (struct cmp_outcome){0};
+	if (o->html) /* compare.html's charts */
+		rc = cmp_html_pairs(o->html, n);
+	for (size_t i = 0; rc == 0 && o->html && i < n; i++)
+		rc = cmp_html_pair(o->html, i, p[i].a, p[i].b, p[i].nas > 1 || p[i].nbs > 1);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = pair_rows(&p[i], i, o, &rows);
 	if (rc < 0) {

@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "compare_by.h"
+#include "compare_html.h"
 #include "cli_store.h"
 #include "compare_metric.h"
 #include "rep.h"
@@ -56,7 +57,8 @@ static void compare_help(void)
 	printf("%s\nCompare two runs cell by cell (cells matched by id), or with --by the cells of\n"
 	       "one run that differ only in PARAM (each against the parameter's first value).\n"
 	       "Per metric: the medians, their ratio B/A with a 95%% interval, a p-value and a\n"
-	       "verdict: faster, slower or no significant difference. Markdown on stdout.\n\n"
+	       "verdict: faster, slower or no significant difference. Markdown on stdout,\n"
+	       "and the same as a page with charts in compare.html (--html FILE).\n\n"
 	       "Which noise judges a difference (each verdict line and the table say which):\n"
 	       "  - between runs, from the results store: at least 3 earlier runs of the same\n"
 	       "    cell of the scenario on the same host (every `benchgrid run` records one);\n"
@@ -79,8 +81,12 @@ static void compare_help(void)
 	       "                     (default 5, at least 3)\n"
 	       "  --store PATH|URL   the results store to read earlier runs from (default\n"
 	       "                     $BENCHGRID_STORE, else ~/.local/share/benchgrid/results.db)\n"
-	       "  --no-store         read no store: between-run noise only from the runs given\n\n"
-	       "Exit status: 0, 1 when --fail-above tripped, 2 on bad arguments or results.\n",
+	       "  --no-store         read no store: between-run noise only from the runs given\n"
+	       "  --html FILE        write the page to FILE (default: compare.html in the\n"
+	       "                     current directory; written whole, never through a link)\n"
+	       "  --no-html          write no page: the Markdown on stdout only\n\n"
+	       "Exit status: 0, 1 when --fail-above tripped, 2 on bad arguments or results\n"
+	       "(or when compare.html could not be written).\n",
 	       compare_usage);
 }
 
@@ -104,7 +110,8 @@ static bool is_opt(const char *a, const char *name)
 /* The folders of each side: pos[0..*na) are A's; with "--", B's follow. */
 struct cmp_args {
 	const char **pos;
-	int npos, na; /* na: where "--" was, or -1 */
+	int npos, na;     /* na: where "--" was, or -1 */
+	const char *html; /* compare.html's path; NULL: --no-html */
 	struct cli_store_opt store;
 };
 
@@ -121,6 +128,14 @@ static int compare_args(int argc, char **argv, struct compare_opts *o, struct cm
 			o->trust_within = true;
 		} else if (strcmp(a, "--no-store") == 0) {
 			ca->store.off = true;
+		} else if (strcmp(a, "--no-html") == 0) {
+			ca->html = NULL;
+		} else if (is_opt(a, "--html")) {
+			ca->html = opt_value(argc, argv, &i, "--html");
+			if (!ca->html || !*ca->html) {
+				fprintf(stderr, "compare: --html expects a file name\n");
+				return -1;
+			}
 		} else if (strcmp(a, "--") == 0 && ca->na < 0) {
 			ca->na = ca->npos;
 		} else if (is_opt(a, "--store")) {
@@ -224,7 +239,7 @@ static int compare_main(int argc, char **argv)
 		return 0;
 	}
 	struct compare_opts o;
-	struct cmp_args ca = {.pos = calloc((size_t)argc + 1, sizeof(char *))};
+	struct cmp_args ca = {.pos = calloc((size_t)argc + 1, sizeof(char *)), .html = "compare.html"};
 	if (!ca.pos)
 		return CLI_EXIT_FAIL;
 	compare_opts_init(&o);
@@ -249,10 +264,28 @@ static int compare_main(int argc, char **argv)
 	struct cmp_outcome res = {0};
 	diag_init(&d);
 	size_t na = ca.na < 0 ? 1 : (size_t)ca.na;
+	/* The Markdown in memory first: compare.html is made from it */
+	struct cmp_html page = {0};
+	char *md = NULL;
+	size_t mdlen = 0;
+	FILE *out = ca.html ? open_memstream(&md, &mdlen) : stdout;
+	if (!out)
+		out = stdout, ca.html = NULL;
+	o.html = ca.html ? &page : NULL;
 	if (o.by)
-		rc = rep_compare_by(ca.pos[0], &o, stdout, &d, &res);
+		rc = rep_compare_by(ca.pos[0], &o, out, &d, &res);
 	else
-		rc = rep_compare_sides(ca.pos, na, ca.pos + na, (size_t)ca.npos - na, &o, stdout, &d, &res);
+		rc = rep_compare_sides(ca.pos, na, ca.pos + na, (size_t)ca.npos - na, &o, out, &d, &res);
+	if (out != stdout) {
+		if (fclose(out) != 0 && rc == 0)
+			rc = -ENOMEM;
+		if (md)
+			fwrite(md, 1, mdlen, stdout);
+		if (rc == 0) /* the Markdown is out either way; exit 2 without the page */
+			rc = cmp_html_write(&page, md ? md : "", md ? mdlen : 0, ca.html, &d);
+		free(md);
+	}
+	cmp_html_free(&page);
 	diag_print(&d, stderr);
 	diag_free(&d);
 	if (cs.s)
