@@ -86,7 +86,7 @@ static void compare_help(void)
 	       "                     current directory; written whole, never through a link)\n"
 	       "  --no-html          write no page: the Markdown on stdout only\n\n"
 	       "Exit status: 0, 1 when --fail-above tripped, 2 on bad arguments or results\n"
-	       "(or when compare.html could not be written).\n",
+	       "(or when the page of --html FILE could not be written).\n",
 	       compare_usage);
 }
 
@@ -112,6 +112,7 @@ struct cmp_args {
 	const char **pos;
 	int npos, na;     /* na: where "--" was, or -1 */
 	const char *html; /* compare.html's path; NULL: --no-html */
+	bool html_given;  /* by --html */
 	struct cli_store_opt store;
 };
 
@@ -130,8 +131,10 @@ static int compare_args(int argc, char **argv, struct compare_opts *o, struct cm
 			ca->store.off = true;
 		} else if (strcmp(a, "--no-html") == 0) {
 			ca->html = NULL;
+			ca->html_given = false;
 		} else if (is_opt(a, "--html")) {
 			ca->html = opt_value(argc, argv, &i, "--html");
+			ca->html_given = true;
 			if (!ca->html || !*ca->html) {
 				fprintf(stderr, "compare: --html expects a file name\n");
 				return -1;
@@ -281,8 +284,25 @@ static int compare_main(int argc, char **argv)
 			rc = -ENOMEM;
 		if (md)
 			fwrite(md, 1, mdlen, stdout);
-		if (rc == 0) /* the Markdown is out either way; exit 2 without the page */
-			rc = cmp_html_write(&page, md ? md : "", md ? mdlen : 0, ca.html, &d);
+		/* The Markdown is out either way. A page asked for by --html that
+		 * cannot be written is an error (exit 2); the default one (an
+		 * unwritable current directory) is said and changes no status. */
+		struct diag pd;
+		diag_init(&pd);
+		if (rc == 0 && cmp_html_write(&page, md ? md : "", md ? mdlen : 0, ca.html, &pd) < 0) {
+			if (ca.html_given) {
+				rc = -EIO;
+			} else {
+				for (size_t i = 0; i < pd.n; i++)
+					pd.v[i].level = DIAG_WARNING;
+				pd.nerrors = 0;
+				diag_warn(&pd, NULL,
+				          "compare: compare.html not written; the comparison above stands "
+				          "(--html FILE elsewhere, --no-html for none)");
+			}
+		}
+		diag_print(&pd, stderr);
+		diag_free(&pd);
 		free(md);
 	}
 	cmp_html_free(&page);

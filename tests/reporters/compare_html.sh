@@ -13,8 +13,9 @@
 #    effect, each mark's ratio the table's B/A; bars of A and B per metric;
 #  - --by PARAM within one run writes the page too;
 #  - file safety: a link planted at the page's path is replaced, its
-#    target untouched; a missing folder is a clear error with exit 2, the
-#    Markdown still printed.
+#    target untouched; --html into a missing folder is a clear error with
+#    exit 2, the Markdown still printed; the default page in a folder it
+#    cannot write is a warning and changes no exit status.
 set -euo pipefail
 : "${BENCHGRID:?}"
 t=$(mktemp -d /tmp/bg-cmphtml-XXXXXX)
@@ -133,4 +134,21 @@ for bad in "--html" "--html="; do
 	[ "$rc" = 2 ] || fail "$bad: exit $rc"
 done
 grep -q "compare: --html expects a file name" "$t/err" || fail "--html= message: $(cat "$t/err")"
+# The default page in a folder it cannot write (as nobody: root writes
+# anywhere): a warning, the comparison and its exit status stand.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$t/ro"
+	chmod 755 "$t" "$t/a" "$t/b"
+	chmod 644 "$t/a/results.json" "$t/b/results.json"
+	chmod 555 "$t/ro"
+	set +e
+	(cd "$t/ro" && setpriv --reuid=65534 --regid=65534 --clear-groups "$BENCHGRID" compare --no-store \
+		"$t/a" "$t/b" >"$t/out" 2>"$t/err")
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || fail "unwritable current directory: exit $rc: $(cat "$t/err")"
+	grep -q "warning: compare: compare.html not written; the comparison above stands" "$t/err" ||
+		fail "unwritable current directory: $(cat "$t/err")"
+	grep -q '^## Verdicts' "$t/out" || fail "unwritable current directory: no Markdown"
+fi
 echo "compare.html: ok"
