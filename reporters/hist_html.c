@@ -105,7 +105,8 @@ struct drawn {
 	const char **cats;
 	double *x, *y, *mid, *half, *flagged;
 	struct svg_series s[3];
-	size_t ns;
+	size_t ns, every;
+	int width;
 };
 
 static void drawn_free(struct drawn *d)
@@ -121,6 +122,8 @@ static void drawn_free(struct drawn *d)
 static int drawn_layout(struct drawn *d, const struct hist_html_chart *c)
 {
 	size_t m = c->n ? c->n : 1;
+	d->width = c->n * 80 + 220 < 760 ? 760 : c->n * 80 + 220 > 1240 ? 1240 : (int)(c->n * 80 + 220);
+	d->every = (c->n * 80 + 1020) / 1020;
 	d->cats = calloc(m, sizeof(*d->cats));
 	d->x = calloc(m, sizeof(double));
 	d->y = calloc(m, sizeof(double));
@@ -132,7 +135,8 @@ static int drawn_layout(struct drawn *d, const struct hist_html_chart *c)
 	bool judged = false, flagged = false;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct hist_html_point *p = &c->p[i];
-		d->cats[i] = p->x;
+		/* every k-th label, about 80 pixels apart on the widest chart */
+		d->cats[i] = i % d->every ? "" : p->x;
 		d->x[i] = (double)i;
 		d->y[i] = p->value;
 		bool in = isfinite(p->lo) && isfinite(p->hi);
@@ -142,16 +146,17 @@ static int drawn_layout(struct drawn *d, const struct hist_html_chart *c)
 		judged |= in;
 		flagged |= p->flag != 0;
 	}
+	/* the same colours on every chart: value, flagged, expected */
 	d->s[d->ns++] = (struct svg_series){.label = "value", .n = c->n, .x = d->x, .y = d->y};
-	if (judged)
+	if (judged) {
+		d->s[d->ns++] = (struct svg_series){
+		    .label = flagged ? "flagged" : "flagged (none)", .n = c->n, .x = d->x, .y = d->flagged};
 		d->s[d->ns++] = (struct svg_series){.label = "expected, 95% prediction interval",
 		                                    .n = c->n,
 		                                    .x = d->x,
 		                                    .y = d->mid,
 		                                    .err = d->half};
-	if (flagged)
-		d->s[d->ns++] =
-		    (struct svg_series){.label = "flagged", .n = c->n, .x = d->x, .y = d->flagged};
+	}
 	return 0;
 }
 
@@ -173,6 +178,7 @@ static int write_svg(FILE *f, const struct hist_html_chart *c, const char *xlabe
 		                       .ncat = c->n,
 		                       .s = d.s,
 		                       .ns = d.ns,
+		                       .width = d.width,
 		                       .inline_svg = true};
 		rc = svg_write(f, &ch);
 	}
@@ -237,7 +243,7 @@ static void write_regressions(FILE *f, const struct hist_html_page *pg)
 	        nflag, nflag == 1 ? "" : "s", 100 * pg->level);
 	fputs("<div class=\"tw\"><table class=\"sortable\" id=\"t-regressions\">\n<thead><tr>"
 	      "<th>scenario</th><th>cell</th><th>metric</th><th>run</th><th>commit</th><th>value</th>"
-	      "<th>95% prediction interval</th><th>change</th><th>flag</th><th>facts changed since the "
+	      "<th>95% prediction interval</th><th>change (%)</th><th>flag</th><th>facts changed since the "
 	      "run before</th><th>report</th></tr></thead>\n<tbody>\n",
 	      f);
 	for (size_t i = 0; i < pg->nc; i++) {

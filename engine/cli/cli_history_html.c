@@ -74,29 +74,30 @@ static char *url_path(const char *path)
 	return out;
 }
 
-/* The path of `to` relative to the folder `from` (both absolute, resolved). */
+/* The path of `to` relative to the folder `from` (both absolute, resolved):
+ * "../" for each of from's components below the common ones, then the rest
+ * of to. */
 static char *relative(const char *from, const char *to)
 {
-	size_t common = 0;
-	for (size_t i = 0; from[i] && from[i] == to[i]; i++)
-		if (from[i + 1] == '\0' ? (to[i + 1] == '/' || to[i + 1] == '\0') : from[i + 1] == '/')
-			common = i + 1;
-	if (!strcmp(from, "/"))
-		common = 0;
+	size_t common = 0; /* the length of the common folders, at a '/' */
+	for (size_t i = 0;; i++) {
+		bool fe = from[i] == '\0' || from[i] == '/', te = to[i] == '\0' || to[i] == '/';
+		if (fe && te)
+			common = i;
+		if (from[i] != to[i] || !from[i])
+			break;
+	}
 	size_t ups = 0;
 	for (const char *c = from + common; *c; c++)
-		ups += *c == '/' && c[1] != '\0';
-	if (from[common] == '\0' && strcmp(from, "/") != 0)
-		ups = 0;
-	else if (strcmp(from, "/") != 0)
-		ups++;
-	const char *rest = to + common + (to[common] == '/');
-	size_t len = 3 * ups + strlen(rest) + 1;
-	char *out = malloc(len), *o = out;
+		ups += *c == '/' && c[1] != '\0' && c[1] != '/';
+	const char *rest = to + common;
+	while (*rest == '/')
+		rest++;
+	char *out = malloc(3 * ups + strlen(rest) + 1), *o = out;
 	for (size_t i = 0; out && i < ups; i++)
-		o += sprintf(o, "../");
+		o = stpcpy(o, "../");
 	if (out)
-		snprintf(o, len - 3 * ups, "%s", rest);
+		strcpy(o, rest);
 	return out;
 }
 
@@ -183,8 +184,9 @@ static void fill_point(struct build *b, struct store *s, const struct store_poin
                        const struct judged *j, const struct store_run_meta *meta, size_t nmeta,
                        bool by_commit, struct hist_html_point *pt)
 {
-	char date[32], err[512];
+	char date[32], err[512], x[16];
 	hist_date_text(p[i].started, date, sizeof(date));
+	snprintf(x, sizeof(x), "%.11s", date + 5); /* "12-07 14:05": the axis' label */
 	const struct store_run_meta *m = hist_run_meta(meta, nmeta, p[i].run_id);
 	*pt = (struct hist_html_point){.date = keep_str(b, date),
 	                               .commit = m ? m->commit : NULL,
@@ -196,7 +198,7 @@ static void fill_point(struct build *b, struct store *s, const struct store_poin
 	                               .dir = stats_unit_direction(p[i].unit) * j[i].flag};
 	char shortc[13];
 	snprintf(shortc, sizeof(shortc), "%s", pt->commit ? pt->commit : "");
-	pt->x = by_commit && pt->commit ? keep_str(b, shortc) : pt->date;
+	pt->x = keep_str(b, by_commit && pt->commit ? shortc : x);
 	link_of(b, m, pt);
 	if (j[i].prev >= 0) {
 		char *t = hist_changed_text(s, &p[i], &p[j[i].prev], err, sizeof(err));
