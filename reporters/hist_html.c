@@ -103,7 +103,7 @@ static void metric_text(FILE *f, const struct hist_html_chart *c)
  * bar, and the flagged runs once more as points of their own. */
 struct drawn {
 	const char **cats;
-	double *x, *y, *mid, *half, *flagged;
+	double *x, *y, *mid, *half, *flagged, *fx;
 	struct svg_series s[3];
 	size_t ns, every;
 	int width;
@@ -117,6 +117,7 @@ static void drawn_free(struct drawn *d)
 	free(d->mid);
 	free(d->half);
 	free(d->flagged);
+	free(d->fx);
 }
 
 static int drawn_layout(struct drawn *d, const struct hist_html_chart *c)
@@ -129,8 +130,9 @@ static int drawn_layout(struct drawn *d, const struct hist_html_chart *c)
 	d->y = calloc(m, sizeof(double));
 	d->mid = calloc(m, sizeof(double));
 	d->half = calloc(m, sizeof(double));
-	d->flagged = calloc(m, sizeof(double));
-	if (!d->cats || !d->x || !d->y || !d->mid || !d->half || !d->flagged)
+	d->flagged = calloc(2 * m, sizeof(double));
+	d->fx = calloc(2 * m, sizeof(double));
+	if (!d->cats || !d->x || !d->y || !d->mid || !d->half || !d->flagged || !d->fx)
 		return -ENOMEM;
 	bool judged = false, flagged = false;
 	for (size_t i = 0; i < c->n; i++) {
@@ -142,15 +144,22 @@ static int drawn_layout(struct drawn *d, const struct hist_html_chart *c)
 		bool in = isfinite(p->lo) && isfinite(p->hi);
 		d->mid[i] = in ? (p->lo + p->hi) / 2 : NAN;
 		d->half[i] = in ? (p->hi - p->lo) / 2 : NAN;
-		d->flagged[i] = p->flag ? p->value : NAN;
+		/* each flagged point followed by a gap, so that two flagged runs
+		 * in a row are not joined by a line */
+		d->fx[2 * i] = (double)i;
+		d->fx[2 * i + 1] = (double)i + 0.5;
+		d->flagged[2 * i] = p->flag ? p->value : NAN;
+		d->flagged[2 * i + 1] = NAN;
 		judged |= in;
 		flagged |= p->flag != 0;
 	}
 	/* the same colours on every chart: value, flagged, expected */
 	d->s[d->ns++] = (struct svg_series){.label = "value", .n = c->n, .x = d->x, .y = d->y};
 	if (judged) {
-		d->s[d->ns++] = (struct svg_series){
-		    .label = flagged ? "flagged" : "flagged (none)", .n = c->n, .x = d->x, .y = d->flagged};
+		d->s[d->ns++] = (struct svg_series){.label = flagged ? "flagged" : "flagged (none)",
+		                                    .n = 2 * c->n,
+		                                    .x = d->fx,
+		                                    .y = d->flagged};
 		d->s[d->ns++] = (struct svg_series){.label = "expected, 95% prediction interval",
 		                                    .n = c->n,
 		                                    .x = d->x,
