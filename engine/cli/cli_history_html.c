@@ -1,9 +1,9 @@
 /* cli_history_html: history.html from the store (see cli_history_html.h).
  *
- * Which metrics: `--metric`, else per step the store's headline rule (the
- * store keeps no step info that a workload's own rule reads): the first of
- * tps, iops, mb_s, ops_s (else elapsed_s, seconds), and the first of
- * lat_p99_ms, lat_p99_us. A run's link is its folder's report.html,
+ * Which metrics: `--metric`, else each step's headline metrics as the
+ * store recorded them (the facts headline.STEP, by headline.h's rule); for
+ * a step stored before those were: the first of tps, iops, mb_s, ops_s
+ * (else elapsed_s, seconds), and the first of lat_p99_ms, lat_p99_us. A run's link is its folder's report.html,
  * relative to the page; a folder since removed or moved shows "run folder
  * gone" instead, one without a report.html "no report.html". */
 #include "cli_history_html.h"
@@ -133,9 +133,19 @@ static bool is_name(const char *line, const char *step, size_t steplen, const ch
 	       !strncmp(line + steplen + 1, metric, strlen(metric));
 }
 
-/* Is names[i] one of its step's headline metrics by the rule at the top? */
-static bool headline_metric(char *const *names, size_t n, size_t i)
+/* Is names[i] one of its step's headline metrics by the rule at the top?
+ * head: the recorded ones (store_headlines). */
+static bool headline_metric(char *const *names, size_t n, size_t i, char *const *head, size_t nh)
 {
+	size_t steplen0 = strcspn(names[i], "."), len = strcspn(names[i], "\t");
+	bool recorded = false;
+	for (size_t k = 0; k < nh; k++) {
+		if (strlen(head[k]) == len && !strncmp(head[k], names[i], len))
+			return true;
+		recorded |= !strncmp(head[k], names[i], steplen0 + 1);
+	}
+	if (recorded)
+		return false; /* the step's recorded headline does not name it */
 	static const char *const thr[] = {"tps", "iops", "mb_s", "ops_s", "elapsed_s", "seconds", NULL};
 	static const char *const lat[] = {"lat_p99_ms", "lat_p99_us", NULL};
 	const char *const *rules[] = {thr, lat};
@@ -303,13 +313,15 @@ static void group_by_cell(struct build *b, size_t first)
 static int scenario_charts(struct build *b, struct store *s, const char *scenario,
                            const struct hist_html_opts *o)
 {
-	char err[1024], **names = NULL;
-	size_t nn = 0, nmeta = 0, first = b->nc;
+	char err[1024], **names = NULL, **head = NULL;
+	size_t nn = 0, nh = 0, nmeta = 0, first = b->nc;
 	struct store_run_meta *meta = NULL;
 	if (store_list_metrics(s, scenario, &names, &nn, err, sizeof(err)) < 0 ||
+	    store_headlines(s, scenario, &head, &nh, err, sizeof(err)) < 0 ||
 	    store_runs_meta(s, scenario, &meta, &nmeta, err, sizeof(err)) < 0) {
 		fprintf(stderr, "benchgrid history: %s\n", err);
 		store_names_free(names, nn);
+		store_names_free(head, nh);
 		return -1;
 	}
 	const char *sc = keep_str(b, scenario);
@@ -317,12 +329,13 @@ static int scenario_charts(struct build *b, struct store *s, const char *scenari
 	for (size_t i = 0; i < nn && rc == 0; i++) {
 		size_t len = strcspn(names[i], "\t");
 		bool want = o->metric ? strlen(o->metric) == len && !strncmp(names[i], o->metric, len)
-		                      : headline_metric(names, nn, i);
+		                      : headline_metric(names, nn, i, head, nh);
 		if (want)
 			rc = metric_charts(b, s, sc, names[i], o, meta, nmeta);
 	}
 	group_by_cell(b, first);
 	store_names_free(names, nn);
+	store_names_free(head, nh);
 	/* the points' commits point into meta: kept until the end */
 	for (size_t i = 0; i < nmeta && rc == 0; i++)
 		if (meta[i].commit && !keep(b, meta[i].commit))

@@ -115,3 +115,54 @@ int store_list_cells(struct store *s, const char *scenario, char ***out, size_t 
 	*n = L.n;
 	return 0;
 }
+
+/* A fact row (key "headline.STEP", value "m1 m2"): each "STEP.m" not yet
+ * listed. */
+static int headline_row(void *arg, int ncol, const char *const *v)
+{
+	struct lines *L = arg;
+	if (ncol < 2 || !v[0] || !v[1] || strncmp(v[0], "headline.", 9) != 0)
+		return 0;
+	const char *step = v[0] + 9;
+	for (const char *m = v[1]; *m; m += strspn(m, " ")) {
+		size_t len = strcspn(m, " ");
+		char *name = NULL;
+		if (len && asprintf(&name, "%s.%.*s", step, (int)len, m) < 0) {
+			L->oom = true;
+			return 1;
+		}
+		m += len;
+		if (!name)
+			continue;
+		size_t k = 0;
+		while (k < L->n && strcmp(L->v[k], name))
+			k++;
+		if (k < L->n || GROW(L->v, L->cap, L->n + 1, 16) < 0) {
+			L->oom |= k == L->n;
+			free(name);
+			if (L->oom)
+				return 1;
+			continue;
+		}
+		L->v[L->n++] = name;
+	}
+	return 0;
+}
+
+int store_headlines(struct store *s, const char *scenario, char ***out, size_t *n, char *err, size_t errlen)
+{
+	static const char sql[] =
+	    "SELECT DISTINCT f.key, f.value FROM facts f JOIN runs r ON r.run_id = f.run_id"
+	    " WHERE r.scenario = $1 AND f.key LIKE 'headline.%' ORDER BY f.key, f.value";
+	struct lines L = {0};
+	const char *p[] = {scenario};
+	long rc = sdb_exec(s, sql, 1, p, headline_row, &L);
+	if (rc < 0 || L.oom) {
+		snprintf(err, errlen, "%s", rc < 0 ? s->err : "out of memory");
+		store_names_free(L.v, L.n);
+		return -1;
+	}
+	*out = L.v;
+	*n = L.n;
+	return 0;
+}

@@ -31,4 +31,11 @@ void store_runs_meta_free(struct store_run_meta *m, size_t n);
  * why in err; free with store_names_free. */
 int store_list_cells(struct store *s, const char *scenario, char ***out, size_t *n, char *err, size_t errlen);
 
+/* The headline metrics recorded for scenario's steps (the facts
+ * headline.STEP, by the one rule of headline.h): distinct "STEP.METRIC"
+ * names over every stored run and cell, by name. Runs stored before the
+ * fact was recorded add none. 0, or -1 with why in err; free with
+ * store_names_free. */
+int store_headlines(struct store *s, const char *scenario, char ***out, size_t *n, char *err, size_t errlen);
+
 #endif
