@@ -412,6 +412,25 @@ static int order_by_commit(struct store *s, const char *scenario, struct store_p
 		return -1;
 	}
 	size_t none = hist_order_by_commit(p, n, m, nm);
+	/* the commits in their order, each with its runs */
+	printf("by commit:");
+	for (size_t i = 0, runs = 0; i < n; i++) {
+		const struct store_run_meta *r = hist_run_meta(m, nm, p[i].run_id), *next = NULL;
+		if (i + 1 < n && strcmp(p[i + 1].run_id, p[i].run_id) == 0)
+			continue; /* the run's last point */
+		runs++;
+		for (size_t k = i + 1; k < n && !next; k++)
+			if (strcmp(p[k].run_id, p[i].run_id))
+				next = hist_run_meta(m, nm, p[k].run_id);
+		const char *c = r && r->commit ? r->commit : "(none)",
+		           *nc = next && next->commit ? next->commit : "(none)";
+		if (!next || strcmp(c, nc)) {
+			char ec[128];
+			printf(" %s (%zu run%s)", TERM_ESC(ec, c), runs, runs == 1 ? "" : "s");
+			runs = 0;
+		}
+	}
+	printf("\n");
 	if (none)
 		printf("(%zu run%s record%s no commit: in date order among the commits' first runs)\n", none,
 		       none == 1 ? "" : "s", none == 1 ? "s" : "");

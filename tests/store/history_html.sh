@@ -157,6 +157,8 @@ dates() { "$bg" history hist-io --store "$t/c.db" "$@" | awk '/file=a\.dat/ {pri
 d0=$(date -d @1780000000 +%m-%d) d1=$(date -d @1780086400 +%m-%d) d2=$(date -d @1780172800 +%m-%d)
 same by-date "$(dates --by date)" "$d0 $d1 $d2"
 same by-commit "$(dates --by commit)" "$d0 $d2 $d1"
+check by-commit-line 0 '^by commit: aaaa1111 \(2 runs\) bbbb2222 \(1 run\)$' -- \
+	"$bg" history hist-io --store "$t/c.db" --by commit
 check by-commit-page 0 'wrote' -- "$bg" history --store "$t/c.db" --by commit --html "$t/site/c.html"
 f=$(page_facts "$t/site/c.html")
 same by-commit-axis "$(grep -c '^chart [0-9]* value-points 3 flagged 0 x aaaa1111,aaaa1111,bbbb2222$' <<<"$f")" 4
