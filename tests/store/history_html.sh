@@ -9,8 +9,8 @@
 # shown as gone (no link), the page replaced whole and never written
 # through a planted symbolic link; `--by commit` on runs that record
 # commits A, B, A (a day apart) in the order A, A, B in the text and on the
-# page's x axis; `--list` with its cells; the text of `history NAME` as
-# before.
+# page's x axis; `--list` with its cells; stored markup escaped on the
+# page; the text of `history NAME` as before.
 set -u
 bg=${BENCHGRID:?}
 t=$(mktemp -d)
@@ -138,6 +138,14 @@ same page-link-target "$(cat "$t/victim")" keep
 same page-link-replaced "$([ -f "$t/site/link.html" ] && [ ! -L "$t/site/link.html" ] && echo file)" file
 check page-no-dir 1 'cannot write' -- "$bg" history --html "$t/nowhere/x.html"
 check page-no-name 2 '--html expects a file name' -- "$bg" history --html "$t/site/"
+
+# Stored strings are escaped: a scenario and a cell named with markup.
+printf 'name: "esc <b>bold</b> & \\"q\\""\nmatrix:\n  v: ["<img src=x onerror=alert(1)>"]\nsteps:\n  - name: s\n    exec: {command: "true"}\n' >"$t/esc.yaml"
+check esc-run 0 '' -- "$bg" run -q -o "$t/esc" "$t/esc.yaml"
+check esc-page 0 'wrote' -- "$bg" history --html "$t/site/esc.html"
+same esc-no-markup "$(grep -c '<b>bold\|<img src=x' "$t/site/esc.html")" 0
+same esc-escaped "$(grep -q 'esc &lt;b&gt;bold&lt;/b&gt; &amp;' "$t/site/esc.html" && echo yes)" yes
+same esc-cell "$(grep -q 'v=&lt;img src=x onerror=alert(1)&gt;' "$t/site/esc.html" && echo yes)" yes
 
 # --by commit: runs recording commits A, B, A a day apart (results.json
 # rewritten, stored into a store of their own).
