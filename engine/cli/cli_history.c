@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_history_core.h"
+#include "cli_history_html.h"
 #include "cli_store.h"
 #include "node.h"
 #include "stats.h"
@@ -28,89 +30,14 @@
 #include "svg.h"
 #include "term_escape.h"
 
-#define HISTORY_LEVEL      0.95
-#define HISTORY_MIN_BEFORE 3
-
 struct hist_opts {
-	const char *scenario, *metric, *svg, *store;
+	const char *scenario, *metric, *svg, *store, *html;
 	struct store_where where[16];
 	size_t nwhere;
 	long last, window;
-	bool list; /* --list */
+	bool list;      /* --list */
+	bool by_commit; /* --by commit */
 };
-
-/* Per point: the interval it was judged against and the verdict. */
-struct judged {
-	double lo, hi;
-	size_t nbefore;
-	int flag;  /* -1 below, +1 above, 0 inside or not judged */
-	long prev; /* index of the same series' point before, or -1 */
-};
-
-static bool same_series(const struct store_point *a, const struct store_point *b)
-{
-	return !strcmp(a->host, b->host) && !strcmp(a->cell_id, b->cell_id);
-}
-
-static void judge(const struct store_point *p, size_t n, long window, struct judged *j)
-{
-	double *v = malloc(sizeof(double) * (size_t)window);
-	for (size_t i = 0; i < n; i++) {
-		j[i] = (struct judged){.lo = NAN, .hi = NAN, .prev = -1};
-		size_t k = 0;
-		for (size_t b = i; b-- > 0 && v && k < (size_t)window;) {
-			if (!same_series(&p[b], &p[i]) || !isfinite(p[b].value))
-				continue;
-			if (j[i].prev < 0)
-				j[i].prev = (long)b;
-			v[k++] = p[b].value;
-		}
-		j[i].nbefore = k;
-		if (k < HISTORY_MIN_BEFORE || !isfinite(p[i].value) ||
-		    !stats_prediction_interval(v, k, HISTORY_LEVEL, &j[i].lo, &j[i].hi))
-			continue;
-		j[i].flag = p[i].value < j[i].lo ? -1 : p[i].value > j[i].hi ? 1 : 0;
-	}
-	free(v);
-}
-
-static void date_text(double t, char *buf, size_t len)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-	strftime(buf, len, "%Y-%m-%d %H:%M", localtime_r(&s, &tm));
-}
-
-/* Index of the first point of the runs shown (the last `last` runs). */
-static size_t first_shown(const struct store_point *p, size_t n, long last)
-{
-	if (last <= 0)
-		return 0;
-	long runs = 0;
-	for (size_t i = n; i-- > 0;)
-		if (i + 1 == n || strcmp(p[i].run_id, p[i + 1].run_id)) {
-			if (++runs > last)
-				return i + 1;
-		}
-	return 0;
-}
-
-/* Facts that do not describe the machine or software but this run's
- * temporary paths. */
-static bool fact_ignored(const char *key)
-{
-	size_t n = strlen(key);
-	return (n >= 5 && !strcmp(key + n - 5, ".path")) || !strcmp(key, "devices.disk") ||
-	       !strcmp(key, "fingerprint") || !strncmp(key, "warning", 7);
-}
-
-static const char *fact_find(const struct store_fact *f, size_t n, const char *key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(f[i].key, key))
-			return f[i].value;
-	return NULL;
-}
 
 /* The facts that differ between the two runs, one indented line each. */
 static void print_changed(struct store *s, const struct store_point *now, const struct store_point *before)
@@ -124,8 +51,8 @@ static void print_changed(struct store *s, const struct store_point *now, const 
 		goto out;
 	}
 	for (size_t i = 0; i < nb; i++) {
-		const char *old = fact_find(a, na, b[i].key);
-		if (fact_ignored(b[i].key) || (old && !strcmp(old, b[i].value)))
+		const char *old = hist_fact_find(a, na, b[i].key);
+		if (hist_fact_ignored(b[i].key) || (old && !strcmp(old, b[i].value)))
 			continue;
 		char ek[256], eo[512], ev[512];
 		printf("    %s: %s -> %s\n", TERM_ESC(ek, b[i].key), TERM_ESC(eo, old ? old : "(none)"),
@@ -133,7 +60,7 @@ static void print_changed(struct store *s, const struct store_point *now, const 
 		shown++;
 	}
 	for (size_t i = 0; i < na; i++)
-		if (!fact_ignored(a[i].key) && !fact_find(b, nb, a[i].key)) {
+		if (!hist_fact_ignored(a[i].key) && !hist_fact_find(b, nb, a[i].key)) {
 			char ek[256], ev[512];
 			printf("    %s: %s -> (none)\n", TERM_ESC(ek, a[i].key), TERM_ESC(ev, a[i].value));
 			shown++;
@@ -155,7 +82,7 @@ static void print_table(const struct store_point *p, size_t n, size_t from, cons
 	printf("%-16s  %-12s  %-30s  %14s  %s\n", "run", "host", "cell", TERM_ESC(eh, head), "flag");
 	for (size_t i = from; i < n; i++) {
 		char date[32], val[32], flag[128] = "";
-		date_text(p[i].started, date, sizeof(date));
+		hist_date_text(p[i].started, date, sizeof(date));
 		snprintf(val, sizeof(val), "%.6g", p[i].value);
 		if (j[i].flag)
 			snprintf(flag, sizeof(flag), "%s: outside [%.6g, %.6g] of the %zu runs before",
@@ -205,14 +132,14 @@ static int chart_layout(struct chart *c, const struct store_point *p, size_t n, 
 		return -1;
 	for (size_t i = from; i < n; i++) {
 		if (i == from || strcmp(p[i].run_id, p[i - 1].run_id)) {
-			date_text(p[i].started, c->dates[c->nrun], sizeof(c->dates[c->nrun]));
+			hist_date_text(p[i].started, c->dates[c->nrun], sizeof(c->dates[c->nrun]));
 			c->cats[c->nrun] = c->dates[c->nrun];
 			c->xs[c->nrun] = (double)c->nrun;
 			c->nrun++;
 		}
 		c->run_of[i - from] = c->nrun - 1;
 		size_t k = 0;
-		while (k < c->ns && !same_series(&p[c->first[k]], &p[i]))
+		while (k < c->ns && !hist_same_series(&p[c->first[k]], &p[i]))
 			k++;
 		if (k == c->ns) {
 			bool other_host = strcmp(p[i].host, p[from].host) != 0;
@@ -282,22 +209,33 @@ static int write_svg(const char *path, const struct store_point *p, size_t n, si
 static void history_usage(FILE *out)
 {
 	fprintf(out, "usage: benchgrid history NAME [--metric STEP.METRIC] [--where name=value ...]\n"
-	             "                         [--last N] [--window N] [--svg FILE] [--store PATH|URL]\n"
+	             "                         [--last N] [--window N] [--by date|commit] [--svg FILE]\n"
+	             "                         [--html FILE] [--store PATH|URL]\n"
+	             "       benchgrid history [--html FILE] [--metric STEP.METRIC] [--by date|commit] ...\n"
 	             "       benchgrid history [NAME] --list [--store PATH|URL]\n\n"
 	             "Print a metric of scenario NAME across the runs in the results history: one\n"
 	             "line per cell per run (run date, host, cell, value, flag), oldest first. A\n"
 	             "value outside the 95%% prediction interval of the same cell's values on the\n"
 	             "same host in the runs before it (at least 3) is flagged LOW or HIGH, with the\n"
 	             "facts that changed since the run before (kernel, PostgreSQL, mount options,\n"
-	             "benchgrid version, ...).\n\n"
+	             "benchgrid version, ...). Without NAME, write the dashboard of every stored\n"
+	             "scenario, history.html (docs/reports.md): each step's headline metrics per\n"
+	             "cell over the runs, the intervals, the flagged runs, links to the runs'\n"
+	             "report.html.\n\n"
 	             "  --list                without NAME: the stored scenarios (runs, latest run);\n"
-	             "                        with NAME: the metrics stored for it, with units\n"
-	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's headline metric)\n"
+	             "                        with NAME: its metrics (with units) and its cells\n"
+	             "  --metric STEP.METRIC  e.g. ro.tps (default: the first step's headline metric;\n"
+	             "                        in the dashboard, each step's headline metrics)\n"
 	             "  --where name=value    only the cells with that parameter value (repeatable)\n"
 	             "  --last N              show the last N runs (the flags use all of them)\n"
 	             "  --window N            judge each run against the N runs before it (default 5,\n"
 	             "                        at least 3)\n"
+	             "  --by date|commit      order the runs by date (default) or by the git commit\n"
+	             "                        they record (a `commit` or `*.commit` fact, else\n"
+	             "                        benchgrid.commit), commits in order of their first run\n"
 	             "  --svg FILE            also write the series as an SVG line chart\n"
+	             "  --html FILE           write the dashboard to FILE (default without NAME:\n"
+	             "                        history.html); with NAME, of that scenario only\n"
 	             "  --store PATH|URL      the store (default $BENCHGRID_STORE, else\n"
 	             "                        ~/.local/share/benchgrid/results.db); opened read-only\n\n"
 	             "Exit status: 0 shown; 1 the store could not be read or FILE written; 2 bad\n"
@@ -326,6 +264,8 @@ static int parse_args(int argc, char **argv, struct hist_opts *o)
 	    {"svg", required_argument, NULL, 'g'},
 	    {"store", required_argument, NULL, 's'},
 	    {"list", no_argument, NULL, 'L'},
+	    {"html", required_argument, NULL, 'H'},
+	    {"by", required_argument, NULL, 'b'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -364,19 +304,31 @@ static int parse_args(int argc, char **argv, struct hist_opts *o)
 			break;
 		case 'g': o->svg = optarg; break;
 		case 'L': o->list = true; break;
+		case 'H': o->html = optarg; break;
+		case 'b':
+			if (strcmp(optarg, "commit") && strcmp(optarg, "date")) {
+				fprintf(stderr, "benchgrid history: --by expects date or commit, got '%s'\n",
+				        optarg);
+				return -1;
+			}
+			o->by_commit = !strcmp(optarg, "commit");
+			break;
 		case 's': o->store = optarg; break;
 		case 'h': history_usage(stdout); return 1;
 		default: history_usage(stderr); return -1;
 		}
 	}
-	if (o->list && optind == argc)
+	if (optind == argc && o->list)
 		return 0; /* the scenarios */
-	if (optind != argc - 1) {
+	if (optind > argc - 1 && !o->svg) {
+		o->html = o->html ? o->html : "history.html"; /* the page of every scenario */
+	} else if (optind != argc - 1) {
 		fprintf(stderr, "benchgrid history: expected one scenario name\n");
 		history_usage(stderr);
 		return -1;
+	} else {
+		o->scenario = argv[optind];
 	}
-	o->scenario = argv[optind];
 	if (o->metric && (!strchr(o->metric, '.') || o->metric[0] == '.')) {
 		fprintf(stderr, "benchgrid history: --metric expects STEP.METRIC (e.g. ro.tps), got '%s'\n",
 		        o->metric);
@@ -394,7 +346,7 @@ static size_t print_flagged(struct store *s, const struct store_point *p, size_t
 		if (!j[i].flag)
 			continue;
 		char date[32], elabel[512], ehost[256], emetric[256], eunit[64];
-		date_text(p[i].started, date, sizeof(date));
+		hist_date_text(p[i].started, date, sizeof(date));
 		/* A rate (tps, MB/s) that fell or a duration that grew is slower. */
 		int dir = stats_unit_direction(p[i].unit) * j[i].flag;
 		printf("%s%s%s run of %s, cell %s on %s: %s %.6g %s, outside the %.0f%% prediction interval "
@@ -430,11 +382,11 @@ static void print_loop_dio_changes(struct store *s, const struct store_point *p,
 		size_t na = 0, nb = 0;
 		if (store_facts(s, p[k].run_id, p[k].cell_id, &a, &na, err, sizeof(err)) == 0 &&
 		    store_facts(s, p[i].run_id, p[i].cell_id, &b, &nb, err, sizeof(err)) == 0) {
-			const char *was = fact_find(a, na, "dev.loop_direct_io"),
-			           *now = fact_find(b, nb, "dev.loop_direct_io");
+			const char *was = hist_fact_find(a, na, "dev.loop_direct_io"),
+			           *now = hist_fact_find(b, nb, "dev.loop_direct_io");
 			if (was && now && strcmp(was, now)) {
 				char ewas[64], enow[64];
-				date_text(p[i].started, date, sizeof(date));
+				hist_date_text(p[i].started, date, sizeof(date));
 				printf("\nnote: run of %s, cell %s: the loop device %s (dev.loop_direct_io "
 				       "%s -> %s): "
 				       "its figures and the run's before measure different things\n",
@@ -449,7 +401,66 @@ static void print_loop_dio_changes(struct store *s, const struct store_point *p,
 	}
 }
 
-/* `--list`: the stored scenarios, or NAME's metrics. */
+/* `--by commit`: the points in the order of the commits their runs record. */
+static int order_by_commit(struct store *s, const char *scenario, struct store_point *p, size_t n)
+{
+	struct store_run_meta *m;
+	size_t nm;
+	char err[1024];
+	if (store_runs_meta(s, scenario, &m, &nm, err, sizeof(err)) < 0) {
+		fprintf(stderr, "benchgrid history: %s\n", err);
+		return -1;
+	}
+	size_t none = hist_order_by_commit(p, n, m, nm);
+	/* the commits in their order, each with its runs */
+	printf("by commit:");
+	for (size_t i = 0, runs = 0; i < n; i++) {
+		const struct store_run_meta *r = hist_run_meta(m, nm, p[i].run_id), *next = NULL;
+		if (i + 1 < n && strcmp(p[i + 1].run_id, p[i].run_id) == 0)
+			continue; /* the run's last point */
+		runs++;
+		for (size_t k = i + 1; k < n && !next; k++)
+			if (strcmp(p[k].run_id, p[i].run_id))
+				next = hist_run_meta(m, nm, p[k].run_id);
+		const char *c = r && r->commit ? r->commit : "(none)",
+		           *nc = next && next->commit ? next->commit : "(none)";
+		if (!next || strcmp(c, nc)) {
+			char ec[128];
+			printf(" %s (%zu run%s)", TERM_ESC(ec, c), runs, runs == 1 ? "" : "s");
+			runs = 0;
+		}
+	}
+	printf("\n");
+	if (none)
+		printf("(%zu run%s record%s no commit: in date order among the commits' first runs)\n", none,
+		       none == 1 ? "" : "s", none == 1 ? "s" : "");
+	store_runs_meta_free(m, nm);
+	return 0;
+}
+
+/* `--list NAME`, after the metrics: the cells, with the runs of each. */
+static int print_cells(struct store *s, const char *scenario)
+{
+	char **v, err[1024];
+	size_t n;
+	if (store_list_cells(s, scenario, &v, &n, err, sizeof(err)) < 0) {
+		fprintf(stderr, "benchgrid history: %s\n", err);
+		return -1;
+	}
+	printf("\n%-40s %-16s %s\n", "cell", "host", "runs");
+	for (size_t i = 0; i < n; i++) {
+		char *f[3] = {v[i], NULL, NULL};
+		for (int k = 1; k < 3 && f[k - 1] && (f[k] = strchr(f[k - 1], '\t'));)
+			*f[k]++ = '\0', k++;
+		char e0[512], e1[256], e2[64];
+		printf("%-40s %-16s %s\n", TERM_ESC(e0, f[0]), TERM_ESC(e1, f[1] ? f[1] : ""),
+		       TERM_ESC(e2, f[2] ? f[2] : ""));
+	}
+	store_names_free(v, n);
+	return 0;
+}
+
+/* `--list`: the stored scenarios, or NAME's metrics and cells. */
 static int print_list(struct store *s, const char *scenario, const char *shown)
 {
 	char **v, err[1024];
@@ -470,7 +481,7 @@ static int print_list(struct store *s, const char *scenario, const char *shown)
 			*f[k]++ = '\0', k++;
 		char date[32] = "";
 		if (!scenario && f[2])
-			date_text(strtod(f[2], NULL), date, sizeof(date));
+			hist_date_text(strtod(f[2], NULL), date, sizeof(date));
 		char e0[512], e1[256];
 		if (scenario)
 			printf("%-40s %s\n", TERM_ESC(e0, f[0]), TERM_ESC(e1, f[1] ? f[1] : ""));
@@ -478,6 +489,8 @@ static int print_list(struct store *s, const char *scenario, const char *shown)
 			printf("%-32s %6s  %s\n", TERM_ESC(e0, f[0]), TERM_ESC(e1, f[1] ? f[1] : ""), date);
 	}
 	store_names_free(v, n);
+	if (n && scenario && print_cells(s, scenario) < 0)
+		return CLI_EXIT_FAIL;
 	return n ? 0 : CLI_EXIT_USAGE;
 }
 
@@ -538,6 +551,20 @@ static int history_main(int argc, char **argv)
 		store_close(s);
 		return rc;
 	}
+	struct hist_html_opts ho = {.path = o.html,
+	                            .scenario = o.scenario,
+	                            .metric = o.metric,
+	                            .where = o.where,
+	                            .nwhere = o.nwhere,
+	                            .last = o.last,
+	                            .window = o.window,
+	                            .by_commit = o.by_commit,
+	                            .store_shown = cli_store_shown(spec)};
+	if (!o.scenario) {
+		rc = cli_history_html(s, &ho);
+		store_close(s);
+		return rc;
+	}
 	if (o.metric) {
 		const char *dot = strchr(o.metric, '.');
 		snprintf(step, sizeof(step), "%.*s", (int)(dot - o.metric), o.metric);
@@ -575,8 +602,13 @@ static int history_main(int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	judge(p, n, o.window, j);
-	size_t from = first_shown(p, n, o.last);
+	if (o.by_commit && order_by_commit(s, o.scenario, p, n) < 0) {
+		rc = CLI_EXIT_FAIL;
+		free(j);
+		goto out;
+	}
+	hist_judge(p, n, o.window, j);
+	size_t from = hist_first_shown(p, n, o.last);
 	print_table(p, n, from, j, ref);
 	print_flagged(s, p, n, from, j, ref);
 	print_loop_dio_changes(s, p, n, from);
@@ -585,6 +617,8 @@ static int history_main(int argc, char **argv)
 		fprintf(stderr, "benchgrid history: cannot write %s: %s\n", o.svg, strerror(-w));
 		rc = CLI_EXIT_FAIL;
 	}
+	if (o.html && (w = cli_history_html(s, &ho)) != 0)
+		rc = w;
 	free(j);
 out:
 	store_points_free(p, n);

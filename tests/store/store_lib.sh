@@ -105,4 +105,8 @@ history_checks() {
 		"$bg" history store-tiny --store "$store" --metric s.tsp
 	check history-scenario-suggest 2 "did you mean the scenario 'store-tiny'\?" -- \
 		"$bg" history store-tny --store "$store"
+	# the dashboard from this store (SQLite or PostgreSQL: store_runs' queries)
+	check history-html 0 'wrote .*hist-lib\.html \([0-9]+ charts, [1-9][0-9]* flagged' -- \
+		"$bg" history --store "$store" --html "$t/hist-lib.html"
+	check history-html-cells 0 '^a=1 +' -- "$bg" history store-tiny --list --store "$store"
 }
