@@ -219,11 +219,10 @@ static void test_time_based(void **state)
 	struct t *t = *state;
 	static const char *const yamls[] = {
 	    "{rw: randread, size: 8MiB, bs: 4k, runtime: 1s, time_based: true, iodepth: 16, interval: 250ms}",
-	    "{rw: randrw, mix: 70, size: 8MiB, bs: 4k, runtime: 800ms, ramp: 300ms, time_based: true, "
-	    "engine: psync, "
-	    "interval: 200ms}",
-	    "{rw: write, size: 4MiB, bs: 64k, runtime: 700ms, time_based: true, iodepth: 4, jobs: 2, "
-	    "interval: 100ms}",
+	    ("{rw: randrw, mix: 70, size: 8MiB, bs: 4k, runtime: 800ms, ramp: 300ms, time_based: true, "
+	     "engine: psync, interval: 200ms}"),
+	    ("{rw: write, size: 4MiB, bs: 64k, runtime: 700ms, time_based: true, iodepth: 4, jobs: 2, "
+	     "interval: 100ms}"),
 	};
 	static const double want[] = {1.0, 0.8, 0.7}, ramp[] = {0, 0.3, 0};
 	for (int i = 0; i < 3; i++) {
