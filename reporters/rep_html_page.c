@@ -82,7 +82,7 @@ static const char script[] =
     "var figs = document.querySelectorAll('figure.chart'), ok = 0;\n"
     "Array.prototype.forEach.call(figs, function (f) {\n"
     "  var svg = f.querySelector('svg'), r = svg ? svg.getBoundingClientRect() : null;\n"
-    "  var good = !!(svg && r.width > 0 && r.height > 0 && svg.querySelector('g.series'));\n"
+    "  var good = !!(svg && r.width > 0 && r.height > 0 && svg.querySelector('g.series, g.heatmap'));\n"
     "  f.setAttribute('data-rendered', good ? 'yes' : 'no');\n"
     "  ok += good ? 1 : 0;\n"
     "});\n"

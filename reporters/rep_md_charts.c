@@ -141,6 +141,56 @@ static void unit_names(struct rep_ctx *cx, const struct rep_group *series_of, co
 		snprintf(buf + k, len - k, " (%s)", unit);
 }
 
+/* The note that stands for a chart of g with nothing to draw: why, when
+ * its cells did not run (skipped, failed) or skipped ref's step (its
+ * `when:`), so that a facet of such cells is no empty chart; else the
+ * metric is missing from cells that ran it (a reference that did not
+ * resolve), said as "no value of". */
+static void nothing_to_draw(struct rep_ctx *cx, struct md *m, const struct rep_group *g, const char *ref,
+                            const char *title)
+{
+	char step[128];
+	const char *metric, *why = NULL;
+	size_t skipped = 0, failed = 0, off = 0;
+	results_split_ref(ref, step, sizeof(step), &metric);
+	for (size_t k = 0; k < g->n; k++) {
+		const struct run_cell *cell = &cx->run->cells[g->cells[k]];
+		skipped += cell->status == RUN_SKIPPED;
+		failed += cell->status == RUN_FAILED;
+		for (size_t i = 0; cell->status == RUN_OK && cell->nreps && i < cell->reps[0].nsteps; i++) {
+			const struct step_result *sr = &cell->reps[0].steps[i];
+			if (!strcmp(sr->step, step) && sr->skipped) {
+				off++;
+				why = sr->skip_reason;
+			}
+		}
+	}
+	FILE *f = m->rf.f;
+	fputs("*(", f);
+	rep_md_text(f, title);
+	if (skipped + failed + off < g->n || !g->n) {
+		fputs(": no value of ", f);
+		rep_md_text(f, ref);
+		fprintf(f, " in its %zu cell%s)*\n\n", g->n, g->n == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, ": nothing to draw, of its %zu cell%s", g->n, g->n == 1 ? "" : "s");
+	if (skipped)
+		fprintf(f, ", %zu skipped", skipped);
+	if (failed)
+		fprintf(f, ", %zu failed", failed);
+	if (off) {
+		fprintf(f, ", %zu skipped step ", off);
+		rep_md_text(f, step);
+		if (why) {
+			fputs(" (", f);
+			rep_md_text(f, why);
+			fputs(")", f);
+		}
+	}
+	fputs(")*\n\n", f);
+}
+
 /* Metrics over time: one line per cell of the group (first repetition)
  * and metric; metrics in another unit than the first's on a second y axis. */
 static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c, const struct rep_group *g,
@@ -197,9 +247,7 @@ static int chart_time(struct rep_ctx *cx, struct md *m, const struct chart_cfg *
 		}
 	}
 	if (ns == 0) {
-		fputs("*(no time series ", m->rf.f);
-		rep_md_text(m->rf.f, c->y);
-		fputs(" for this chart)*\n\n", m->rf.f);
+		nothing_to_draw(cx, m, g, c->y, title);
 	} else {
 		char ylabel[400], y2label[400];
 		unit_names(cx, g, c, unit, ylabel, sizeof(ylabel));
@@ -410,11 +458,16 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	                       .s = s,
 	                       .ns = ns,
 	                       .ylog = c->ylog};
+	bool any = false; /* a value to draw */
+	for (size_t i = 0; i < ns * nx && !any; i++)
+		any = isfinite(y[i]);
 	if (nx == 0) {
 		fputs("*(no values of ", m->rf.f);
 		rep_md_text(m->rf.f, c->x);
 		fputs(" for this chart)*\n\n", m->rf.f);
-	} else if (ns > SMALL_MULTIPLES_OVER && ny == 1)
+	} else if (!any)
+		nothing_to_draw(cx, m, g, c->y, title);
+	else if (ns > SMALL_MULTIPLES_OVER && ny == 1)
 		rc = write_multiples(cx, m, &ch, c->series);
 	else
 		rc = rep_md_write_svg(cx, m, &ch);

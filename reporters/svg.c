@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "svg_legend.h"
 #include "utf8.h"
 
 static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -168,41 +169,6 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *cl
 	fputs("</text>\n", f);
 }
 
-/* The legend's lines of label l: wrapped at spaces (or cut at LEGEND_COLS
- * when a word is longer), every line at most LEGEND_COLS bytes; a label
- * longer than LEGEND_LINES lines ends in "..." (*cut), so the legend's
- * width is bounded. */
-enum { LEGEND_COLS = 30, LEGEND_LINES = 6 };
-
-static size_t wrap(const char *l, size_t at[LEGEND_LINES], size_t len[LEGEND_LINES], bool *cut)
-{
-	size_t n = 0, i = 0, L = strlen(l);
-	*cut = false;
-	while (i < L && n < LEGEND_LINES) {
-		size_t take = L - i;
-		if (take > LEGEND_COLS && n + 1 == LEGEND_LINES) {
-			take = LEGEND_COLS - 1; /* room for the ellipsis */
-			*cut = true;
-		} else if (take > LEGEND_COLS) {
-			take = LEGEND_COLS;
-			for (size_t k = LEGEND_COLS; k > LEGEND_COLS / 3; k--)
-				if (l[i + k] == ' ') {
-					take = k;
-					break;
-				}
-		}
-		/* do not split a UTF-8 character */
-		while (take > 1 && i + take < L && ((unsigned char)l[i + take] & 0xC0) == 0x80)
-			take--;
-		at[n] = i;
-		len[n++] = take;
-		i += take;
-		while (i < L && l[i] == ' ')
-			i++;
-	}
-	return n;
-}
-
 /* The range of the values on one axis, and its nice ticks. */
 static void axis_range(double lo, double hi, bool lg, bool zero, int target, struct svg_ticks *t, double *alo,
                        double *ahi)
@@ -261,15 +227,18 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	                     .ncat = c->ncat,
 	                     .xlog = c->xlog && !c->categories,
 	                     .ylog = c->ylog};
+	for (size_t i = 0; i < c->ns; i++)
+		fr->y2 |= is_y2(c, i);
+	/* the legend: at most a third of the image wide, whatever the labels */
+	double legend_h = LEGEND_TOP - LEGEND_STEP + LEGEND_DESCENT; /* to its bottom */
 	for (size_t i = 0; i < c->ns; i++) {
 		size_t at[LEGEND_LINES], len[LEGEND_LINES], longest = 0;
 		bool cut;
-		size_t nl = wrap(c->s[i].label ? c->s[i].label : "", at, len, &cut);
+		size_t nl = svg_legend_wrap(c->s[i].label ? c->s[i].label : "", at, len, &cut);
 		for (size_t k = 0; k < nl; k++)
 			longest = len[k] > longest ? len[k] : longest;
-		/* at most a third of the image, whatever the labels */
 		fr->legend_w = fmax(fr->legend_w, fmin(30 + 7.0 * (double)longest, fr->W / 3.0));
-		fr->y2 |= is_y2(c, i);
+		legend_h += svg_legend_entry_h(nl);
 	}
 	if (c->no_legend || (c->ns <= 1 && !(c->ns == 1 && c->s[0].label && *c->s[0].label)))
 		fr->legend_w = 0;
@@ -278,6 +247,13 @@ static void layout(const struct svg_chart *c, struct frame *fr)
 	/* a tiny image (width:, height:) still gets no negative sizes */
 	fr->w = fmax(fr->W - fr->x0 - 20 - fr->legend_w - (fr->y2 ? 60 : 0), 20);
 	fr->h = fmax(fr->H - fr->y0 - 60, 20);
+	/* a legend taller than the plot (many or wrapped entries) makes the
+	 * image taller below it: the plot keeps its size, nothing is cut */
+	if (fr->legend_w > 0 && c->kind != SVG_HEATMAP) {
+		double bottom = fr->y0 + legend_h + 6; /* and a margin */
+		if (bottom > fr->H)
+			fr->H = (int)ceil(bottom);
+	}
 
 	/* Data range. */
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -733,11 +709,11 @@ static void write_events(FILE *f, const struct svg_chart *c, const struct frame 
 	fputs("</g>\n", f);
 }
 
-static void write_legend(FILE *f, const struct svg_chart *c, const struct frame *fr)
+static void write_legend(FILE *f, const struct svg_chart *c, double lx, double top, bool y2)
 {
 	fputs("<g class=\"legend\">\n", f);
-	double lx = fr->x0 + fr->w + 16 + (fr->y2 ? 60 : 0), ly = fr->y0 + 6;
-	for (size_t i = 0; i < c->ns; i++, ly += 18) {
+	double ly = top + LEGEND_TOP;
+	for (size_t i = 0; i < c->ns; i++) {
 		const char *col = palette[i % NPALETTE];
 		if (c->kind == SVG_BAR || c->kind == SVG_HIST)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
@@ -747,22 +723,22 @@ static void write_legend(FILE *f, const struct svg_chart *c, const struct frame 
 			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			        "stroke-width=\"2\"%s/>\n",
 			        lx, ly - 4, lx + 14, ly - 4, col,
-			        is_y2(c, i) && fr->y2 ? " stroke-dasharray=\"5 2\"" : "");
+			        y2 && is_y2(c, i) ? " stroke-dasharray=\"5 2\"" : "");
 		const char *l = c->s[i].label ? c->s[i].label : "";
 		bool cut;
-		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = wrap(l, at, len, &cut);
+		size_t at[LEGEND_LINES], len[LEGEND_LINES], nl = svg_legend_wrap(l, at, len, &cut);
 		fprintf(f, "<text class=\"legend-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
 		        lx + 20, ly);
 		for (size_t k = 0; k < nl; k++) {
 			char line[LEGEND_COLS + 8]; /* a line, and "..." (U+2026) when cut */
 			snprintf(line, sizeof(line), "%.*s%s", (int)len[k], l + at[k],
 			         cut && k + 1 == nl ? "\xe2\x80\xa6" : "");
-			fprintf(f, "<tspan x=\"%.1f\" dy=\"%s\">", lx + 20, k ? "15" : "0");
+			fprintf(f, "<tspan x=\"%.1f\" dy=\"%d\">", lx + 20, k ? LEGEND_LINE : 0);
 			svg_escape(f, line);
 			fputs("</tspan>", f);
 		}
 		fputs("</text>\n", f);
-		ly += 15.0 * (double)(nl > 1 ? nl - 1 : 0);
+		ly += svg_legend_entry_h(nl);
 	}
 	fputs("</g>\n", f);
 }
@@ -794,7 +770,7 @@ int svg_write(FILE *f, const struct svg_chart *c)
 	write_marks(f, c, &fr);
 	write_events(f, c, &fr);
 	if (fr.legend_w > 0 && c->kind != SVG_HEATMAP)
-		write_legend(f, c, &fr);
+		write_legend(f, c, fr.x0 + fr.w + 16 + (fr.y2 ? 60 : 0), fr.y0, fr.y2);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

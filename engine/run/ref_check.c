@@ -297,6 +297,13 @@ static int check_report(const struct refs *r, const struct node *report, struct 
 	for (size_t i = 0; i < rep_config_count(ch); i++) {
 		const struct node *e = rep_config_at(ch, i), *y = node_get(e, "y"), *x = node_get(e, "x");
 		const char *ref = y && y->kind == NODE_SCALAR ? y->text : NULL;
+		/* a list item with an axis ({bs}) is rep_config's error at that
+		 * item; its axis still names x or series here, so that one mistake
+		 * is not reported again as "'bs' is not a parameter" */
+		for (size_t k = 0; !ref && y && y->kind == NODE_SEQ && k < y->n; k++)
+			if (y->items[k]->kind == NODE_SCALAR && y->items[k]->text &&
+			    strchr(y->items[k]->text, '{'))
+				ref = y->items[k]->text;
 		bool over_time = x && x->kind == NODE_SCALAR && x->text &&
 		                 (!strcmp(x->text, "time") || !strcmp(x->text, "t"));
 		rc |= check_param(r, e, "x", ref, "report.charts", chart_x, d);

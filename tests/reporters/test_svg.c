@@ -1,7 +1,7 @@
 /* test_svg: each chart kind of svg.c draws marks with data (issue 31's
  * latency charts: cdf as a line on a log x axis, histogram, heatmap,
  * percentiles on a log y axis, a second y axis), legends wrap instead of
- * cutting a label, and hist.h's compact per-interval form (hist_text,
+ * cutting a label and the image grows with a tall legend, and hist.h's compact per-interval form (hist_text,
  * hist_series_parse) reads back what it wrote. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -244,6 +244,74 @@ static void test_legend_bounded(void **state)
 	}
 }
 
+/* The svg element's height="N". */
+static double svg_height(const char *svg)
+{
+	const char *p = strstr(svg, "<svg ");
+	assert_non_null(p);
+	p = strstr(p, " height=\"");
+	assert_non_null(p);
+	return atof(p + 9);
+}
+
+/* The legend's last baseline: each <text>'s y plus its <tspan>s' dy. */
+static double legend_bottom(const char *svg)
+{
+	const char *p = strstr(svg, "<g class=\"legend\">"), *end = p ? strstr(p, "</g>") : NULL;
+	assert_non_null(end);
+	double bottom = 0, y = 0;
+	for (; (p = strchr(p + 1, '<')) && p < end;) {
+		if (!strncmp(p, "<text ", 6))
+			y = atof(strstr(p, " y=\"") + 4);
+		else if (!strncmp(p, "<tspan ", 7))
+			y += atof(strstr(p, " dy=\"") + 5);
+		else
+			continue;
+		bottom = fmax(bottom, y);
+	}
+	return bottom;
+}
+
+/* Many wrapped entries (12 series, 3 lines each) make a legend taller than
+ * the default 420 px: the image grows so that its last line is inside it,
+ * the plot keeps its height; a short legend leaves the height alone. */
+static void test_legend_height(void **state)
+{
+	(void)state;
+	double t[] = {1, 2}, y[] = {1, 2};
+	enum { N = 12 };
+	char labels[N][80];
+	struct svg_series s[N];
+	for (int i = 0; i < N; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "shared_buffers=%dMB, clients=%d, wal_compression=on",
+		         16 << i % 4, i);
+		s[i] = (struct svg_series){labels[i], 2, t, y, NULL};
+	}
+	for (int kind = 0; kind < 2; kind++) {
+		const char *cats[] = {"a", "b"};
+		struct svg_chart c = {.kind = kind ? SVG_BAR : SVG_LINE, .s = s, .ns = N};
+		if (kind) {
+			c.categories = cats;
+			c.ncat = 2;
+		}
+		char *svg = draw(&c);
+		all_finite(svg);
+		double h = svg_height(svg), b = legend_bottom(svg);
+		assert_true(count(svg, "<tspan") >= 2 * N);
+		assert_true(b > 420);     /* the case: taller than the default image */
+		assert_true(b + 4 <= h);  /* the last line's descent is inside */
+		assert_true(h <= b + 20); /* and not much more */
+		/* the plot (its frame) kept the default size: its bottom at 420 - 60 */
+		assert_non_null(strstr(svg, "V360.0H"));
+		free(svg);
+	}
+	struct svg_series two[] = {s[0], s[1]};
+	struct svg_chart c = {.kind = SVG_LINE, .s = two, .ns = 2};
+	char *svg = draw(&c);
+	assert_true(svg_height(svg) == 420);
+	free(svg);
+}
+
 static void test_hist_text(void **state)
 {
 	(void)state;
@@ -375,8 +443,9 @@ int main(void)
 	    cmocka_unit_test(test_cdf_log_x),      cmocka_unit_test(test_histogram),
 	    cmocka_unit_test(test_heatmap),        cmocka_unit_test(test_log_off_axis),
 	    cmocka_unit_test(test_second_axis),    cmocka_unit_test(test_legend_wraps),
-	    cmocka_unit_test(test_legend_bounded), cmocka_unit_test(test_hist_text),
-	    cmocka_unit_test(test_hist_parse_bad), cmocka_unit_test(test_latency_title),
+	    cmocka_unit_test(test_legend_bounded), cmocka_unit_test(test_legend_height),
+	    cmocka_unit_test(test_hist_text),      cmocka_unit_test(test_hist_parse_bad),
+	    cmocka_unit_test(test_latency_title),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

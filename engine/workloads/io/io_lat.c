@@ -133,7 +133,9 @@ void io_lat_ivl_hist(struct hist *h, const uint64_t *diff)
 	}
 }
 
-void io_lat_series(struct io_lat_mon *m, struct step_result *res, double t)
+/* The I/Os since the previous call into the kept histograms, and with res
+ * their percentiles as samples at t. */
+static void io_lat_take_ivl(struct io_lat_mon *m, struct step_result *res, double t)
 {
 	static const char *const names[2][4] = {
 	    {"write_lat_p50_us", "write_lat_p99_us", "write_lat_p999_us", "write_lat_max_us"},
@@ -146,7 +148,7 @@ void io_lat_series(struct io_lat_mon *m, struct step_result *res, double t)
 		io_lat_ivl_hist(&m->ivl, m->diff);
 		if (rd ? io_rw_reads(m->o->rw) : io_rw_writes(m->o->rw))
 			hist_text_add(&m->keep[rd], m->keep_t, t, m->diff);
-		if (!m->ivl.count)
+		if (!m->ivl.count || !res)
 			continue;
 		result_sample(res, names[rd][0], "us", t, (double)hist_percentile(&m->ivl, 50) / 1e3);
 		result_sample(res, names[rd][1], "us", t, (double)hist_percentile(&m->ivl, 99) / 1e3);
@@ -154,6 +156,17 @@ void io_lat_series(struct io_lat_mon *m, struct step_result *res, double t)
 		result_sample(res, names[rd][3], "us", t, (double)hist_max(&m->ivl) / 1e3);
 	}
 	m->keep_t = t;
+}
+
+void io_lat_series(struct io_lat_mon *m, struct step_result *res, double t)
+{
+	io_lat_take_ivl(m, res, t);
+}
+
+void io_lat_tail(struct io_lat_mon *m, double t)
+{
+	if (m && t > m->keep_t)
+		io_lat_take_ivl(m, NULL, t);
 }
 
 uint64_t io_lat_hist_due(const struct io_lat_mon *m)

@@ -42,6 +42,11 @@ void io_lat_mon_free(struct io_lat_mon *m);
  * previous call: {read,write}_lat_{p50,p99,max}_us, for each direction that
  * had I/O in the interval. */
 void io_lat_series(struct io_lat_mon *m, struct step_result *res, double t);
+/* The step's tail since the last io_lat_series, too short for a sample of
+ * its own (io's last partial interval under a quarter `interval`): its
+ * I/Os go into {read,write}.lat_hist as a last, shorter interval [previous
+ * t, t) (its times say how long), with no series points. */
+void io_lat_tail(struct io_lat_mon *m, double t);
 
 /* hist_log: when the next histogram is due (CLOCK_MONOTONIC ns), or
  * UINT64_MAX; io_lat_hist_tick takes it when now has reached it, or, with

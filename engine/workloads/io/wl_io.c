@@ -334,9 +334,12 @@ static void io_monitor(struct io_run *run)
 	if (run->cpu_taken)
 		io_rusage(&run->usr, &run->sys);
 	uint64_t now = io_now_ns();
-	/* the last partial interval, unless it is a sliver */
+	/* the last partial interval, unless it is a sliver; a sliver's I/Os
+	 * still go into the latency histograms (lat_hist: every measured I/O) */
 	if (now - last_t >= step / 4 || last_t == run->sh.t0)
 		io_sample(run, now, &last_t, &last_b, &last_i);
+	else
+		io_lat_tail(run->latm, (double)(now - run->sh.t0) / 1e9);
 	io_lat_hist_tick(run->latm, now, true);
 }
 
