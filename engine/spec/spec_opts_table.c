@@ -88,7 +88,8 @@ const struct opt_table spec_top_table = {
 const struct opt_table spec_step_table = {
     "step",
     "Steps (steps: [...])",
-    "Each step is a map with one workload key (io, pgbench or exec), or a parallel: group, and these common keys.",
+    "Each step is a map with one workload key (io, pgbench or exec), or a parallel: group, and these common "
+    "keys.",
     ROWS(step_rows),
     false,
 };
@@ -96,7 +97,8 @@ const struct opt_table spec_step_table = {
 const struct opt_table spec_parallel_table = {
     "parallel",
     "parallel: (a group of steps that start together)",
-    "A step with parallel: runs its steps at once, each on its own thread, each with its own metrics (NAME.metric). Their time series count seconds from the start of the first step of the overlap.",
+    "A step with parallel: runs its steps at once, each on its own thread, each with its own metrics "
+    "(NAME.metric). Their time series count seconds from the start of the first step of the overlap.",
     ROWS(parallel_rows),
     false,
 };
