@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "devmodel.h"
 #include "interrupt.h"
 #include "spec.h"
 #include "spec_steps.h"
@@ -43,6 +44,11 @@ struct conc {
 	size_t n, cap;
 	double origin; /* the start of the current overlap, or < 0 */
 	char facts[1024];
+	/* The device models' utilisation over the last overlap that ended
+	 * (model.NAME.*_util): the steps of an overlap share the device's
+	 * limit, so each of them gets the overlap's figures. */
+	struct step_result util;
+	double util_origin;
 };
 
 bool step_conc_wanted(const struct node *steps)
@@ -109,6 +115,8 @@ static struct live *launch(struct conc *K, struct run_env *E, const struct cell 
 			add_name(l->overlapped, sizeof(l->overlapped), K->v[k]->S.name);
 			add_name(K->v[k]->overlapped, sizeof(K->v[k]->overlapped), l->S.name);
 		}
+	if (alone || K->origin < 0)
+		devmodel_step_begin(E->fx.dm); /* an overlap begins */
 	l->t0 = clock_mono();
 	if (alone || K->origin < 0)
 		K->origin = l->t0;
@@ -182,6 +190,16 @@ static void shift_series(struct live *l)
 			l->res.s[s].t[k] += off;
 }
 
+/* The overlap that began at K->origin has ended: the models' utilisation
+ * over it, for its steps. */
+static void overlap_util(struct conc *K, struct run_env *E)
+{
+	result_free(&K->util);
+	result_init(&K->util, "overlap", "");
+	devmodel_step_util(E->fx.dm, &K->util);
+	K->util_origin = K->origin;
+}
+
 /* Join l, say how it ran, and end it (step_one.h): STEPS_*. */
 static int finish(struct conc *K, struct live *l, struct run_cell *rc, long rep, const struct node *st)
 {
@@ -189,6 +207,9 @@ static int finish(struct conc *K, struct live *l, struct run_cell *rc, long rep,
 		pthread_join(l->tid, NULL);
 	l->finished = true;
 	l->res.elapsed = (l->started ? l->t1 : clock_mono()) - l->t0;
+	if (l->origin == K->util_origin)
+		for (size_t m = 0; m < K->util.nm; m++)
+			result_metric(&l->res, K->util.m[m].name, K->util.m[m].value, K->util.m[m].unit);
 	bool first;
 	const char *group = spec_step_group(st, &first);
 	if (group)
@@ -220,7 +241,6 @@ static int finish(struct conc *K, struct live *l, struct run_cell *rc, long rep,
 		result_info(&l->res, "stopped", "%s", why);
 		result_info(&l->res, "warning", "%s", why);
 	}
-	(void)K;
 	return step_end(l->E, l->c, &l->S, rc, rep, &l->res, &l->sd, l->rc, l->why == WHY_TIMEOUT);
 }
 
@@ -264,6 +284,11 @@ static void finish_all(struct conc *K, const struct node *steps, size_t *idx, st
 	for (size_t k = 0; k < K->n; k++)
 		stop_one(K->v[k], interrupt_requested() ? WHY_SIGNAL : WHY_FOREGROUND, last_fg);
 	watch(K, NULL, 0);
+	bool any = false; /* a step not finished whose overlap has no figures yet */
+	for (size_t k = 0; k < K->n; k++)
+		any |= !K->v[k]->finished && K->v[k]->origin != K->util_origin;
+	if (any)
+		overlap_util(K, K->v[0]->E);
 	for (size_t k = 0; k < K->n; k++) {
 		if (K->v[k]->finished)
 			continue;
@@ -277,7 +302,8 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
                   long rep, const char *cell_dir)
 {
 	const struct node *steps = node_get(tree, "steps");
-	struct conc K = {.origin = -1};
+	struct conc K = {.origin = -1, .util_origin = -2};
+	result_init(&K.util, "overlap", "");
 	size_t *idx = calloc(steps->n, sizeof(*idx)); /* K.v[k] is step idx[k] */
 	int status = STEPS_OK;
 	char last_fg[128] = "";
@@ -314,6 +340,20 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
 			fact_add(&K, fg, nfg, how);
 		}
 		watch(&K, fg, nfg);
+		bool last = j >= steps->n || interrupt_requested();
+		for (size_t k = 0; k < nfg; k++)
+			last |= live_failed(fg[k]) && fg[k]->why == WHY_NONE;
+		if (last) { /* the background steps end with the last foreground */
+			for (size_t k = 0; k < n0; k++)
+				stop_one(K.v[k], interrupt_requested() ? WHY_SIGNAL : WHY_FOREGROUND,
+				         fg[nfg - 1]->S.name);
+			watch(&K, NULL, 0);
+		}
+		bool runs_on = false; /* a background step goes on beside the next steps */
+		for (size_t k = 0; k < n0; k++)
+			runs_on |= !K.v[k]->finished && !live_done(K.v[k]);
+		if (!runs_on)
+			overlap_util(&K, E);
 		/* the foreground unit ends: record it (scenario order) */
 		for (size_t k = 0; k < nfg; k++) {
 			int st = finish(&K, K.v[n0 + k], rc, rep, steps->items[idx[n0 + k]]);
@@ -326,13 +366,8 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
 			    K.v[k]->why == WHY_NONE && status == STEPS_OK)
 				status = STEPS_FAILED;
 		snprintf(last_fg, sizeof(last_fg), "%s", K.v[K.n - 1]->S.name);
-		if (K.n == n0 + nfg) {
-			bool any_bg = false;
-			for (size_t k = 0; k < n0; k++)
-				any_bg |= !K.v[k]->finished;
-			if (!any_bg)
-				K.origin = -1; /* nothing runs on: the next overlap has its own clock */
-		}
+		if (!runs_on)
+			K.origin = -1; /* nothing runs on: the next overlap has its own clock */
 		i = j;
 	}
 	finish_all(&K, steps, idx, rc, rep, last_fg, &status);
@@ -341,6 +376,7 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
 	if (interrupt_requested())
 		status = STEPS_INTERRUPTED;
 	live_free(&K);
+	result_free(&K.util);
 	free(idx);
 	return status;
 }
