@@ -113,6 +113,37 @@ assert l[1] == "0" and l[4] == "stopped" and float(l[3]) - float(l[2]) < 10
 assert s["short"][4] == "-" and "after" in s
 PY
 
+# ---- a real PostgreSQL: pgbench in an until: first group is stopped cleanly ----
+if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null; then
+	chmod 755 "$t" "$t/work" # the server runs as postgres
+	cat >"$t/pg.yaml" <<Y
+name: pg
+target: {kind: dir, path: $t/work}
+postgres: {settings: {shared_buffers: 32MB}, init: {scale: 1}}
+steps:
+  - name: mix
+    parallel:
+      until: first
+      steps:
+        - {name: wr, io: {engine: io_uring, rw: write, bs: 1MiB, size: 32MiB, runtime: 2s, time_based: true}}
+        - {name: oltp, pgbench: {builtin: tpcb-like, clients: 2, duration: 60s, progress: 1s}}
+Y
+	"$bg" run "${W[@]}" -q -o "$t/op" "$t/pg.yaml" 2>"$t/pg.err"
+	rc=$?
+	$py - "$t/op" <<'PY' && [[ $rc -eq 0 ]] && ok "pgbench beside io (until: first): stopped after the io step, tps kept, series on one clock" || { bad "pgbench in a group (rc $rc)"; tail -5 "$t/pg.err"; }
+import json, sys
+r = json.load(open(sys.argv[1] + "/results.json"))
+s = {x["name"]: x for x in r["cells"][0]["reps"][0]}
+o, w = s["oltp"], s["wr"]
+assert not o["failed"] and "step wr ended first" in o["info"]["stopped"], o["info"].get("stopped")
+assert o["elapsed"] < 20 and o["metrics"]["tps"]["value"] > 0
+assert w["metrics"]["mb_s"]["value"] > 0 and "oltp" in w["info"]["overlapped"]
+assert max(o["series"]["tps"]["t"]) < 20
+PY
+else
+	echo "skip pgbench in a group: no PostgreSQL"
+fi
+
 # ---- a failing sibling stops the group; the sweep goes on ----
 cat >"$t/fail.yaml" <<Y
 name: fail
