@@ -133,6 +133,19 @@ int spec_steps_flatten(struct node *root, struct diag *d)
 	for (size_t i = 0; i < steps->n; i++)
 		any |= steps->items[i]->kind == NODE_MAP && node_get(steps->items[i], "parallel");
 	int bad = 0;
+	/* A group's name marks its steps: two groups of one name would be one. */
+	for (size_t i = 0; any && i < steps->n; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct node *a = steps->items[i], *b = steps->items[j];
+			const struct node *na = a->kind == NODE_MAP ? node_get(a, "name") : NULL;
+			const struct node *nb = b->kind == NODE_MAP ? node_get(b, "name") : NULL;
+			if (na && nb && na->kind == NODE_SCALAR && nb->kind == NODE_SCALAR &&
+			    node_get(a, "parallel") && !strcmp(na->text, nb->text)) {
+				diag_error(d, &na->pos, "step name '%s' is used twice (also at line %d)",
+				           na->text, nb->pos.line);
+				bad = -EINVAL;
+			}
+		}
 	if (any) {
 		struct node *out = node_new(NODE_SEQ, &steps->pos);
 		for (size_t i = 0; i < steps->n; i++) {
