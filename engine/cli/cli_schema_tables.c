@@ -78,6 +78,7 @@ const struct opt_table *const *cli_schema_tables(void)
 	for (size_t i = 0; head[i]; i++)
 		add(&n, head[i]);
 	add(&n, &step_table);
+	add(&n, &spec_parallel_table);
 	for (size_t w = 0; all[w]; w++)
 		for (size_t i = 0; all[w]->tables && all[w]->tables[i]; i++)
 			add(&n, all[w]->tables[i]);

@@ -10,15 +10,11 @@
 #include "results.h"
 #include "run_env.h"
 
-/* How a cell (or a repetition) ended. */
-enum { STEPS_OK = 0, STEPS_FAILED = 1, STEPS_INTERRUPTED = 2 };
+#include "step_one.h" /* STEPS_*, step_run_first_error */
 
 /* Run every step of `tree` once. rep < 0: a warmup run (not recorded).
  * Returns STEPS_*; a failed step stops the repetition and sets rc's status. */
 int step_run_rep(struct run_env *E, const struct cell *c, const struct node *tree, struct run_cell *rc,
                  long rep, const char *cell_dir);
-
-/* The first error of a diag list as one line ("" when there is none). */
-void step_run_first_error(const struct diag *d, char *buf, size_t len);
 
 #endif

@@ -13,6 +13,7 @@
 #include "spec_opts_table.h"
 #include "spec_hooks.h"
 #include "spec_include.h"
+#include "spec_steps.h"
 #include "spec_load.h"
 
 /* `repeat:` (a count or {min, max, until, metrics}) and `run_order:`. */
@@ -276,6 +277,7 @@ struct spec *spec_open(const char *path, const struct defines *D, struct diag *d
 		return s;
 	}
 	opt_check_keys(root, "scenario", &spec_top_table, d);
+	spec_steps_flatten(root, d); /* parallel: groups to marked steps */
 	const struct node *v;
 	int64_t iv;
 	if ((v = node_get(root, "benchgrid")) &&

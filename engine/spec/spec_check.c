@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "spec_opts_table.h"
+#include "spec_steps.h"
 
 #define SPEC_CHECK_MAX 12
 
@@ -179,13 +180,15 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 	}
 	int bad = 0;
 	/* The common keys from the step table, then the registered workloads. */
-	const char *known[SPEC_CHECK_MAX + 16];
+	const char *known[SPEC_CHECK_MAX + 18];
 	size_t nk = 0;
 	for (size_t i = 0; i < spec_step_table.n && nk < 16; i++)
 		if (!spec_step_table.rows[i].ref && opt_known(&spec_step_table, spec_step_table.rows[i].name))
 			known[nk++] = spec_step_table.rows[i].name;
 	for (size_t w = 0; w < nstep_kinds; w++)
 		known[nk++] = step_kinds[w].name;
+	known[nk++] = SPEC_STEP_GROUP; /* a group's step, flattened (spec_steps.h) */
+	known[nk++] = SPEC_STEP_UNTIL;
 	known[nk] = NULL;
 	if (node_check_keys(st, "step", known, d) < 0)
 		bad = -EINVAL;
@@ -204,6 +207,8 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 	if ((v = node_get(st, "timeout")) && node_as_duration(v, "step.timeout", false, &t, d) < 0)
 		bad = -EINVAL;
 	if ((v = node_get(st, "server_stats")) && node_as_bool(v, "step.server_stats", &b, d) < 0)
+		bad = -EINVAL;
+	if ((v = node_get(st, "background")) && node_as_bool(v, "step.background", &b, d) < 0)
 		bad = -EINVAL;
 	if (check_headline(st, d) < 0)
 		bad = -EINVAL;

@@ -54,6 +54,15 @@ static const struct opt_desc step_rows[] = {
     {"headline", OPT_LIST, NULL, "by the step: iops (random, blocks <= 64 KiB), mb_s (sequential, larger blocks), tps (pgbench), elapsed_s (exec); lat_p99", NULL, "the metrics a person reads first (reports, compare, history, the live line), e.g. [iops, lat_p99_us]", 0, NULL,
      "{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"string\"}}", NULL},
     {"when", OPT_BOOL, NULL, "true", NULL, "run the step only when true: a !lua predicate over the cell's parameters and vars", OPT_ELSEWHERE, NULL, NULL, NULL},
+    {"background", OPT_BOOL, NULL, "false", NULL, "true: the step starts and the next steps start beside it; it runs until the cell's foreground steps end, then is stopped cleanly (its figures cover the overlap)", 0, NULL, NULL, NULL},
+    {"parallel", OPT_MAP, NULL, NULL, NULL, "instead of a workload: a group of steps that start together, {until: all|first, steps: [...]}; the group's when, timeout, record and server_stats apply to its steps", 0, "parallel", NULL, NULL},
+};
+
+static const char *const until_values[] = {"all", "first", NULL};
+
+static const struct opt_desc parallel_rows[] = {
+    {"until", OPT_ENUM, NULL, "all", until_values, "when the group ends: when all its steps have ended, or when the first ends (the others are then stopped cleanly)", 0, NULL, NULL, NULL},
+    {"steps", OPT_LIST, NULL, NULL, NULL, "the steps that start together (two or more; each with its own name and metrics; no when:, background: or parallel: in them)", OPT_REQUIRED, "step", NULL, NULL},
 };
 
 static const struct opt_desc matrix_rows[] = {
@@ -79,8 +88,18 @@ const struct opt_table spec_top_table = {
 const struct opt_table spec_step_table = {
     "step",
     "Steps (steps: [...])",
-    "Each step is a map with one workload key (io, pgbench or exec) and these common keys.",
+    "Each step is a map with one workload key (io, pgbench or exec), or a parallel: group, and these common "
+    "keys.",
     ROWS(step_rows),
+    false,
+};
+
+const struct opt_table spec_parallel_table = {
+    "parallel",
+    "parallel: (a group of steps that start together)",
+    "A step with parallel: runs its steps at once, each on its own thread, each with its own metrics "
+    "(NAME.metric). Their time series count seconds from the start of the first step of the overlap.",
+    ROWS(parallel_rows),
     false,
 };
 

@@ -5,9 +5,10 @@
 
 #include "opt_table.h"
 
-extern const struct opt_table spec_top_table;     /* "scenario" */
-extern const struct opt_table spec_step_table;    /* "step": the keys besides the workload's */
-extern const struct opt_table spec_matrix_table;  /* "matrix" */
-extern const struct opt_table spec_profile_table; /* "profiles" */
+extern const struct opt_table spec_top_table;      /* "scenario" */
+extern const struct opt_table spec_step_table;     /* "step": the keys besides the workload's */
+extern const struct opt_table spec_parallel_table; /* "parallel": a group of steps */
+extern const struct opt_table spec_matrix_table;   /* "matrix" */
+extern const struct opt_table spec_profile_table;  /* "profiles" */
 
 #endif

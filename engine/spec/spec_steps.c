@@ -1,0 +1,188 @@
+/* spec_steps: parallel: groups flattened, background: checked (see
+ * spec_steps.h). */
+#include "spec_steps.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const until_names[] = {"all", "first", NULL};
+
+/* The keys a group step may have besides parallel:, and those its steps
+ * take from it when they do not set them. */
+static const char *const group_keys[] = {"name",   "parallel",     "when", "timeout",
+                                         "record", "server_stats", NULL};
+static const char *const inherited[] = {"when", "timeout", "record", "server_stats", NULL};
+
+/* One step of a group: a map, not a group, not background, no when:. */
+static int check_member(const struct node *m, struct diag *d)
+{
+	if (m->kind != NODE_MAP) {
+		diag_error(
+		    d, &m->pos,
+		    "parallel.steps: each step must be a map (name:, and one of io:, pgbench:, exec:)");
+		return -EINVAL;
+	}
+	int bad = 0;
+	const struct src_pos *p;
+	if ((p = node_key_pos(m, "parallel"))) {
+		diag_error(d, p, "parallel: a group cannot hold another group; list its steps in this one");
+		bad = -EINVAL;
+	}
+	if ((p = node_key_pos(m, "background"))) {
+		diag_error(d, p,
+		           "background: a step of a parallel group runs beside its siblings already; "
+		           "a background step is a step of its own in steps:");
+		bad = -EINVAL;
+	}
+	if ((p = node_key_pos(m, "when"))) {
+		diag_error(d, p, "when: write it on the group (its steps start together or not at all)");
+		bad = -EINVAL;
+	}
+	return bad;
+}
+
+/* The group step g (index i): its keys, until:, its steps. */
+static int check_group(const struct node *g, const struct node *par, int *until, struct diag *d)
+{
+	int bad = node_check_keys(g, "step (a parallel group)", group_keys, d) < 0 ? -EINVAL : 0;
+	*until = 0;
+	if (par->kind != NODE_MAP) {
+		diag_error(d, &par->pos,
+		           "parallel: expected a map {until: all|first, steps: [...]}, found %s",
+		           node_kind_name(par->kind));
+		return -EINVAL;
+	}
+	static const char *const keys[] = {"until", "steps", NULL};
+	if (node_check_keys(par, "parallel", keys, d) < 0)
+		bad = -EINVAL;
+	const struct node *u = node_get(par, "until"), *steps = node_get(par, "steps");
+	if (u && node_as_enum(u, "parallel.until", until_names, until, d) < 0)
+		bad = -EINVAL;
+	if (!steps) {
+		diag_error(d, &par->pos, "parallel: no steps: (the steps that start together)");
+		return -EINVAL;
+	}
+	if (steps->kind != NODE_SEQ || steps->n < 2) {
+		diag_error(d, &steps->pos,
+		           "parallel.steps: expected a list of at least two steps (one step alone is a "
+		           "step of steps:)");
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < steps->n; k++)
+		if (check_member(steps->items[k], d) < 0)
+			bad = -EINVAL;
+	return bad;
+}
+
+/* The group's steps into out, each marked and given the group's settings. */
+static void push_members(struct node *out, const struct node *g, const struct node *par, size_t i, int until)
+{
+	char name[128];
+	const struct node *nn = node_get(g, "name");
+	if (nn && nn->kind == NODE_SCALAR)
+		snprintf(name, sizeof(name), "%s", nn->text);
+	else
+		snprintf(name, sizeof(name), "group%zu", i + 1);
+	const struct node *steps = node_get(par, "steps");
+	for (size_t k = 0; k < steps->n; k++) {
+		struct node *m = node_clone(steps->items[k]);
+		for (size_t h = 0; inherited[h]; h++) {
+			const struct node *v = node_get(g, inherited[h]);
+			if (v && !node_get(m, inherited[h]))
+				node_map_put(m, inherited[h], node_key_pos(g, inherited[h]), node_clone(v));
+		}
+		node_map_put(m, SPEC_STEP_GROUP, node_key_pos(g, "parallel"),
+		             node_new_scalar(name, &par->pos));
+		node_map_put(m, SPEC_STEP_UNTIL, node_key_pos(g, "parallel"),
+		             node_new_scalar(until_names[until], &par->pos));
+		node_seq_push(out, m);
+	}
+}
+
+/* A background step needs a foreground step after it to run beside. */
+static int check_background(const struct node *steps, struct diag *d)
+{
+	int bad = 0;
+	for (size_t i = 0; i < steps->n; i++) {
+		const struct node *st = steps->items[i];
+		const struct node *v = st->kind == NODE_MAP ? node_get(st, "background") : NULL;
+		bool bg = spec_step_background(st); /* a bad value: check_step says so */
+		bool fg_after = false;
+		for (size_t j = i + 1; j < steps->n && !fg_after; j++)
+			fg_after = !spec_step_background(steps->items[j]);
+		if (bg && !fg_after && v) {
+			diag_error(d, &v->pos,
+			           "step.background: no foreground step after it to run beside (a "
+			           "background step runs until the cell's next foreground steps end)");
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
+int spec_steps_flatten(struct node *root, struct diag *d)
+{
+	size_t at = 0;
+	while (at < root->n && strcmp(root->keys[at], "steps"))
+		at++;
+	if (at == root->n || root->items[at]->kind != NODE_SEQ)
+		return 0; /* spec_check reports it */
+	struct node *steps = root->items[at];
+	bool any = false;
+	for (size_t i = 0; i < steps->n; i++)
+		any |= steps->items[i]->kind == NODE_MAP && node_get(steps->items[i], "parallel");
+	int bad = 0;
+	/* A group's name marks its steps: two groups of one name would be one. */
+	for (size_t i = 0; any && i < steps->n; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct node *a = steps->items[i], *b = steps->items[j];
+			const struct node *na = a->kind == NODE_MAP ? node_get(a, "name") : NULL;
+			const struct node *nb = b->kind == NODE_MAP ? node_get(b, "name") : NULL;
+			if (na && nb && na->kind == NODE_SCALAR && nb->kind == NODE_SCALAR &&
+			    node_get(a, "parallel") && !strcmp(na->text, nb->text)) {
+				diag_error(d, &na->pos, "step name '%s' is used twice (also at line %d)",
+				           na->text, nb->pos.line);
+				bad = -EINVAL;
+			}
+		}
+	if (any) {
+		struct node *out = node_new(NODE_SEQ, &steps->pos);
+		for (size_t i = 0; i < steps->n; i++) {
+			const struct node *st = steps->items[i];
+			const struct node *par = st->kind == NODE_MAP ? node_get(st, "parallel") : NULL;
+			int until = 0;
+			if (!par) {
+				node_seq_push(out, node_clone(st));
+			} else if (check_group(st, par, &until, d) < 0) {
+				bad = -EINVAL;
+			} else {
+				push_members(out, st, par, i, until);
+			}
+		}
+		node_free(steps);
+		root->items[at] = steps = out;
+	}
+	if (check_background(steps, d) < 0)
+		bad = -EINVAL;
+	return bad;
+}
+
+const char *spec_step_group(const struct node *step, bool *first)
+{
+	const struct node *g = node_get(step, SPEC_STEP_GROUP), *u = node_get(step, SPEC_STEP_UNTIL);
+	*first = u && u->kind == NODE_SCALAR && !strcmp(u->text, "first");
+	return g && g->kind == NODE_SCALAR ? g->text : NULL;
+}
+
+bool spec_step_background(const struct node *step)
+{
+	const struct node *v = step && step->kind == NODE_MAP ? node_get(step, "background") : NULL;
+	bool bg = false;
+	struct diag q;
+	diag_init(&q);
+	if (v)
+		node_as_bool(v, "step.background", &bg, &q);
+	diag_free(&q);
+	return bg;
+}
