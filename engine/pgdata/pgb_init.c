@@ -20,6 +20,7 @@
 #include <time.h>
 #include <libpq-fe.h>
 #include "clock.h"
+#include "tpcc_init.h"
 
 #define PGB_NBRANCHES 1
 #define PGB_NTELLERS  10
@@ -333,6 +334,8 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volatile sig_atomic_t *stop,
                      double timeout, struct step_result *res, struct diag *d)
 {
+	if (o->tpcc)
+		return tpcc_init_run(conninfo, o, stop, timeout, res, d);
 	if (o->scale < 1) {
 		diag_error(d, NULL, "pgbench init: scale must be at least 1 (got %d)", o->scale);
 		return -EINVAL;

@@ -74,6 +74,43 @@ static int pgbio_tablespace(const struct node *map, const char *what, struct pgb
 	return -EINVAL;
 }
 
+/* kind: tpcc takes warehouses (and fillfactor, unlogged, tablespace);
+ * pgbench's own options do not apply to it, nor warehouses to pgbench. */
+static int pgbio_kind(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d)
+{
+	static const char *const pgbench_only[] = {"scale", "partitions", "partition_method", "server_side",
+	                                           "foreign_keys"};
+	const struct node *x = node_get(map, "kind"), *w = node_get(map, "warehouses");
+	char name[96];
+	int e = 0, rc = 0;
+
+	if (x) {
+		snprintf(name, sizeof(name), "%s.kind", what);
+		if (node_as_enum(x, name, pgb_init_kind_values, &e, d))
+			return -EINVAL;
+	}
+	o->tpcc = e == 1;
+	if (!o->tpcc) {
+		if (w) {
+			diag_error(d, &w->pos, "%s.warehouses: needs kind: tpcc", what);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	o->warehouses = 1;
+	rc |= pgbio_int(map, what, "warehouses", 1, 100000, &o->warehouses, d);
+	for (size_t i = 0; i < sizeof(pgbench_only) / sizeof(pgbench_only[0]); i++) {
+		const struct node *y = node_get(map, pgbench_only[i]);
+
+		if (y) {
+			diag_error(d, &y->pos, "%s.%s: not with kind: tpcc (pgbench's tables only)", what,
+			           pgbench_only[i]);
+			rc = -EINVAL;
+		}
+	}
+	return rc;
+}
+
 int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d)
 {
 	int rc = 0;
@@ -95,6 +132,7 @@ int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_ini
 	rc |= pgbio_bool(map, what, "server_side", &o->server_side, d);
 	rc |= pgbio_bool(map, what, "foreign_keys", &o->foreign_keys, d);
 	rc |= pgbio_tablespace(map, what, o, d);
+	rc |= pgbio_kind(map, what, o, d);
 	rc |= opt_check_values(map, what, &pgb_init_opt_table, d);
 	return rc ? -EINVAL : 0;
 }

@@ -22,12 +22,15 @@ struct pgb_init_opts {
 	bool server_side;              /* generate rows in the server (generate_series) */
 	bool foreign_keys;             /* add pgbench's foreign keys after the primary keys */
 	bool partition_hash;           /* partitions by hash instead of range (pgbench --partition-method) */
+	bool tpcc;                     /* kind: tpcc: TPC-C's tables (tpcc_init.h) instead of pgbench's */
+	int warehouses;                /* kind: tpcc: >= 1 */
 	struct src_pos tablespace_pos; /* where tablespace was given, for later checks */
 };
 
 /* Fill o from map (keys scale, fillfactor, unlogged, tablespace, partitions,
- * partition_method, server_side, foreign_keys); NULL or a null node gives
- * the defaults (scale 1, the rest off). Errors name `what`.key
+ * partition_method, server_side, foreign_keys; kind: tpcc with warehouses,
+ * fillfactor, unlogged, tablespace); NULL or a null node gives the defaults
+ * (scale 1, the rest off; kind: tpcc, 1 warehouse). Errors name `what`.key
  * ("pgbench.init.scale") at the value's position. o->tablespace points into
  * the node. 0 or -EINVAL. */
 int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d);

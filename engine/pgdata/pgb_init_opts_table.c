@@ -2,6 +2,7 @@
 #include "pgb_init_opts_table.h"
 
 const char *const pgb_init_method_values[] = {"range", "hash", NULL};
+const char *const pgb_init_kind_values[] = {"pgbench", "tpcc", NULL};
 
 /* clang-format off */
 static const struct opt_desc init_rows[] = {
@@ -13,6 +14,8 @@ static const struct opt_desc init_rows[] = {
     {"partition_method", OPT_ENUM, NULL, "range", pgb_init_method_values, "(--partition-method)", 0, NULL, NULL, NULL},
     {"server_side", OPT_BOOL, NULL, "false", NULL, "generate the rows in the server (-I dtGvp) instead of COPY", 0, NULL, NULL, NULL},
     {"foreign_keys", OPT_BOOL, NULL, "false", NULL, "add pgbench's foreign keys (--foreign-keys)", 0, NULL, NULL, NULL},
+    {"kind", OPT_ENUM, NULL, "pgbench", pgb_init_kind_values, "pgbench's tables, or tpcc: TPC-C's nine tables for builtin tpcc-like (docs/steps/tpcc-like.md)", 0, NULL, NULL, NULL},
+    {"warehouses", OPT_INT, NULL, "1", NULL, "kind: tpcc: TPC-C warehouses (about 100 MB each)", 0, NULL, NULL, "1..100000"},
 };
 /* clang-format on */
 

@@ -132,6 +132,7 @@ static int pgbc_send(struct pgbc_client *c, const struct pgb_cmd *cmd)
 	const struct pgb_script *sc = &cfg->prog->scripts[c->script];
 	int ok;
 
+	c->rolled_back |= cmd->rollback;
 	for (int k = 0; k < cmd->nparams; k++) {
 		const struct pgb_val *v = &c->vars[cmd->param_var[k]];
 
@@ -215,11 +216,16 @@ static void pgbc_end_txn(struct pgbc_client *c, int64_t now, bool failed)
 		int64_t lat = now - c->txn_begin;
 
 		hist_record(&t->lat, (uint64_t)(lat > 0 ? lat : 0));
+		if (t->script_lat) {
+			hist_record(&t->script_lat[c->script], (uint64_t)(lat > 0 ? lat : 0));
+			t->script_rb[c->script] += c->rolled_back;
+		}
 		t->ntx++;
 		t->latsum += lat;
 		__atomic_store_n(&t->ntx_pub, t->ntx, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->latsum_pub, t->latsum, __ATOMIC_RELAXED);
 	}
+	c->rolled_back = false;
 	c->ntx++;
 	if (t->sh->cfg->connect_per_txn)
 		pgbc_disconnect(c);

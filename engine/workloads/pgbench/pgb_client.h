@@ -80,8 +80,9 @@ struct pgbc_client {
 	int64_t sched, txn_begin, cmd_begin, wake; /* ns */
 	bool *prepared;                            /* per script, on the current connection */
 	struct pgb_val *vars;
-	bool err_retry; /* the statement failed with a retryable error */
-	char *qbuf;     /* simple protocol: the statement with values */
+	bool err_retry;   /* the statement failed with a retryable error */
+	bool rolled_back; /* the transaction sent a ROLLBACK command */
+	char *qbuf;       /* simple protocol: the statement with values */
 	size_t qcap;
 	char pval[PGB_MAX_PARAMS][32];
 	const char *pv[PGB_MAX_PARAMS];
@@ -111,6 +112,9 @@ struct pgbc_thread {
 	int64_t ntx_pub, latsum_pub;
 	int64_t ntx, failed, latsum, connections, conn_ns;
 	struct hist lat;
+	/* several scripts: per script, latencies and ROLLBACK-ended transactions */
+	struct hist *script_lat;
+	int64_t *script_rb;
 	double *cmd_ns;
 	int64_t *cmd_n;
 	/* retries, latency limit, logs (pgb_retry.c, pgb_log.c) */

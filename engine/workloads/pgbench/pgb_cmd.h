@@ -45,7 +45,8 @@ struct pgb_cmd {
 	char **frag;    /* simple protocol: the nparams+1 pieces between variables */
 	size_t *fraglen;
 	enum pgb_gset gset;
-	char *prefix; /* \gset/\aset: prefix of the variables' names */
+	bool rollback; /* the command is ROLLBACK (counted per script) */
+	char *prefix;  /* \gset/\aset: prefix of the variables' names */
 	/* SET, SETSHELL: var = expr; SLEEP: expr * unit_us microseconds;
 	 * IF, ELIF: expr is the condition */
 	int var;

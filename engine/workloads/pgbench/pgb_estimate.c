@@ -52,6 +52,10 @@ void pgb_estimate(const struct node *o, struct step_estimate *e)
 	if (init) {
 		e->basis = "init";
 		e->load_scale = init->kind == NODE_MAP ? est_number(node_get(init, "scale"), 1) : 1;
+		const struct node *k = init->kind == NODE_MAP ? node_get(init, "kind") : NULL;
+		/* a TPC-C warehouse: ~100 MB, about 7 pgbench scale units */
+		if (k && k->kind == NODE_SCALAR && !strcmp(k->text, "tpcc"))
+			e->load_scale = 7 * est_number(node_get(init, "warehouses"), 1);
 	} else if (node_get(o, "duration")) {
 		e->basis = "duration";
 		e->seconds = est_seconds(node_get(o, "duration"), 0);

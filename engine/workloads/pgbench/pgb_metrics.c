@@ -8,6 +8,10 @@ static const char *const names[] = {
     /* the load (wl_pgbench.c) */
     "tps", "transactions", "failed", "lat_mean_ms", "lat_stddev_ms", "lat_p50_ms", "lat_p90_ms", "lat_p95_ms",
     "lat_p99_ms", "lat_max_ms", "duration_s", "conn_mean_ms",
+    /* several scripts: per script (script_NAME_tps, ..._lat_p99_ms, ..._rollbacks) */
+    "script_*",
+    /* builtin tpcc-like: new-orders per minute, committed and all; rollbacks */
+    "nopm", "tpmc", "new_order_rollback_pct",
     /* report_statements: one per statement of the scripts */
     "stmt*_ms",
     /* the database's counters around the load */
@@ -16,7 +20,7 @@ static const char *const names[] = {
     "retried", "retries", "serialization_failures", "deadlock_failures", "late", "skipped",
     /* an init: step's phases (pgb_init.c) */
     "init_s", "init_drop_s", "init_create_s", "init_load_s", "init_vacuum_s", "init_pkeys_s", "init_fkeys_s",
-    NULL};
+    "init_rows", NULL};
 
 static const char *const series[] = {"tps", "lat_ms", NULL};
 

@@ -3,7 +3,7 @@
 
 #define ROWS(a) (a), sizeof(a) / sizeof((a)[0])
 
-const char *const pgb_builtin_values[] = {"tpcb-like", "simple-update", "select-only", NULL};
+const char *const pgb_builtin_values[] = {"tpcb-like", "simple-update", "select-only", "tpcc-like", NULL};
 const char *const pgb_protocol_values[] = {"simple", "extended", "prepared", NULL};
 const char *const pgb_connect_values[] = {"per_session", "per_transaction", NULL};
 

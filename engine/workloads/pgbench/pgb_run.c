@@ -19,8 +19,29 @@ void pgb_run_out_free(struct pgb_run_out *out)
 {
 	free(out->cmd_ns);
 	free(out->cmd_n);
+	free(out->script_lat);
+	free(out->script_rb);
 	out->cmd_ns = NULL;
 	out->cmd_n = NULL;
+	out->script_lat = NULL;
+	out->script_rb = NULL;
+}
+
+/* Per-script histograms and ROLLBACK counts (left NULL without memory:
+ * the figures are then missing, the run goes on). */
+static void pgb_run_script_stats(int n, struct hist **lat, int64_t **rb)
+{
+	*lat = calloc((size_t)n, sizeof(**lat));
+	*rb = calloc((size_t)n, sizeof(**rb));
+	if (!*lat || !*rb) {
+		free(*lat);
+		free(*rb);
+		*lat = NULL;
+		*rb = NULL;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		hist_init(&(*lat)[i]);
 }
 
 static void pgbc_sleep_ns(int64_t ns)
@@ -87,6 +108,8 @@ static void pgbc_setup(struct pgbc_run *r)
 		hist_init(&t->lat);
 		t->cmd_ns = calloc(sh->ncmd + 1, sizeof(double));
 		t->cmd_n = calloc(sh->ncmd + 1, sizeof(int64_t));
+		if (cfg->prog->nscripts > 1) /* per-script figures (pgb_run_out) */
+			pgb_run_script_stats(cfg->prog->nscripts, &t->script_lat, &t->script_rb);
 		t->rngs = trng[i];
 		if (cfg->rate > 0)
 			t->sched_mean_us = pgb_rand_throttle_us(cfg->rate, r->nth);
@@ -188,6 +211,12 @@ static void pgbc_collect(struct pgbc_run *r, struct pgb_run_out *out)
 			out->cmd_ns[k] += t->cmd_ns[k];
 			out->cmd_n[k] += t->cmd_n[k];
 		}
+		for (int s = 0; s < r->cfg->prog->nscripts && t->script_lat && out->script_lat; s++) {
+			hist_merge(&out->script_lat[s], &t->script_lat[s]);
+			out->script_rb[s] += t->script_rb[s];
+		}
+		free(t->script_lat);
+		free(t->script_rb);
 		free(t->cmd_ns);
 		free(t->cmd_n);
 		if (t->ep >= 0)
@@ -222,6 +251,8 @@ int pgb_run(const struct pgb_run_cfg *cfg, struct pgb_run_out *out)
 	out->ncmd = r.sh.ncmd;
 	out->cmd_ns = calloc(r.sh.ncmd + 1, sizeof(double));
 	out->cmd_n = calloc(r.sh.ncmd + 1, sizeof(int64_t));
+	if (p->nscripts > 1)
+		pgb_run_script_stats(p->nscripts, &out->script_lat, &out->script_rb);
 	if (!r.th || !r.cl || !r.sh.cmd_base || !out->cmd_ns || !out->cmd_n) {
 		free(r.th);
 		free(r.cl);

@@ -57,8 +57,11 @@ struct pgb_run_out {
 	int ncmd;             /* commands over all scripts, in script order */
 	double *cmd_ns;       /* per command: summed latency (ns) */
 	int64_t *cmd_n;       /* per command: executions */
-	bool stopped;         /* the stop flag ended the run */
-	char error[4096];     /* non-empty when the run failed */
+	/* several scripts: per script, in script order (NULL with one script) */
+	struct hist *script_lat; /* latencies of its completed transactions */
+	int64_t *script_rb;      /* of those, the ones that sent a ROLLBACK */
+	bool stopped;            /* the stop flag ended the run */
+	char error[4096];        /* non-empty when the run failed */
 	/* retries, failures by kind, late and skipped (pgb_fail_opts.h) */
 	struct pgb_fail_out fail;
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "pgb_script_meta.h"
 #include "pgb_script_util.h"
 
@@ -174,6 +175,7 @@ static int pgbs_scan_sql(struct pgb_script *sc, struct pgbs_scan *st, const char
 	if (!(c.text = pgbs_sql_text(l, q)))
 		return -ENOMEM;
 	pgbs_unescape_semicolons(c.text);
+	c.rollback = !strcasecmp(c.text, "rollback") || !strcasecmp(c.text, "abort");
 	if (*c.text && pgbs_push(sc, &c)) {
 		free(c.text);
 		return -ENOMEM;

@@ -24,6 +24,8 @@
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
 #include "pgb_opts_table.h"
+#include "pgb_script_figs.h"
+#include "pgb_tpcc.h"
 #include "safe_file.h"
 #include "tail.h"
 
@@ -32,6 +34,7 @@ struct pgbw_opts {
 	struct pgb_init_opts init;
 	struct pgb_prog prog;
 	bool uses_builtin;
+	bool tpcc; /* builtin tpcc-like: :scale from warehouse, its figures */
 	int protocol;
 	int64_t clients, threads, transactions, scale;
 	uint64_t seed;
@@ -137,6 +140,28 @@ static bool pgbw_is_inline(const char *s)
 	return strchr(s, '\n') || strchr(s, ';') || s[strspn(s, " \t")] == '\\';
 }
 
+/* A builtin: one script, or the scripts of a mix (tpcc-like's five, their
+ * weights times `weight`). */
+static int pgbw_add_builtin(struct pgbw_opts *o, const char *name, int64_t weight, const struct src_pos *pos,
+                            struct diag *d)
+{
+	int n, rc = 0;
+	const struct pgb_builtin_part *mix = pgb_builtin_mix(name, &n);
+
+	o->uses_builtin = true;
+	if (!mix)
+		return pgb_prog_add(&o->prog, name, pgb_builtin(name), (int)weight, pos, false, d);
+	if (!strcmp(name, "tpcc-like")) {
+		o->tpcc = true;
+		o->protocol = PGB_PROTO_PREPARED; /* its scripts use pipelines; protocol: wins */
+		o->vacuum = false;                /* pgbench's tables are not there; vacuum: wins */
+	}
+	for (int i = 0; i < n && !rc; i++)
+		rc = pgb_prog_add(&o->prog, mix[i].name, mix[i].text, (int)(mix[i].weight * weight), pos,
+		                  false, d);
+	return rc;
+}
+
 /* Add one script given as a string (file[@weight] or inline text) or a map
  * {file|text|builtin, weight}. `files` false (check time): file scripts are
  * only validated as names. */
@@ -200,10 +225,8 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 					builtin = pgb_builtin_values[b];
 		}
 	}
-	if (builtin) {
-		o->uses_builtin = true;
-		return pgb_prog_add(&o->prog, builtin, pgb_builtin(builtin), (int)weight, &tn->pos, false, d);
-	}
+	if (builtin)
+		return pgbw_add_builtin(o, builtin, weight, &tn->pos, d);
 	if (text) {
 		struct src_pos pos = tn->pos;
 
@@ -318,11 +341,8 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		diag_error(d, &opts->pos, "pgbench: give only one of builtin, script, scripts");
 		rc = -EINVAL;
 	} else if (b) {
-		if (!node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d)) {
-			o->uses_builtin = true;
-			pgb_prog_add(&o->prog, pgb_builtin_values[e], pgb_builtin(pgb_builtin_values[e]), 1,
-			             &b->pos, false, d);
-		}
+		if (!node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d))
+			pgbw_add_builtin(o, pgb_builtin_values[e], 1, &b->pos, d);
 	} else if (s) {
 		pgbw_add_script(o, s, scenario_dir, files, d);
 	} else if (ss) {
@@ -514,15 +534,18 @@ static int pgbw_scale(PGconn *mon, struct pgbw_opts *o, const struct step_ctx *c
 {
 	if (o->scale)
 		return 0;
-	PGresult *r = PQexec(mon, "select count(*) from pgbench_branches");
+	PGresult *r =
+	    PQexec(mon, o->tpcc ? "select count(*) from warehouse" : "select count(*) from pgbench_branches");
 
 	if (PQresultStatus(r) == PGRES_TUPLES_OK)
 		o->scale = atoll(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	if (o->scale <= 0 && o->uses_builtin) {
 		pgbw_fail(res, cx,
-		          "cannot read the scale from pgbench_branches (no pgbench tables? run a "
-		          "step with init: first, or set scale:)");
+		          o->tpcc ? "cannot read the number of warehouses from warehouse (no TPC-C tables? "
+		                    "run a step with init: {kind: tpcc} first, or set scale:)"
+		                  : "cannot read the scale from pgbench_branches (no pgbench tables? run a "
+		                    "step with init: first, or set scale:)");
 		return -EIO;
 	}
 	if (o->scale <= 0)
@@ -559,6 +582,7 @@ static void pgbw_metrics(const struct pgbw_opts *o, const struct pgb_run_out *ou
 	result_metric(res, "duration_s", out->elapsed, "s");
 	if (o->per_txn && out->connections)
 		result_metric(res, "conn_mean_ms", out->conn_time * 1e3 / out->connections, "ms");
+	pgb_script_figs(&o->prog, out, o->tpcc, res);
 	if (o->report_statements) {
 		for (int k = 0, s = 0, c = 0; k < out->ncmd; k++, c++) {
 			while (c >= o->prog.scripts[s].ncmd)
