@@ -20,6 +20,7 @@
 #include <time.h>
 #include <libpq-fe.h>
 #include "clock.h"
+#include "ycsb_init.h"
 
 #define PGB_NBRANCHES 1
 #define PGB_NTELLERS  10
@@ -384,6 +385,11 @@ int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volati
 	}
 	int ff = o->fillfactor ? o->fillfactor : 100;
 
+	if (o->ycsb) { /* YCSB's usertable instead (ycsb_init.h) */
+		if (!(rc = ycsb_init_load(c, o, tsq, res)))
+			result_metric(res, "init_s", clock_mono() - t0, "s");
+		goto out;
+	}
 	t = clock_mono();
 	if (pgbi_exec(
 	        c,

@@ -74,12 +74,42 @@ static int pgbio_tablespace(const struct node *map, const char *what, struct pgb
 	return -EINVAL;
 }
 
+/* kind: ycsb and its options (which pgbench's kind does not take) */
+static int pgbio_kind(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d)
+{
+	static const char *const ycsb_only[] = {"records", "fields", "field_length", NULL};
+	static const char *const pgb_only[] = {"scale",       "partitions",   "partition_method",
+	                                       "server_side", "foreign_keys", NULL};
+	const struct node *x = node_get(map, "kind");
+	char name[96];
+	int e = 0, rc = 0;
+
+	snprintf(name, sizeof(name), "%s.kind", what);
+	if (x && node_as_enum(x, name, pgb_init_kind_values, &e, d))
+		return -EINVAL;
+	o->ycsb = e == 1;
+	const char *const *other = o->ycsb ? pgb_only : ycsb_only;
+	for (size_t i = 0; other[i]; i++)
+		if ((x = node_get(map, other[i]))) {
+			diag_error(d, &x->pos, "%s.%s: not an option of kind %s", what, other[i],
+			           o->ycsb ? "ycsb" : "pgbench");
+			rc = -EINVAL;
+		}
+	rc |= pgbio_int(map, what, "records", 1, INT32_MAX, &o->records, d);
+	rc |= pgbio_int(map, what, "fields", 1, 100, &o->fields, d);
+	rc |= pgbio_int(map, what, "field_length", 1, 65536, &o->field_length, d);
+	return rc;
+}
+
 int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d)
 {
 	int rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->scale = 1;
+	o->records = 1000;
+	o->fields = 10;
+	o->field_length = 100;
 	if (!map || map->kind == NODE_NULL)
 		return 0;
 	/* An unknown key is one error among the others, not the only one. */
@@ -95,6 +125,7 @@ int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_ini
 	rc |= pgbio_bool(map, what, "server_side", &o->server_side, d);
 	rc |= pgbio_bool(map, what, "foreign_keys", &o->foreign_keys, d);
 	rc |= pgbio_tablespace(map, what, o, d);
+	rc |= pgbio_kind(map, what, o, d);
 	rc |= opt_check_values(map, what, &pgb_init_opt_table, d);
 	return rc ? -EINVAL : 0;
 }

@@ -23,10 +23,16 @@ struct pgb_init_opts {
 	bool foreign_keys;             /* add pgbench's foreign keys after the primary keys */
 	bool partition_hash;           /* partitions by hash instead of range (pgbench --partition-method) */
 	struct src_pos tablespace_pos; /* where tablespace was given, for later checks */
+	/* kind: ycsb loads YCSB's usertable instead (ycsb_init.h) */
+	bool ycsb;
+	int records;      /* usertable rows, default 1000 */
+	int fields;       /* field0..fieldN-1, default 10 */
+	int field_length; /* bytes per field, default 100 */
 };
 
 /* Fill o from map (keys scale, fillfactor, unlogged, tablespace, partitions,
- * partition_method, server_side, foreign_keys); NULL or a null node gives
+ * partition_method, server_side, foreign_keys; kind, records, fields,
+ * field_length); NULL or a null node gives
  * the defaults (scale 1, the rest off). Errors name `what`.key
  * ("pgbench.init.scale") at the value's position. o->tablespace points into
  * the node. 0 or -EINVAL. */

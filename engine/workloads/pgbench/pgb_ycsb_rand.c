@@ -2,6 +2,7 @@
 #include "pgb_ycsb_rand.h"
 
 #include <math.h>
+#include "ycsb_key.h"
 
 double pgb_ycsb_zeta(int64_t st, int64_t n, double theta, double initial)
 {
@@ -36,14 +37,7 @@ int64_t pgb_ycsb_zipf_draw(struct pgb_rng *r, int64_t n, double zetan)
 
 int64_t pgb_ycsb_fnv64(int64_t v)
 {
-	uint64_t h = 0xCBF29CE484222325ULL, x = (uint64_t)v;
-	for (int i = 0; i < 8; i++) {
-		h ^= x & 0xff;
-		x >>= 8;
-		h *= 1099511628211ULL;
-	}
-	int64_t s = (int64_t)h;
-	return s < 0 && s != INT64_MIN ? -s : s; /* Java's Math.abs */
+	return ycsb_fnv64(v);
 }
 
 int64_t pgb_ycsb_scrambled(struct pgb_rng *r, int64_t lb, int64_t ub)

@@ -24,6 +24,9 @@
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
 #include "pgb_opts_table.h"
+#include "pgb_ycsb.h"
+#include "pgb_ycsb_opts_table.h"
+#include "pgb_ycsb_rand.h"
 #include "safe_file.h"
 #include "tail.h"
 
@@ -32,6 +35,7 @@ struct pgbw_opts {
 	struct pgb_init_opts init;
 	struct pgb_prog prog;
 	bool uses_builtin;
+	bool ycsb; /* builtin: ycsb-like (its insert sequence restarts per run) */
 	int protocol;
 	int64_t clients, threads, transactions, scale;
 	uint64_t seed;
@@ -200,6 +204,11 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 					builtin = pgb_builtin_values[b];
 		}
 	}
+	if (builtin && !strcmp(builtin, "ycsb-like")) {
+		diag_error(d, &tn->pos,
+		           "pgbench script: ycsb-like is a mix of scripts: give it as pgbench.builtin");
+		return -EINVAL;
+	}
 	if (builtin) {
 		o->uses_builtin = true;
 		return pgb_prog_add(&o->prog, builtin, pgb_builtin(builtin), (int)weight, &tn->pos, false, d);
@@ -276,6 +285,27 @@ static int pgbw_defines(struct pgbw_opts *o, const struct node *x, struct diag *
 	return rc;
 }
 
+/* builtin: one script, or ycsb-like's mix (pgb_ycsb.h). */
+static int pgbw_builtin(struct pgbw_opts *o, const struct node *opts, const struct node *b, struct diag *d)
+{
+	struct pgb_ycsb_opts y;
+	int e;
+
+	if (node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d))
+		return 0; /* counted in d */
+	if (strcmp(pgb_builtin_values[e], "ycsb-like")) {
+		o->uses_builtin = true;
+		pgb_prog_add(&o->prog, pgb_builtin_values[e], pgb_builtin(pgb_builtin_values[e]), 1, &b->pos,
+		             false, d);
+		return 0;
+	}
+	o->ycsb = true;
+	o->vacuum = false; /* pgbench's tables are not its data */
+	if (pgb_ycsb_parse(node_get(opts, "ycsb"), &y, d) || pgb_ycsb_add(&o->prog, &y, &b->pos, d))
+		return -EINVAL;
+	return 0;
+}
+
 /* Read and validate every option; files only when `files`. */
 static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
                       struct diag *d)
@@ -318,11 +348,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		diag_error(d, &opts->pos, "pgbench: give only one of builtin, script, scripts");
 		rc = -EINVAL;
 	} else if (b) {
-		if (!node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d)) {
-			o->uses_builtin = true;
-			pgb_prog_add(&o->prog, pgb_builtin_values[e], pgb_builtin(pgb_builtin_values[e]), 1,
-			             &b->pos, false, d);
-		}
+		rc |= pgbw_builtin(o, opts, b, d);
 	} else if (s) {
 		pgbw_add_script(o, s, scenario_dir, files, d);
 	} else if (ss) {
@@ -336,6 +362,10 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 	} else {
 		o->uses_builtin = true;
 		pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false, d);
+	}
+	if ((x = node_get(opts, "ycsb")) && !o->ycsb) {
+		diag_error(d, &x->pos, "pgbench.ycsb: only with builtin: ycsb-like");
+		rc = -EINVAL;
 	}
 	if ((x = node_get(opts, "protocol")) &&
 	    !node_as_enum(x, "pgbench.protocol", pgb_protocol_values, &e, d))
@@ -716,6 +746,8 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 		rc = -EIO;
 	} else {
 		rc = pgbw_scale(mon, &o, cx, res);
+		if (o.ycsb) /* YCSB's insert key sequence starts again at records */
+			pgb_ycsb_seq_reset();
 		if (!rc)
 			rc = pgbw_run_load(mon, &o, cx, res);
 	}
@@ -749,7 +781,7 @@ const struct workload_ops wl_pgbench_ops = {
     .name = "pgbench",
     .help = "pgbench-compatible PostgreSQL load (builtin or custom scripts) or pgbench's data load (init:)",
     .step_row = &pgbw_step_row,
-    .tables = (const struct opt_table *const[]){&pgb_opt_table, &pgb_script_table, NULL},
+    .tables = (const struct opt_table *const[]){&pgb_opt_table, &pgb_script_table, &pgb_ycsb_table, NULL},
     .metrics = &pgb_metric_names,
     .check = pgbw_check,
     .run = pgbw_run,
