@@ -87,7 +87,7 @@ static int pgbio_kind(const struct node *map, const char *what, struct pgb_init_
 	snprintf(name, sizeof(name), "%s.kind", what);
 	if (x && node_as_enum(x, name, pgb_init_kind_values, &e, d))
 		return -EINVAL;
-	o->ycsb = e == 1;
+	o->ycsb = !strcmp(pgb_init_kind_values[e], "ycsb"); /* by name: other kinds may come */
 	const char *const *other = o->ycsb ? pgb_only : ycsb_only;
 	for (size_t i = 0; other[i]; i++)
 		if ((x = node_get(map, other[i]))) {

@@ -65,9 +65,9 @@ int64_t pgb_ycsb_latest(struct pgb_rng *r, int64_t lb, int64_t ub)
 
 static int64_t pgb_ycsb_count;
 
-void pgb_ycsb_seq_reset(void)
+void pgb_ycsb_seq_reset(int64_t inserted)
 {
-	__atomic_store_n(&pgb_ycsb_count, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&pgb_ycsb_count, inserted > 0 ? inserted : 0, __ATOMIC_RELAXED);
 }
 
 int64_t pgb_ycsb_insert_next(int64_t base)

@@ -26,8 +26,9 @@
  * current n (YCSB keeps the first n's 2/n term, a quirk below 10^-6).
  *
  * The insert key sequence (YCSB's transactioninsertkeysequence) is one
- * counter for the whole process, restarted by each ycsb-like run
- * (pgb_ycsb_seq_reset): ycsb_insert_next(base) = base + inserts so far,
+ * counter for the whole process, set by each ycsb-like run before its
+ * clients start (pgb_ycsb_seq_reset(rows already inserted after the
+ * load)): ycsb_insert_next(base) = base + inserts so far,
  * ycsb_insert_last(base) = the last one handed out (base - 1 + count). */
 #ifndef BENCHGRID_PGB_YCSB_RAND_H
 #define BENCHGRID_PGB_YCSB_RAND_H
@@ -50,7 +51,7 @@ int64_t pgb_ycsb_latest(struct pgb_rng *r, int64_t lb, int64_t ub);
 /* ycsb_hash(v): YCSB's fnvhash64. */
 int64_t pgb_ycsb_fnv64(int64_t v);
 
-void pgb_ycsb_seq_reset(void);
+void pgb_ycsb_seq_reset(int64_t inserted);
 int64_t pgb_ycsb_insert_next(int64_t base);
 int64_t pgb_ycsb_insert_last(int64_t base);
 

@@ -35,7 +35,8 @@ struct pgbw_opts {
 	struct pgb_init_opts init;
 	struct pgb_prog prog;
 	bool uses_builtin;
-	bool ycsb; /* builtin: ycsb-like (its insert sequence restarts per run) */
+	bool ycsb;            /* builtin: ycsb-like (its insert sequence is set per run) */
+	int64_t ycsb_records; /* its records: keys 0 .. records-1 were loaded */
 	int protocol;
 	int64_t clients, threads, transactions, scale;
 	uint64_t seed;
@@ -303,7 +304,20 @@ static int pgbw_builtin(struct pgbw_opts *o, const struct node *opts, const stru
 	o->vacuum = false; /* pgbench's tables are not its data */
 	if (pgb_ycsb_parse(node_get(opts, "ycsb"), &y, d) || pgb_ycsb_add(&o->prog, &y, &b->pos, d))
 		return -EINVAL;
+	o->ycsb_records = y.records;
 	return 0;
+}
+
+/* ycsb-like: the insert sequence goes on after the rows earlier runs
+ * inserted (count(*) - records), so that workloads run one after another
+ * on one load insert new keys, as YCSB's insertstart would. */
+static void pgbw_ycsb_seq(PGconn *mon, const struct pgbw_opts *o)
+{
+	PGresult *r = PQexec(mon, "select count(*) from usertable");
+	int64_t rows = PQresultStatus(r) == PGRES_TUPLES_OK ? atoll(PQgetvalue(r, 0, 0)) : 0;
+
+	PQclear(r);
+	pgb_ycsb_seq_reset(rows - o->ycsb_records);
 }
 
 /* Read and validate every option; files only when `files`. */
@@ -746,8 +760,8 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 		rc = -EIO;
 	} else {
 		rc = pgbw_scale(mon, &o, cx, res);
-		if (o.ycsb) /* YCSB's insert key sequence starts again at records */
-			pgb_ycsb_seq_reset();
+		if (o.ycsb)
+			pgbw_ycsb_seq(mon, &o);
 		if (!rc)
 			rc = pgbw_run_load(mon, &o, cx, res);
 	}

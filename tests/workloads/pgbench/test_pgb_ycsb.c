@@ -174,12 +174,15 @@ static void test_scrambled_and_latest(void **state)
 static void test_insert_sequence(void **state)
 {
 	(void)state;
-	pgb_ycsb_seq_reset();
+	pgb_ycsb_seq_reset(0);
 	assert_true(pgb_ycsb_insert_last(1000) == 999);
 	assert_true(pgb_ycsb_insert_next(1000) == 1000);
 	assert_true(pgb_ycsb_insert_next(1000) == 1001);
 	assert_true(pgb_ycsb_insert_last(1000) == 1001);
-	pgb_ycsb_seq_reset();
+	pgb_ycsb_seq_reset(5); /* rows an earlier run inserted */
+	assert_true(pgb_ycsb_insert_last(10) == 14);
+	assert_true(pgb_ycsb_insert_next(10) == 15);
+	pgb_ycsb_seq_reset(-3); /* fewer rows than records: from records */
 	assert_true(pgb_ycsb_insert_next(10) == 10);
 }
 
