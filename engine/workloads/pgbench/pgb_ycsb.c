@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "pgb_ycsb_rand.h"
 #include "pgb_ycsb_opts_table.h"
 
 int pgb_ycsb_parse(const struct node *map, struct pgb_ycsb_opts *o, struct diag *d)
@@ -147,4 +149,13 @@ int pgb_ycsb_add(struct pgb_prog *p, const struct pgb_ycsb_opts *o, const struct
 			return -EINVAL;
 	}
 	return 0;
+}
+
+void pgb_ycsb_seq_start(PGconn *mon, int64_t records)
+{
+	PGresult *r = PQexec(mon, "select count(*) from usertable");
+	int64_t rows = PQresultStatus(r) == PGRES_TUPLES_OK ? atoll(PQgetvalue(r, 0, 0)) : 0;
+
+	PQclear(r);
+	pgb_ycsb_seq_reset(rows - records);
 }

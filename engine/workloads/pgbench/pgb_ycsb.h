@@ -25,6 +25,7 @@
 #ifndef BENCHGRID_PGB_YCSB_H
 #define BENCHGRID_PGB_YCSB_H
 
+#include <libpq-fe.h>
 #include "diag.h"
 #include "node.h"
 #include "pgb_script.h"
@@ -42,5 +43,10 @@ int pgb_ycsb_parse(const struct node *map, struct pgb_ycsb_opts *o, struct diag 
 /* Add the workload's scripts to p (pos: where `builtin: ycsb-like` is). */
 int pgb_ycsb_add(struct pgb_prog *p, const struct pgb_ycsb_opts *o, const struct src_pos *pos,
                  struct diag *d);
+
+/* Before a run: the insert sequence goes on after the rows earlier runs
+ * inserted (count(*) of usertable - records), so that workloads run one
+ * after another on one load insert new keys, as YCSB's insertstart would. */
+void pgb_ycsb_seq_start(PGconn *mon, int64_t records);
 
 #endif

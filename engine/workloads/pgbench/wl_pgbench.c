@@ -26,7 +26,6 @@
 #include "pgb_opts_table.h"
 #include "pgb_ycsb.h"
 #include "pgb_ycsb_opts_table.h"
-#include "pgb_ycsb_rand.h"
 #include "safe_file.h"
 #include "tail.h"
 
@@ -306,18 +305,6 @@ static int pgbw_builtin(struct pgbw_opts *o, const struct node *opts, const stru
 		return -EINVAL;
 	o->ycsb_records = y.records;
 	return 0;
-}
-
-/* ycsb-like: the insert sequence goes on after the rows earlier runs
- * inserted (count(*) - records), so that workloads run one after another
- * on one load insert new keys, as YCSB's insertstart would. */
-static void pgbw_ycsb_seq(PGconn *mon, const struct pgbw_opts *o)
-{
-	PGresult *r = PQexec(mon, "select count(*) from usertable");
-	int64_t rows = PQresultStatus(r) == PGRES_TUPLES_OK ? atoll(PQgetvalue(r, 0, 0)) : 0;
-
-	PQclear(r);
-	pgb_ycsb_seq_reset(rows - o->ycsb_records);
 }
 
 /* Read and validate every option; files only when `files`. */
@@ -761,7 +748,7 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 	} else {
 		rc = pgbw_scale(mon, &o, cx, res);
 		if (o.ycsb)
-			pgbw_ycsb_seq(mon, &o);
+			pgb_ycsb_seq_start(mon, o.ycsb_records);
 		if (!rc)
 			rc = pgbw_run_load(mon, &o, cx, res);
 	}
