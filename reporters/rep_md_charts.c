@@ -362,6 +362,29 @@ static double err_bar(const struct metric_summary *ms)
 /* Metrics against a parameter, or a metric against the axis of metric
  * names `ax` (NULL: x is a parameter): categories = x values, one line per
  * series value and metric; a metric in another unit on a second y axis. */
+/* chart_param's chart, or a line saying why there is none. */
+static int chart_param_write(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c,
+                             const struct rep_group *g, const struct svg_chart *ch, const double *y)
+{
+	size_t nx = ch->ncat, ns = ch->ns;
+	bool any = false; /* a value to draw */
+	for (size_t i = 0; i < ns * nx && !any; i++)
+		any = isfinite(y[i]);
+	if (nx == 0) {
+		fputs("*(no values of ", m->rf.f);
+		rep_md_text(m->rf.f, c->x);
+		fputs(" for this chart)*\n\n", m->rf.f);
+		return 0;
+	}
+	if (!any) {
+		nothing_to_draw(cx, m, g, c->y, ch->title);
+		return 0;
+	}
+	if (ns > SMALL_MULTIPLES_OVER && c->ny == 1)
+		return write_multiples(cx, m, ch, c->series);
+	return rep_md_write_svg(cx, m, ch);
+}
+
 static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg *c,
                        const struct metric_axis *ax, const struct rep_group *g, const char *title)
 {
@@ -458,19 +481,7 @@ static int chart_param(struct rep_ctx *cx, struct md *m, const struct chart_cfg 
 	                       .s = s,
 	                       .ns = ns,
 	                       .ylog = c->ylog};
-	bool any = false; /* a value to draw */
-	for (size_t i = 0; i < ns * nx && !any; i++)
-		any = isfinite(y[i]);
-	if (nx == 0) {
-		fputs("*(no values of ", m->rf.f);
-		rep_md_text(m->rf.f, c->x);
-		fputs(" for this chart)*\n\n", m->rf.f);
-	} else if (!any)
-		nothing_to_draw(cx, m, g, c->y, title);
-	else if (ns > SMALL_MULTIPLES_OVER && ny == 1)
-		rc = write_multiples(cx, m, &ch, c->series);
-	else
-		rc = rep_md_write_svg(cx, m, &ch);
+	rc = chart_param_write(cx, m, c, g, &ch, y);
 out:
 	marks_free(&mk);
 	for (size_t k = 0; labels && k < ns; k++)

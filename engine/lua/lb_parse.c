@@ -9,9 +9,10 @@
 #include "lb_sandbox.h"
 #include "lb_state.h"
 
-static const char *const lb_parser_names[] = {"dd", "pgbench", "fio", "hdparm", "bench.sh", NULL};
-static const char *const lb_parser_modules[] = {"parsers.dd",     "parsers.pgbench", "parsers.fio",
-                                                "parsers.hdparm", "parsers.benchsh", NULL};
+static const char *const lb_parser_names[] = {"dd", "pgbench", "fio", "hdparm", "bench.sh", "sysbench", NULL};
+static const char *const lb_parser_modules[] = {
+    "parsers.dd",      "parsers.pgbench",  "parsers.fio", "parsers.hdparm",
+    "parsers.benchsh", "parsers.sysbench", NULL};
 
 const char *const *lb_shipped_parsers(void)
 {
@@ -55,7 +56,8 @@ int lb_parse_output(struct lb *B, const char *parser, const struct src_pos *at, 
 	if (!lua_isfunction(S, -1)) {
 		lua_pop(S, 1);
 		diag_error(d, at,
-		           "parse: '%s' is neither a shipped parser (dd, pgbench, fio, hdparm, bench.sh) nor "
+		           "parse: '%s' is neither a shipped parser (dd, pgbench, fio, hdparm, bench.sh, "
+		           "sysbench) nor "
 		           "a function "
 		           "defined in hooks",
 		           parser);

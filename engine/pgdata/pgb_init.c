@@ -21,6 +21,7 @@
 #include <libpq-fe.h>
 #include "clock.h"
 #include "tpcc_init.h"
+#include "ycsb_init.h"
 
 #define PGB_NBRANCHES 1
 #define PGB_NTELLERS  10
@@ -331,11 +332,9 @@ int pgb_init_run(const char *conninfo, const struct pgb_init_opts *o, struct ste
 	return pgb_init_run_ctl(conninfo, o, NULL, 0, res, d);
 }
 
-int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volatile sig_atomic_t *stop,
-                     double timeout, struct step_result *res, struct diag *d)
+/* Options a caller built by hand (not through pgb_init_opts_parse). */
+static int pgbi_opts_ok(const struct pgb_init_opts *o, struct diag *d)
 {
-	if (o->tpcc)
-		return tpcc_init_run(conninfo, o, stop, timeout, res, d);
 	if (o->scale < 1) {
 		diag_error(d, NULL, "pgbench init: scale must be at least 1 (got %d)", o->scale);
 		return -EINVAL;
@@ -349,6 +348,16 @@ int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volati
 		diag_error(d, NULL, "pgbench init: partitions must not be negative (got %d)", o->partitions);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volatile sig_atomic_t *stop,
+                     double timeout, struct step_result *res, struct diag *d)
+{
+	if (o->tpcc)
+		return tpcc_init_run(conninfo, o, stop, timeout, res, d);
+	if (pgbi_opts_ok(o, d))
+		return -EINVAL;
 	if (!conninfo) {
 		result_fail(res, "pgbench init: no PostgreSQL server (add a postgres: section)");
 		return -EINVAL;
@@ -387,6 +396,11 @@ int pgb_init_run_ctl(const char *conninfo, const struct pgb_init_opts *o, volati
 	}
 	int ff = o->fillfactor ? o->fillfactor : 100;
 
+	if (o->ycsb) { /* YCSB's usertable instead (ycsb_init.h) */
+		if (!(rc = ycsb_init_load(c, o, tsq, res)))
+			result_metric(res, "init_s", clock_mono() - t0, "s");
+		goto out;
+	}
 	t = clock_mono();
 	if (pgbi_exec(
 	        c,

@@ -74,40 +74,44 @@ static int pgbio_tablespace(const struct node *map, const char *what, struct pgb
 	return -EINVAL;
 }
 
-/* kind: tpcc takes warehouses (and fillfactor, unlogged, tablespace);
- * pgbench's own options do not apply to it, nor warehouses to pgbench. */
+/* kind: pgbench (the default), tpcc or ycsb: each takes its own options
+ * below (all take fillfactor, unlogged and tablespace); another kind's
+ * option is an error at its line. Kinds are compared by name. */
 static int pgbio_kind(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d)
 {
-	static const char *const pgbench_only[] = {"scale", "partitions", "partition_method", "server_side",
-	                                           "foreign_keys"};
-	const struct node *x = node_get(map, "kind"), *w = node_get(map, "warehouses");
+	static const char *const pgbench_own[] = {"scale",       "partitions",   "partition_method",
+	                                          "server_side", "foreign_keys", NULL};
+	static const char *const tpcc_own[] = {"warehouses", NULL};
+	static const char *const ycsb_own[] = {"records", "fields", "field_length", NULL};
+	static const struct {
+		const char *kind;
+		const char *const *keys;
+	} own[] = {{"pgbench", pgbench_own}, {"tpcc", tpcc_own}, {"ycsb", ycsb_own}};
+	const struct node *x = node_get(map, "kind");
 	char name[96];
 	int e = 0, rc = 0;
 
-	if (x) {
-		snprintf(name, sizeof(name), "%s.kind", what);
-		if (node_as_enum(x, name, pgb_init_kind_values, &e, d))
-			return -EINVAL;
-	}
-	o->tpcc = e == 1;
-	if (!o->tpcc) {
-		if (w) {
-			diag_error(d, &w->pos, "%s.warehouses: needs kind: tpcc", what);
-			return -EINVAL;
-		}
-		return 0;
+	snprintf(name, sizeof(name), "%s.kind", what);
+	if (x && node_as_enum(x, name, pgb_init_kind_values, &e, d))
+		return -EINVAL;
+	const char *kind = pgb_init_kind_values[e];
+	o->tpcc = !strcmp(kind, "tpcc");
+	o->ycsb = !strcmp(kind, "ycsb");
+	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+		if (!strcmp(own[k].kind, kind))
+			continue;
+		for (size_t i = 0; own[k].keys[i]; i++)
+			if ((x = node_get(map, own[k].keys[i]))) {
+				diag_error(d, &x->pos, "%s.%s: not with kind: %s (it needs kind: %s)", what,
+				           own[k].keys[i], kind, own[k].kind);
+				rc = -EINVAL;
+			}
 	}
 	o->warehouses = 1;
 	rc |= pgbio_int(map, what, "warehouses", 1, 100000, &o->warehouses, d);
-	for (size_t i = 0; i < sizeof(pgbench_only) / sizeof(pgbench_only[0]); i++) {
-		const struct node *y = node_get(map, pgbench_only[i]);
-
-		if (y) {
-			diag_error(d, &y->pos, "%s.%s: not with kind: tpcc (pgbench's tables only)", what,
-			           pgbench_only[i]);
-			rc = -EINVAL;
-		}
-	}
+	rc |= pgbio_int(map, what, "records", 1, INT32_MAX, &o->records, d);
+	rc |= pgbio_int(map, what, "fields", 1, 100, &o->fields, d);
+	rc |= pgbio_int(map, what, "field_length", 1, 65536, &o->field_length, d);
 	return rc;
 }
 
@@ -117,6 +121,9 @@ int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_ini
 
 	memset(o, 0, sizeof(*o));
 	o->scale = 1;
+	o->records = 1000;
+	o->fields = 10;
+	o->field_length = 100;
 	if (!map || map->kind == NODE_NULL)
 		return 0;
 	/* An unknown key is one error among the others, not the only one. */

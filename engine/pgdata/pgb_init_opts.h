@@ -25,12 +25,18 @@ struct pgb_init_opts {
 	bool tpcc;                     /* kind: tpcc: TPC-C's tables (tpcc_init.h) instead of pgbench's */
 	int warehouses;                /* kind: tpcc: >= 1 */
 	struct src_pos tablespace_pos; /* where tablespace was given, for later checks */
+	/* kind: ycsb loads YCSB's usertable instead (ycsb_init.h) */
+	bool ycsb;
+	int records;      /* usertable rows, default 1000 */
+	int fields;       /* field0..fieldN-1, default 10 */
+	int field_length; /* bytes per field, default 100 */
 };
 
 /* Fill o from map (keys scale, fillfactor, unlogged, tablespace, partitions,
  * partition_method, server_side, foreign_keys; kind: tpcc with warehouses,
- * fillfactor, unlogged, tablespace); NULL or a null node gives the defaults
- * (scale 1, the rest off; kind: tpcc, 1 warehouse). Errors name `what`.key
+ * fillfactor, unlogged, tablespace; kind: ycsb with records, fields,
+ * field_length); NULL or a null node gives the defaults (scale 1, the rest
+ * off; kind: tpcc, 1 warehouse; kind: ycsb, 1000 records). Errors name `what`.key
  * ("pgbench.init.scale") at the value's position. o->tablespace points into
  * the node. 0 or -EINVAL. */
 int pgb_init_opts_parse(const struct node *map, const char *what, struct pgb_init_opts *o, struct diag *d);

@@ -7,6 +7,6 @@
 
 extern const struct opt_table pgb_init_opt_table; /* "pgdata.init" */
 extern const char *const pgb_init_method_values[];
-extern const char *const pgb_init_kind_values[];
+extern const char *const pgb_init_kind_values[]; /* pgbench, tpcc, ycsb */
 
 #endif

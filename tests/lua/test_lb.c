@@ -1408,9 +1408,57 @@ static void test_parsers(void **state)
 		result_free(&r);
 	}
 
+	/* sysbench 1.0.20 (numbers as sysbench printed them in the captures) */
+	CHECK(L, "sysbench", "sysbench_cpu.txt", {"events_s", 513.90, "1/s"}, {"total_time_s", 2.0161, "s"},
+	      {"events", 1037, ""}, {"threads", 1, ""}, {"lat_min_ms", 0.23, "ms"},
+	      {"lat_mean_ms", 1.90, "ms"}, {"lat_max_ms", 40.50, "ms"}, {"lat_p95_ms", 20.37, "ms"},
+	      {"lat_sum_ms", 1966.52, "ms"});
+	CHECK(L, "sysbench", "sysbench_cpu_p99_progress.txt", {"events_s", 697.27, NULL},
+	      {"threads", 2, NULL}, {"lat_p99_ms", 48.34, "ms"});
+	CHECK(L, "sysbench", "sysbench_memory.txt", {"ops_s", 770200.72, "1/s"}, {"operations", 1547904, ""},
+	      {"mib_s", 752.15, "MiB/s"}, {"mib", 1511.62, "MiB"}, {"lat_max_ms", 40.06, NULL});
+	CHECK(L, "sysbench", "sysbench_fileio_rndrw.txt", {"reads_s", 1633.24, "IOPS"},
+	      {"writes_s", 1088.83, "IOPS"}, {"iops", 1633.24 + 1088.83, "IOPS"}, {"fsyncs_s", 109.86, "1/s"},
+	      {"read_mib_s", 25.52, "MiB/s"}, {"write_mib_s", 17.01, "MiB/s"}, {"mib_s", 25.52 + 17.01, NULL},
+	      {"events", 5822, NULL}, {"lat_p95_ms", 0.02, NULL}, {"lat_max_ms", 110.01, NULL});
+	CHECK(L, "sysbench", "sysbench_oltp_rw_progress.txt", {"tps", 73.86, "tps"},
+	      {"transactions", 229, ""}, {"qps", 1477.23, "qps"}, {"queries", 4580, ""}, {"reads", 3206, ""},
+	      {"writes", 916, ""}, {"other", 458, ""}, {"errors", 0, ""}, {"errors_s", 0, "1/s"},
+	      {"reconnects", 0, ""}, {"total_time_s", 3.0995, NULL}, {"lat_mean_ms", 26.58, NULL},
+	      {"lat_p95_ms", 80.03, NULL}, {"threads", 2, NULL});
+	CHECK(L, "sysbench", "sysbench_oltp_ro.txt", {"tps", 80.53, NULL}, {"qps", 1288.50, NULL},
+	      {"reads", 2352, NULL}, {"writes", 0, NULL}, {"lat_p95_ms", 89.16, NULL});
+	{
+		/* interval lines become series; the headline is tps, or the first rate */
+		size_t len;
+		char *text = read_capture("sysbench_oltp_rw_progress.txt", &len);
+		struct step_result r;
+		result_init(&r, "s", "exec");
+		assert_int_equal(lb_parse_output(L, "sysbench", NULL, text, len, &r, &d), 0);
+		const struct series *s = result_series(&r, "tps");
+		assert_true(s && s->n == 3 && s->t[1] == 2.0 && s->v[1] == 99.90);
+		s = result_series(&r, "lat_p95_ms");
+		assert_true(s && s->n == 3 && s->v[2] == 104.84);
+		s = result_series(&r, "qps");
+		assert_true(s && s->v[0] == 1427.47);
+		assert_string_equal(r.m[0].name, "tps");
+		result_free(&r);
+		free(text);
+		text = read_capture("sysbench_cpu_p99_progress.txt", &len);
+		result_init(&r, "s", "exec");
+		assert_int_equal(lb_parse_output(L, "sysbench", NULL, text, len, &r, &d), 0);
+		s = result_series(&r, "events_s");
+		assert_true(s && s->n == 1 && s->v[0] == 690.00);
+		s = result_series(&r, "lat_p99_ms");
+		assert_true(s && s->v[0] == 49.21);
+		assert_string_equal(r.m[0].name, "events_s");
+		result_free(&r);
+		free(text);
+	}
+
 	/* Output a parser does not recognise is an error, not zeros. */
-	static const char *const all[] = {"dd", "pgbench", "fio", "hdparm", "bench.sh"};
-	for (size_t i = 0; i < 5; i++) {
+	static const char *const all[] = {"dd", "pgbench", "fio", "hdparm", "bench.sh", "sysbench"};
+	for (size_t i = 0; i < 6; i++) {
 		struct step_result r;
 		result_init(&r, "s", "exec");
 		struct src_pos at = {"p.yaml", 12, 14};

@@ -7,7 +7,7 @@ static const struct opt_desc exec_rows[] = {
     {"timeout", OPT_DURATION, "s", "the step's timeout", NULL, "then SIGTERM to the command's process group, SIGKILL a second later", 0, NULL, NULL, NULL},
     {"env", OPT_MAP, NULL, NULL, NULL, "extra environment variables, NAME: value", 0, NULL,
      "{\"type\":\"object\",\"propertyNames\":{\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\"},\"additionalProperties\":{\"type\":[\"string\",\"number\",\"boolean\"]}}", NULL},
-    {"parse", OPT_STRING, NULL, NULL, NULL, "a shipped parser (dd, pgbench, fio, hdparm, bench.sh) or a Lua function of hooks:", 0, NULL, NULL, NULL},
+    {"parse", OPT_STRING, NULL, NULL, NULL, "a shipped parser (dd, pgbench, fio, hdparm, bench.sh, sysbench) or a Lua function of hooks:", 0, NULL, NULL, NULL},
     {"tail", OPT_SIZE, "bytes", "4k", NULL, "how much of the end of stdout and stderr is kept and quoted in errors", 0, NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -117,7 +117,7 @@ static int wl_exec_read_opts(const struct node *opts, struct wl_exec_opts *o, st
 			const char *sug = node_suggest(o->parse, lb_shipped_parsers());
 			diag_error(d, &o->parse_node->pos,
 			           "exec.parse: '%s' is neither a shipped parser (dd, pgbench, fio, hdparm, "
-			           "bench.sh) nor a Lua function name%s%s%s",
+			           "bench.sh, sysbench) nor a Lua function name%s%s%s",
 			           o->parse, sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
 			rc = -EINVAL;
 		} else if (!lb_is_shipped_parser(o->parse)) {

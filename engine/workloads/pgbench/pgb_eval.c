@@ -11,6 +11,7 @@
 
 #include "pgb_hash.h"
 #include "pgb_permute.h"
+#include "pgb_ycsb_rand.h"
 
 /* pgbench evaluates at most this many arguments of a function */
 #define PGBS_MAX_FARGS 16
@@ -304,6 +305,11 @@ static int pgbs_random(const struct pgb_expr *e, const struct pgb_val *a, struct
 		pgbs_setint(o, pgb_rand_uniform(rng, lb, ub));
 		return 0;
 	}
+	if (e->func == F_YCSB_ZIPF || e->func == F_YCSB_LATEST) {
+		pgbs_setint(o, e->func == F_YCSB_ZIPF ? pgb_ycsb_scrambled(rng, lb, ub)
+		                                      : pgb_ycsb_latest(rng, lb, ub));
+		return 0;
+	}
 	if (pgbs_dbl(&a[2], &p, err, errlen))
 		return -1;
 	switch (e->func) {
@@ -411,6 +417,19 @@ static int pgbs_func1(enum pgb_expr_func f, const struct pgb_val *a, struct pgb_
 	return 0;
 }
 
+/* ycsb_hash(v), ycsb_insert_next(base), ycsb_insert_last(base) */
+static int pgbs_ycsb1(enum pgb_expr_func f, const struct pgb_val *a, struct pgb_val *o, char *err,
+                      size_t errlen)
+{
+	int64_t v;
+	if (pgbs_int(a, &v, err, errlen))
+		return -1;
+	pgbs_setint(o, f == F_YCSB_HASH       ? pgb_ycsb_fnv64(v)
+	               : f == F_YCSB_INS_NEXT ? pgb_ycsb_insert_next(v)
+	                                      : pgb_ycsb_insert_last(v));
+	return 0;
+}
+
 static int pgbs_func(const struct pgb_expr *e, const struct pgb_eval_ctx *c, struct pgb_val *o, char *err,
                      size_t errlen)
 {
@@ -439,7 +458,12 @@ static int pgbs_func(const struct pgb_expr *e, const struct pgb_eval_ctx *c, str
 	case F_RANDOM:
 	case F_GAUSS:
 	case F_EXP:
-	case F_ZIPF: return pgbs_random(e, a, c->rng, o, err, errlen);
+	case F_ZIPF:
+	case F_YCSB_ZIPF:
+	case F_YCSB_LATEST: return pgbs_random(e, a, c->rng, o, err, errlen);
+	case F_YCSB_HASH:
+	case F_YCSB_INS_NEXT:
+	case F_YCSB_INS_LAST: return pgbs_ycsb1(e->func, &a[0], o, err, errlen);
 	case F_HASH_MURMUR2:
 	case F_HASH_FNV1A:
 	case F_PERMUTE: return pgbs_hash(e, a, o, err, errlen);

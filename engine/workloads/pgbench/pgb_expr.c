@@ -294,6 +294,12 @@ static const struct {
     {"hash_murmur2", F_HASH_MURMUR2, 1, 2, true, false},
     {"hash_fnv1a", F_HASH_FNV1A, 1, 2, true, false},
     {"permute", F_PERMUTE, 2, 3, true, false},
+    /* YCSB's (docs/steps/ycsb-like.md) */
+    {"random_ycsb_zipfian", F_YCSB_ZIPF, 2, 2, false, false},
+    {"random_ycsb_latest", F_YCSB_LATEST, 2, 2, false, false},
+    {"ycsb_hash", F_YCSB_HASH, 1, 1, false, false},
+    {"ycsb_insert_next", F_YCSB_INS_NEXT, 1, 1, false, false},
+    {"ycsb_insert_last", F_YCSB_INS_LAST, 1, 1, false, false},
 };
 
 #define PGBS_MAX_ARGS 256

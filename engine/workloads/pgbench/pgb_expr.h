@@ -67,6 +67,12 @@ enum pgb_expr_func {
 	F_HASH_MURMUR2,
 	F_HASH_FNV1A,
 	F_PERMUTE,
+	/* YCSB's generators (pgb_ycsb_rand.h), not pgbench's */
+	F_YCSB_ZIPF,
+	F_YCSB_LATEST,
+	F_YCSB_HASH,
+	F_YCSB_INS_NEXT,
+	F_YCSB_INS_LAST,
 };
 
 struct pgb_expr {

@@ -3,7 +3,8 @@
 
 #define ROWS(a) (a), sizeof(a) / sizeof((a)[0])
 
-const char *const pgb_builtin_values[] = {"tpcb-like", "simple-update", "select-only", "tpcc-like", NULL};
+const char *const pgb_builtin_values[] = {"tpcb-like", "simple-update", "select-only",
+                                          "tpcc-like", "ycsb-like",     NULL};
 const char *const pgb_protocol_values[] = {"simple", "extended", "prepared", NULL};
 const char *const pgb_connect_values[] = {"per_session", "per_transaction", NULL};
 
@@ -15,6 +16,7 @@ static const struct opt_desc pgb_rows[] = {
     {"builtin", OPT_ENUM, NULL, "tpcb-like", pgb_builtin_values, "a builtin script (-b)", 0, NULL, NULL, NULL},
     {"script", OPT_ANY, NULL, NULL, NULL, "one custom script (-f): its text, a file name, or {file|text|builtin, weight}", 0, NULL, SCRIPT, NULL},
     {"scripts", OPT_ANY, NULL, NULL, NULL, "several scripts, chosen per transaction by weight", 0, NULL, "{\"type\":\"array\",\"items\":" SCRIPT "}", NULL},
+    {"ycsb", OPT_MAP, NULL, NULL, NULL, "with builtin: ycsb-like: its workload, distribution and sizes", 0, "pgbench.ycsb", NULL, NULL},
     {"protocol", OPT_ENUM, NULL, "simple", pgb_protocol_values, "query protocol (-M)", 0, NULL, NULL, NULL},
     {"clients", OPT_INT, NULL, "1", NULL, "concurrent connections (-c; 1 to 100000)", 0, NULL, NULL, "1..100000"},
     {"threads", OPT_INT, NULL, "1", NULL, "worker threads (-j; 1 to clients)", 0, NULL, NULL, "1..4096"},

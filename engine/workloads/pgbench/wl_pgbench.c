@@ -5,9 +5,7 @@
 #include <errno.h>
 #include <sys/random.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +18,15 @@
 #include "pgb_log.h"
 #include "pgb_metrics.h"
 #include "pgb_run.h"
+#include "pgb_run_as.h"
 #include "pgb_vacuum.h"
 #include "pgb_init.h"
 #include "pgb_init_opts.h"
 #include "pgb_opts_table.h"
 #include "pgb_script_figs.h"
 #include "pgb_tpcc.h"
+#include "pgb_ycsb.h"
+#include "pgb_ycsb_opts_table.h"
 #include "safe_file.h"
 #include "tail.h"
 
@@ -34,7 +35,9 @@ struct pgbw_opts {
 	struct pgb_init_opts init;
 	struct pgb_prog prog;
 	bool uses_builtin;
-	bool tpcc; /* builtin tpcc-like: :scale from warehouse, its figures */
+	bool tpcc;            /* builtin tpcc-like: :scale from warehouse, its figures */
+	bool ycsb;            /* builtin: ycsb-like (its insert sequence is set per run) */
+	int64_t ycsb_records; /* its records: keys 0 .. records-1 were loaded */
 	int protocol;
 	int64_t clients, threads, transactions, scale;
 	uint64_t seed;
@@ -63,38 +66,6 @@ static void pgbw_shell_note(const struct pgbw_opts *o, struct diag *d)
 				         "pgbench.run_as to a user name to run it as that user",
 				         sc->cmd[k].kind == PGB_CMD_SHELL ? "shell" : "setshell");
 	}
-}
-
-/* run_as: the user's uid, gid and groups for the shell commands. */
-static int pgbw_shell_user(const char *name, struct pgb_run_cfg *cfg, gid_t **groups, char *err,
-                           size_t errlen)
-{
-	struct passwd *pw = getpwnam(name);
-	if (!pw) {
-		snprintf(err, errlen, "pgbench.run_as: no user '%s' on this machine", name);
-		return -ENOENT;
-	}
-	int n = 32;
-	*groups = calloc((size_t)n, sizeof(gid_t));
-	if (*groups && getgrouplist(name, pw->pw_gid, *groups, &n) < 0) {
-		gid_t *more = realloc(*groups, (size_t)n * sizeof(gid_t));
-		if (more)
-			*groups = more;
-		if (!more || getgrouplist(name, pw->pw_gid, *groups, &n) < 0) {
-			free(*groups);
-			*groups = NULL;
-		}
-	}
-	if (!*groups) {
-		snprintf(err, errlen, "pgbench.run_as: cannot read the groups of '%s'", name);
-		return -ENOMEM;
-	}
-	cfg->shell_as_user = true;
-	cfg->shell_uid = pw->pw_uid;
-	cfg->shell_gid = pw->pw_gid;
-	cfg->shell_groups = *groups;
-	cfg->shell_ngroups = (size_t)n;
-	return 0;
 }
 
 /* seed: as pgbench's --random-seed: an unsigned 64-bit integer, `time`
@@ -225,6 +196,11 @@ static int pgbw_add_script(struct pgbw_opts *o, const struct node *n, const char
 					builtin = pgb_builtin_values[b];
 		}
 	}
+	if (builtin && !strcmp(builtin, "ycsb-like")) {
+		diag_error(d, &tn->pos,
+		           "pgbench script: ycsb-like is a mix of scripts: give it as pgbench.builtin");
+		return -EINVAL;
+	}
 	if (builtin)
 		return pgbw_add_builtin(o, builtin, weight, &tn->pos, d);
 	if (text) {
@@ -299,6 +275,26 @@ static int pgbw_defines(struct pgbw_opts *o, const struct node *x, struct diag *
 	return rc;
 }
 
+/* builtin: one script, tpcc-like's mix, or ycsb-like's (pgb_ycsb.h). */
+static int pgbw_builtin(struct pgbw_opts *o, const struct node *opts, const struct node *b, struct diag *d)
+{
+	struct pgb_ycsb_opts y;
+	int e;
+
+	if (node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d))
+		return 0; /* counted in d */
+	if (strcmp(pgb_builtin_values[e], "ycsb-like")) {
+		pgbw_add_builtin(o, pgb_builtin_values[e], 1, &b->pos, d);
+		return 0;
+	}
+	o->ycsb = true;
+	o->vacuum = false; /* pgbench's tables are not its data */
+	if (pgb_ycsb_parse(node_get(opts, "ycsb"), &y, d) || pgb_ycsb_add(&o->prog, &y, &b->pos, d))
+		return -EINVAL;
+	o->ycsb_records = y.records;
+	return 0;
+}
+
 /* Read and validate every option; files only when `files`. */
 static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool files, struct pgbw_opts *o,
                       struct diag *d)
@@ -341,8 +337,7 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 		diag_error(d, &opts->pos, "pgbench: give only one of builtin, script, scripts");
 		rc = -EINVAL;
 	} else if (b) {
-		if (!node_as_enum(b, "pgbench.builtin", pgb_builtin_values, &e, d))
-			pgbw_add_builtin(o, pgb_builtin_values[e], 1, &b->pos, d);
+		rc |= pgbw_builtin(o, opts, b, d);
 	} else if (s) {
 		pgbw_add_script(o, s, scenario_dir, files, d);
 	} else if (ss) {
@@ -356,6 +351,10 @@ static int pgbw_parse(const struct node *opts, const char *scenario_dir, bool fi
 	} else {
 		o->uses_builtin = true;
 		pgb_prog_add(&o->prog, "tpcb-like", pgb_builtin("tpcb-like"), 1, &opts->pos, false, d);
+	}
+	if ((x = node_get(opts, "ycsb")) && !o->ycsb) {
+		diag_error(d, &x->pos, "pgbench.ycsb: only with builtin: ycsb-like");
+		rc = -EINVAL;
 	}
 	if ((x = node_get(opts, "protocol")) &&
 	    !node_as_enum(x, "pgbench.protocol", pgb_protocol_values, &e, d))
@@ -672,7 +671,7 @@ static int pgbw_run_load(PGconn *mon, struct pgbw_opts *o, const struct step_ctx
 	};
 	cfg.debug_arg = &cfg.fail;
 	gid_t *groups = NULL;
-	if (o->run_as && pgbw_shell_user(o->run_as, &cfg, &groups, msg, sizeof(msg))) {
+	if (o->run_as && pgb_run_as_user(o->run_as, &cfg, &groups, msg, sizeof(msg))) {
 		result_fail(res, "%s", msg);
 		return -EINVAL;
 	}
@@ -740,6 +739,8 @@ static int pgbw_run(const struct node *opts, const struct step_ctx *cx, struct s
 		rc = -EIO;
 	} else {
 		rc = pgbw_scale(mon, &o, cx, res);
+		if (o.ycsb)
+			pgb_ycsb_seq_start(mon, o.ycsb_records);
 		if (!rc)
 			rc = pgbw_run_load(mon, &o, cx, res);
 	}
@@ -773,7 +774,7 @@ const struct workload_ops wl_pgbench_ops = {
     .name = "pgbench",
     .help = "pgbench-compatible PostgreSQL load (builtin or custom scripts) or pgbench's data load (init:)",
     .step_row = &pgbw_step_row,
-    .tables = (const struct opt_table *const[]){&pgb_opt_table, &pgb_script_table, NULL},
+    .tables = (const struct opt_table *const[]){&pgb_opt_table, &pgb_script_table, &pgb_ycsb_table, NULL},
     .metrics = &pgb_metric_names,
     .check = pgbw_check,
     .run = pgbw_run,
