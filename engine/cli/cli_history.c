@@ -239,7 +239,7 @@ static void history_usage(FILE *out)
 	             "  --store PATH|URL      the store (default $BENCHGRID_STORE, else\n"
 	             "                        ~/.local/share/benchgrid/results.db); opened read-only\n\n"
 	             "Exit status: 0 shown; 1 the store could not be read or FILE written; 2 bad\n"
-	             "arguments, or no stored run of NAME has the metric.\n");
+	             "arguments, no store at PATH, or no stored run of NAME has the metric.\n");
 }
 
 static int parse_count(const char *opt, const char *arg, long *out)

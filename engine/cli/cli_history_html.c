@@ -114,7 +114,9 @@ static void link_of(struct build *b, const struct store_run_meta *m, struct hist
 		pt->no_link = "run folder gone";
 		return;
 	}
-	if (asprintf(&report, "%s/report.html", real) < 0 || access(report, R_OK) != 0) {
+	/* a link planted there is not linked to: a page is a regular file */
+	if (asprintf(&report, "%s/report.html", real) < 0 || lstat(report, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || access(report, R_OK) != 0) {
 		pt->no_link = "no report.html in the run folder";
 		free(report);
 		return;

@@ -130,6 +130,16 @@ same page-gone "$(grep -c '^gone 4$' <<<"$f")" 1
 nreg=$(grep -c '^regression ' <<<"$f")
 same page-gone-links "$(grep '^links ' <<<"$f")" "links $((16 + nreg)) resolve $((16 + nreg))"
 
+# A report.html that is a symbolic link (here to a file outside the run)
+# is not linked to: the run says it has no report.
+mv "$t/r3/report.html" "$t/r3/report.real"
+ln -s "$t/victim-report" "$t/r3/report.html"
+echo secret >"$t/victim-report"
+check page-report-link 0 'wrote .*h3\.html' -- "$bg" history --html "$t/site/h3.html"
+same page-report-link-href "$(grep -c 'victim-report\|r3/report\.html' "$t/site/h3.html")" 0
+same page-report-link-said "$(grep -c 'no report.html in the run folder' "$t/site/h3.html")" 4 # its row in each of the 4 charts' run tables
+rm "$t/r3/report.html" && mv "$t/r3/report.real" "$t/r3/report.html"
+
 # The page is replaced whole, never written through a planted link.
 echo keep >"$t/victim"
 ln -s "$t/victim" "$t/site/link.html"
