@@ -87,7 +87,9 @@ files() {
 	if strace -f -qq -y -o "$W/map.strace" -e trace=mmap,pread64,read "$bg" run -q --work-dir "$W/w" \
 		-o "$W/map.out" "$W/map.yaml" >"$W/map.log" 2>&1; then
 		expect "mmap: the engine in use" "$(get map info engine)" mmap
-		expect "mmap: its mapping" "$(get map info mmap)" "MAP_SHARED of 8388608 bytes, madvise random"
+		# ", TSC stamps" where the TSC is invariant (io_engine_mmap.c's clock)
+		expect "mmap: its mapping" "$(get map info mmap | sed 's/, TSC stamps$//')" \
+			"MAP_SHARED of 8388608 bytes, madvise random"
 		if grep -q "mmap(NULL, 8388608, PROT_READ, MAP_SHARED, [0-9]*<[^>]*/benchgrid-io.dat>, 0)" "$W/map.strace" &&
 			! grep -Eq "(pread64|read)\([0-9]*<[^>]*/benchgrid-io.dat>" "$W/map.strace"; then
 			ok "mmap: the file mapped shared and read-only, no read or pread64 of it"
@@ -97,6 +99,22 @@ files() {
 		fi
 	else
 		bad "mmap step failed"; cat "$W/map.log"
+	fi
+	# mmap's stamps (the TSC between CLOCK_MONOTONIC anchors) against the
+	# step's clock: back-to-back I/Os, so their latencies add up to the
+	# measured seconds, less the accounting between them (not above, not far below)
+	scenario tb "$dir" "{rw: randread, bs: 4KiB, size: 8MiB, engine: mmap, runtime: 1s, time_based: true}"
+	if run tb; then
+		local sum secs
+		sum=$(python3 -c "print(float('$(get tb metrics lat_mean_us)') * float('$(get tb metrics iops)') * float('$(get tb metrics seconds)') / 1e6)")
+		secs=$(get tb metrics seconds)
+		if awk -v a="$sum" -v s="$secs" 'BEGIN { exit !(s >= 0.95 && s < 1.5 && a <= s * 1.001 && a >= s * 0.5) }'; then
+			ok "mmap time_based 1s: $secs s measured, the I/Os' latencies add up to $sum s"
+		else
+			bad "mmap time_based 1s: $secs s measured, latencies add up to $sum s"
+		fi
+	else
+		bad "mmap time_based step failed"; cat "$W/tb.log"
 	fi
 	# writes through each engine reach the file: verify reads them back with
 	# pread after the step (randrw also checks every read of the laid-out file)
