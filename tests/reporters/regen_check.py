@@ -65,6 +65,10 @@ class Marks(html.parser.HTMLParser):
             self.legend = True
         if tag == 'polyline' and len((a.get('points') or '').split()) >= 2:
             self.cur['lines'] += 1
+        # a series of one sample is drawn as a point (a step shorter than
+        # two sampling intervals): a mark too
+        if tag == 'circle' and 'point' in cls and float(a.get('r') or 0) > 0:
+            self.cur['lines'] += 1
         if tag == 'rect' and ('bar' in cls or 'hbar' in cls or 'cell' in cls):
             if float(a.get('width') or 0) > 0 and float(a.get('height') or 0) > 0:
                 self.cur['cells' if 'cell' in cls else 'bars'] += 1
