@@ -362,7 +362,7 @@ static void check_limits(struct fio_scenario *sc, size_t first, const struct fio
 			        jobs[job].name, io_limits[i].key, kv->val, io_limits[i].lo, io_limits[i].hi,
 			        strcmp(io_limits[i].key, "jobs")
 			            ? ""
-			            : " (numjobs, summed over the jobs fio runs together)");
+			            : " (numjobs, summed over the identical jobs of a reporting group)");
 			fio_strs_add(&st->notes,
 			             "fio's %s=%s is outside the io step's range %" PRIu64 "..%" PRIu64
 			             ": left out",

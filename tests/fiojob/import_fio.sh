@@ -180,7 +180,7 @@ pair) pair par ;;
 pair-seq) pair seq ;;
 esac
 
-for name in basic options include groups quoting; do
+for name in basic options include groups parallel quoting; do
 	import "$name" 0 "$name.fio" && check "$name"
 done
 import concurrent 0 concurrent.fio && check concurrent
@@ -216,6 +216,7 @@ include missing.inc
 FIO
 printf '[global]\nrw=read\n' >"$t/nojobs.fio"
 printf 'rw=read\n[job]\n' >"$t/early.fio"
+printf '[a]\nrw=read\nsize=1m\n[b]\nrw=write\nsize=1m\nnumjobs=300\n' >"$t/biggroup.fio"
 while IFS='|' read -r file want; do
 	"$bg" import-fio "$t/$file" >/dev/null 2>"$t/e.log"
 	rc=$?
@@ -225,6 +226,7 @@ loop.fio|loop.fio:2: an include loop:
 noinc.fio|noinc.fio:3: cannot open
 nojobs.fio|nojobs.fio: no jobs
 early.fio|early.fio:1: option 'rw=read' before any [section]
+biggroup.fio|biggroup.fio:4: job 'b': jobs: 300 is outside the io step's range 1..256
 LIST
 "$bg" import-fio >/dev/null 2>&1
 [ $? = 2 ] && ok "usage" || bad "usage"
