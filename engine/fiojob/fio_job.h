@@ -19,6 +19,8 @@ struct fio_job {
 	unsigned kb_base;
 	uint64_t numjobs;
 	bool stonewall;
+	bool new_group;       /* starts a new reporting group (stonewall does too) */
+	bool group_reporting; /* fio reports the job's group as one */
 	struct fio_kvl io;
 	struct fio_strs notes;
 	/* the scenario's target, when the job names one */

@@ -1,11 +1,14 @@
 /* fio_map: jobs of a fio job file -> steps of a scenario (see fio_map.h).
  *
- * fio runs the jobs between two stonewalls at the same time. A benchgrid
- * step runs `jobs` threads of one set of options, so the jobs of such a
- * group become one step when their options are the same (jobs = the sum of
- * their numjobs); jobs of a group that differ cannot be one step: that is
- * reported at the job that differs, and with --partial they run one after
- * the other, each as its own step, with a comment saying so. */
+ * fio runs the jobs between two stonewalls at the same time (a run group);
+ * `new_group` (and stonewall) start a new reporting group. Jobs of one
+ * reporting group with the same options become one step of `jobs` = the
+ * sum of their numjobs (the same I/O by the same number of threads, which
+ * the step reports together as group_reporting does); the other jobs each
+ * become a step. A run group of more than one step becomes a `parallel:`
+ * group (until: all: fio's next group waits for all of them). The
+ * reporters do not sum a group's figures: a comment says so where fio's
+ * group_reporting would have. */
 #include "fio_map.h"
 
 #include <ctype.h>
@@ -169,24 +172,35 @@ static char *clean_name(const char *s)
 	return r;
 }
 
-static struct fio_step *add_step(struct fio_scenario *sc, const char *name)
+static bool name_taken(const struct fio_scenario *sc, const char *name)
 {
-	FIO_XGROW(sc->step, sc->cap, sc->n + 1, 8);
-	struct fio_step *st = &sc->step[sc->n++];
-	memset(st, 0, sizeof(*st));
-	char *base = clean_name(name);
-	st->name = fio_xstrdup(base);
-	for (int k = 2;; k++) {
-		bool dup = false;
-		for (size_t i = 0; i + 1 < sc->n; i++)
-			dup = dup || !strcmp(sc->step[i].name, st->name);
-		if (!dup)
-			break;
-		free(st->name);
-		if (asprintf(&st->name, "%s-%d", base, k) < 0)
+	for (size_t i = 0; i < sc->n; i++)
+		if ((sc->step[i].name && !strcmp(sc->step[i].name, name)) ||
+		    (sc->step[i].group && !strcmp(sc->step[i].group, name)))
+			return true;
+	return false;
+}
+
+/* A name no step or group has yet: NAME, NAME-2, NAME-3, ... */
+static char *unique_name(const struct fio_scenario *sc, const char *name)
+{
+	char *base = clean_name(name), *r = fio_xstrdup(base);
+	for (int k = 2; name_taken(sc, r); k++) {
+		free(r);
+		if (asprintf(&r, "%s-%d", base, k) < 0)
 			abort();
 	}
 	free(base);
+	return r;
+}
+
+static struct fio_step *add_step(struct fio_scenario *sc, const char *name)
+{
+	char *uniq = unique_name(sc, name);
+	FIO_XGROW(sc->step, sc->cap, sc->n + 1, 8);
+	struct fio_step *st = &sc->step[sc->n++];
+	memset(st, 0, sizeof(*st));
+	st->name = uniq;
 	return st;
 }
 
@@ -219,10 +233,12 @@ static void take_target(struct fio_scenario *sc, const struct fio_job *j, bool p
 		sc->destroy = true;
 }
 
-static void step_from_job(struct fio_scenario *sc, struct fio_job *j)
+static void step_from_job(struct fio_scenario *sc, struct fio_job *j, size_t k, size_t rgroup)
 {
 	struct fio_step *st = add_step(sc, j->name);
 	st->io = j->io;
+	st->job = k;
+	st->rgroup = rgroup;
 	memset(&j->io, 0, sizeof(j->io));
 	for (size_t i = 0; i < j->notes.n; i++)
 		fio_strs_add(&st->notes, "%s", j->notes.s[i]);
@@ -236,32 +252,78 @@ static void set_jobs(struct fio_step *st, uint64_t jobs)
 		fio_kv_set(&st->io, "jobs", buf);
 }
 
-/* The jobs of one stonewall group [a, b). */
-static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, size_t b,
-                      const struct src_pos *pos, bool partial, struct diag *d)
+/* The jobs of one run group [a, b) (no stonewall between them); rg[k] is
+ * job k's reporting group. */
+static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, size_t b, const size_t *rg)
 {
 	size_t first = sc->n;
-	uint64_t threads = jobs[a].numjobs;
-	step_from_job(sc, &jobs[a]);
-	for (size_t k = a + 1; k < b; k++) {
-		struct fio_step *lead = &sc->step[first];
-		if (same_io(&lead->io, &jobs[k].io) && sc->n == first + 1) {
-			threads += jobs[k].numjobs;
-			set_jobs(lead, threads);
-			fio_strs_add(&lead->notes, "fio job '%s' runs with this step's other jobs as threads",
+	uint64_t *threads = fio_xrealloc(NULL, (b - a) * sizeof(*threads));
+	for (size_t k = a; k < b; k++) {
+		size_t s = first;
+		while (s < sc->n && !(sc->step[s].rgroup == rg[k] && same_io(&sc->step[s].io, &jobs[k].io)))
+			s++;
+		if (s < sc->n) { /* the same options in the same reporting group */
+			threads[s - first] += jobs[k].numjobs;
+			set_jobs(&sc->step[s], threads[s - first]);
+			fio_strs_add(&sc->step[s].notes,
+			             "fio job '%s' runs with this step's other jobs as threads",
 			             jobs[k].name);
 			continue;
 		}
-		problem(d, partial, &pos[k],
-		        "job '%s' runs at the same time as job '%s' (no stonewall between them) with "
-		        "other options: one io step runs one set of options (add stonewall, or --partial to "
-		        "run them one after the other)",
-		        jobs[k].name, jobs[a].name);
-		step_from_job(sc, &jobs[k]);
-		fio_strs_add(&sc->step[sc->n - 1].notes,
-		             "fio ran this job at the same time as '%s'; here it runs after it",
-		             jobs[a].name);
+		step_from_job(sc, &jobs[k], k, rg[k]);
+		threads[sc->n - 1 - first] = jobs[k].numjobs;
 	}
+	free(threads);
+	size_t n = sc->n - first;
+	if (n < 2)
+		return;
+	struct fio_step *lead = &sc->step[first];
+	char gname[48];
+	snprintf(gname, sizeof(gname), "group%zu", rg[a]);
+	lead->group = unique_name(sc, gname);
+	lead->group_len = n;
+	fio_strs_add(&lead->group_notes,
+	             "fio runs these jobs at the same time (no stonewall between them): a parallel "
+	             "group, which ends when all its steps have");
+	/* fio's group_reporting sums the jobs of a reporting group; a step
+	 * sums its own threads, but nothing sums the steps of a group yet */
+	for (size_t s = first; s < sc->n; s++) {
+		bool reported = false, others = false;
+		for (size_t k = a; k < b; k++)
+			if (rg[k] == sc->step[s].rgroup)
+				reported = reported || jobs[k].group_reporting;
+		for (size_t t = first; t < sc->n; t++)
+			others = others || (t != s && sc->step[t].rgroup == sc->step[s].rgroup);
+		bool lead_of_rg = true;
+		for (size_t t = first; t < s; t++)
+			lead_of_rg = lead_of_rg && sc->step[t].rgroup != sc->step[s].rgroup;
+		if (!reported || !others || !lead_of_rg)
+			continue;
+		char *names = NULL;
+		for (size_t t = s; t < sc->n; t++) {
+			if (sc->step[t].rgroup != sc->step[s].rgroup)
+				continue;
+			char *more;
+			if (asprintf(&more, "%s%s%s", names ? names : "", names ? ", " : "",
+			             sc->step[t].name) < 0)
+				abort();
+			free(names);
+			names = more;
+		}
+		fio_strs_add(&lead->group_notes,
+		             "fio reports steps %s as one group (group_reporting, groupid %zu): benchgrid "
+		             "reports each step, their sum is not computed",
+		             names, sc->step[s].rgroup);
+		free(names);
+	}
+	/* fio gives each job its own files (JOB.N.M); steps of a group that name
+	 * none would share the io step's default file */
+	for (size_t s = first; s < sc->n; s++)
+		if (!fio_kv_get(&sc->step[s].io, "file")) {
+			char buf[300];
+			snprintf(buf, sizeof(buf), "%s.dat", sc->step[s].name);
+			fio_kv_set(&sc->step[s].io, "file", buf);
+		}
 }
 
 /* The io step's ranges of the whole-number keys an fio value can exceed
@@ -276,15 +338,15 @@ static const struct {
     {"openfiles", 1, 1000000}, {"seed", 0, INT64_MAX}, {"thinktime_blocks", 1, INT32_MAX},
 };
 
-/* Each step made from the group of jobs [a, b) (steps first..): a value
- * out of its range is a problem at the job, or with --partial left out
+/* Each step made from a group of jobs (steps first..): a value out of its
+ * range is a problem at the step's first job, or with --partial left out
  * with a comment. */
-static void check_limits(struct fio_scenario *sc, size_t first, const struct fio_job *jobs, size_t a,
+static void check_limits(struct fio_scenario *sc, size_t first, const struct fio_job *jobs,
                          const struct src_pos *pos, bool partial, struct diag *d)
 {
 	for (size_t k = first; k < sc->n; k++) {
 		struct fio_step *st = &sc->step[k];
-		size_t job = a + (k - first); /* a group of one step is its jobs summed */
+		size_t job = st->job;
 		for (size_t i = 0; i < sizeof(io_limits) / sizeof(io_limits[0]); i++) {
 			const struct fio_kv *kv = fio_kv_get(&st->io, io_limits[i].key);
 			if (!kv || !kv->val)
@@ -300,7 +362,7 @@ static void check_limits(struct fio_scenario *sc, size_t first, const struct fio
 			        jobs[job].name, io_limits[i].key, kv->val, io_limits[i].lo, io_limits[i].hi,
 			        strcmp(io_limits[i].key, "jobs")
 			            ? ""
-			            : " (numjobs, summed over the jobs fio runs together)");
+			            : " (numjobs, summed over the identical jobs of a reporting group)");
 			fio_strs_add(&st->notes,
 			             "fio's %s=%s is outside the io step's range %" PRIu64 "..%" PRIu64
 			             ": left out",
@@ -331,6 +393,7 @@ int fio_map(const struct fio_ini *ini, const char *source, bool partial, fio_eng
 	size_t before = d->nerrors, n = 0;
 	struct fio_job *jobs = fio_xrealloc(NULL, (ini->n + 1) * sizeof(*jobs));
 	struct src_pos *pos = fio_xrealloc(NULL, (ini->n + 1) * sizeof(*pos));
+	size_t *rg = fio_xrealloc(NULL, (ini->n + 1) * sizeof(*rg));
 	for (size_t k = 0; k < ini->n; k++) {
 		if (ini->sec[k].global)
 			continue;
@@ -341,6 +404,9 @@ int fio_map(const struct fio_ini *ini, const char *source, bool partial, fio_eng
 		struct src_pos p = {diag_intern(source), 0, 0};
 		diag_error(d, &p, "no jobs: the file has no section other than [global]");
 	}
+	/* fio's groupid: a stonewall or new_group after a job starts the next */
+	for (size_t k = 0; k < n; k++)
+		rg[k] = !k ? 0 : rg[k - 1] + (jobs[k].stonewall || jobs[k].new_group);
 	for (size_t a = 0; a < n;) {
 		size_t b = a + 1;
 		while (b < n && !jobs[b].stonewall)
@@ -348,14 +414,15 @@ int fio_map(const struct fio_ini *ini, const char *source, bool partial, fio_eng
 		for (size_t k = a; k < b; k++)
 			take_target(sc, &jobs[k], partial, d);
 		size_t first = sc->n;
-		map_group(sc, jobs, a, b, pos, partial, d);
-		check_limits(sc, first, jobs, a, pos, partial, d);
+		map_group(sc, jobs, a, b, rg);
+		check_limits(sc, first, jobs, pos, partial, d);
 		a = b;
 	}
 	for (size_t k = 0; k < n; k++)
 		job_free(&jobs[k]);
 	free(jobs);
 	free(pos);
+	free(rg);
 	return d->nerrors > before ? -1 : 0;
 }
 
@@ -365,6 +432,8 @@ void fio_scenario_free(struct fio_scenario *sc)
 		free(sc->step[i].name);
 		fio_kvl_free(&sc->step[i].io);
 		fio_strs_free(&sc->step[i].notes);
+		free(sc->step[i].group);
+		fio_strs_free(&sc->step[i].group_notes);
 	}
 	free(sc->step);
 	fio_strs_free(&sc->notes);

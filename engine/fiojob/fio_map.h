@@ -1,7 +1,9 @@
 /* fio_map: a fio job file (fio_ini) as a benchgrid scenario: one `io:` step
- * per job, or per group of jobs that run together (no stonewall between
- * them) with the same options; fio's options mapped one to one to the io
- * step's keys (the table is in fio_opts.c and docs/import-fio.md). */
+ * per job (identical jobs of one reporting group merged into one step of
+ * their summed numjobs); the jobs fio runs together (no stonewall between
+ * them) become a `parallel:` group of those steps; fio's options mapped one
+ * to one to the io step's keys (the table is in fio_opts.c and
+ * docs/import-fio.md). */
 #ifndef BENCHGRID_FIO_MAP_H
 #define BENCHGRID_FIO_MAP_H
 
@@ -18,6 +20,13 @@ struct fio_step {
 	char *name;
 	struct fio_kvl io;
 	struct fio_strs notes; /* comments written above the step's keys */
+	size_t job;            /* its first fio job (0-based, [global] not counted) */
+	size_t rgroup;         /* fio's reporting group (its groupid) */
+	/* on the first step of a parallel group: the group's name, how many
+	 * steps (this one and the next group_len - 1) it holds, its comments */
+	char *group;
+	size_t group_len;
+	struct fio_strs group_notes;
 };
 
 struct fio_scenario {

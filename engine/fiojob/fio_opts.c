@@ -80,15 +80,21 @@ static int h_description(struct fio_job *j, const char *key, const char *v, char
 	return 0;
 }
 
-static int h_stonewall(struct fio_job *j, const char *key, const char *v, char *err, size_t errlen)
+/* stonewall, wait_for_previous, new_group, group_reporting: bools that
+ * shape the groups (fio_map.c). */
+static int h_group(struct fio_job *j, const char *key, const char *v, char *err, size_t errlen)
 {
 	bool b = true;
 	if (v && fio_parse_bool(v, &b)) {
 		snprintf(err, errlen, "'%s' is not 0 or 1", v);
 		return -1;
 	}
-	(void)key;
-	j->stonewall = b;
+	if (!strcmp(key, "new_group"))
+		j->new_group = b;
+	else if (!strcmp(key, "group_reporting"))
+		j->group_reporting = b;
+	else
+		j->stonewall = b;
 	return 0;
 }
 
@@ -238,14 +244,14 @@ static int h_numjobs(struct fio_job *j, const char *key, const char *v, char *er
 static const struct fio_optdef optdefs[] = {
     /* accepted, no effect on the step (see docs/import-fio.md) */
     {"kb_base", h_ignore, NULL},
-    {"group_reporting", h_ignore, NULL},
-    {"new_group", h_ignore, NULL},
+    {"group_reporting", h_group, NULL},
+    {"new_group", h_group, NULL},
     {"thread", h_ignore, NULL},
     {"unlink", h_ignore, NULL},
     {"name", h_name, NULL},
     {"description", h_description, NULL},
-    {"stonewall", h_stonewall, NULL},
-    {"wait_for_previous", h_stonewall, NULL},
+    {"stonewall", h_group, NULL},
+    {"wait_for_previous", h_group, NULL},
     /* the existing io keys */
     {"rw", fio_h_rw, "rw"},
     {"readwrite", fio_h_rw, "rw"},
