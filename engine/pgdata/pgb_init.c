@@ -311,7 +311,7 @@ static void *pgbi_watch_main(void *arg)
 		pthread_cond_timedwait(&w->cond, &w->lock, &ts);
 		if (w->done)
 			break;
-		if (!w->why && w->stop && *w->stop)
+		if (!w->why && w->stop && __atomic_load_n(w->stop, __ATOMIC_ACQUIRE))
 			w->why = 1;
 		else if (!w->why && w->deadline > 0 && clock_mono() >= w->deadline)
 			w->why = 2;

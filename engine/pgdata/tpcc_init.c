@@ -616,7 +616,7 @@ static void *tpcc_watch_main(void *arg)
 
 	while (!w->done) {
 		usleep(50000);
-		if (!w->why && w->stop && *w->stop)
+		if (!w->why && w->stop && __atomic_load_n(w->stop, __ATOMIC_ACQUIRE))
 			w->why = 1;
 		else if (!w->why && w->deadline > 0 && clock_mono() >= w->deadline)
 			w->why = 2;

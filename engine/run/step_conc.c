@@ -26,7 +26,8 @@ struct live {
 	struct step S;
 	struct step_result res;
 	struct diag sd;
-	volatile sig_atomic_t stop; /* its step_ctx.stop */
+	volatile sig_atomic_t stop; /* its step_ctx.stop: set with __atomic_store_n (the
+	                             * step's thread reads it) */
 	enum conc_why why;
 	char why_step[128]; /* the step whose end or failure stopped it */
 	pthread_t tid;
@@ -132,9 +133,14 @@ static void stop_one(struct live *l, enum conc_why why, const char *by)
 {
 	if (!live_running(l) || l->why != WHY_NONE)
 		return;
+	/* A step past its own timeout when another step's end or failure stops
+	 * it keeps its own verdict: the stop does not excuse it. */
+	if ((why == WHY_FAILED || why == WHY_FIRST || why == WHY_FOREGROUND) && l->S.timeout > 0 &&
+	    clock_mono() - l->t0 >= l->S.timeout)
+		why = WHY_TIMEOUT, by = NULL;
 	l->why = why;
 	snprintf(l->why_step, sizeof(l->why_step), "%s", by ? by : "");
-	l->stop = 1;
+	__atomic_store_n(&l->stop, 1, __ATOMIC_RELEASE);
 }
 
 static bool live_failed(const struct live *l)
@@ -264,15 +270,13 @@ static void fact_add(struct conc *K, struct live **v, size_t n, const char *how)
 /* Index of the step i's group's last step + 1 (i + 1 alone). */
 static size_t unit_end(const struct node *steps, size_t i)
 {
-	bool first;
-	const char *g = spec_step_group(steps->items[i], &first);
+	/* by the group's index: two groups can have one name (an unnamed
+	 * group's default name may be another group's explicit one) */
+	long g = spec_step_group_index(steps->items[i]);
 	size_t j = i + 1;
-	while (g && j < steps->n) {
-		const char *h = spec_step_group(steps->items[j], &first);
-		if (!h || strcmp(g, h) || spec_step_background(steps->items[j]))
-			break;
+	while (g >= 0 && j < steps->n && spec_step_group_index(steps->items[j]) == g &&
+	       !spec_step_background(steps->items[j]))
 		j++;
-	}
 	return j;
 }
 
@@ -298,6 +302,16 @@ static void finish_all(struct conc *K, const struct node *steps, size_t *idx, st
 	}
 }
 
+/* A step could not be set up to start (out of memory): the cell fails. */
+static void launch_failed(const struct node *st, int *status)
+{
+	const struct node *nn = st->kind == NODE_MAP ? node_get(st, "name") : NULL;
+	fprintf(stderr, "%s:%d:%d: error: step %s: cannot start it: out of memory\n",
+	        st->pos.file ? st->pos.file : "?", st->pos.line, st->pos.col,
+	        nn && nn->kind == NODE_SCALAR ? nn->text : "?");
+	*status = STEPS_FAILED;
+}
+
 int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tree, struct run_cell *rc,
                   long rep, const char *cell_dir)
 {
@@ -319,17 +333,23 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
 		if (spec_step_background(steps->items[i])) {
 			idx[K.n] = i;
 			struct live *l = launch(&K, E, c, steps->items[i], i, rep, cell_dir);
-			if (l)
-				fact_add(&K, &l, 1, " in the background of the next steps");
+			if (!l) {
+				launch_failed(steps->items[i], &status);
+				break;
+			}
+			fact_add(&K, &l, 1, " in the background of the next steps");
 			i++;
 			continue;
 		}
 		size_t j = unit_end(steps, i), n0 = K.n;
-		for (size_t k = i; k < j; k++) {
+		for (size_t k = i; k < j && status == STEPS_OK; k++) {
 			idx[K.n] = k;
-			launch(&K, E, c, steps->items[k], k, rep, cell_dir);
+			if (!launch(&K, E, c, steps->items[k], k, rep, cell_dir))
+				launch_failed(steps->items[k], &status);
 		}
 		size_t nfg = K.n - n0;
+		if (status != STEPS_OK) /* finish_all stops and ends those that started */
+			break;
 		struct live **fg = K.v + n0;
 		bool first;
 		const char *g = spec_step_group(steps->items[i], &first);

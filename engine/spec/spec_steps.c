@@ -4,7 +4,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lb_parse.h"
 
 static const char *const until_names[] = {"all", "first", NULL};
 
@@ -13,6 +16,24 @@ static const char *const until_names[] = {"all", "first", NULL};
 static const char *const group_keys[] = {"name",   "parallel",     "when", "timeout",
                                          "record", "server_stats", NULL};
 static const char *const inherited[] = {"when", "timeout", "record", "server_stats", NULL};
+
+/* exec.parse: naming a scenario Lua function: such a step cannot run beside
+ * others (the Lua state is the main thread's; the steps run on their own). */
+static int check_lua_parse(const struct node *st, const char *what, struct diag *d)
+{
+	if (!spec_step_background(st) && spec_step_group_index(st) < 0)
+		return 0; /* it runs alone */
+	const struct node *ex = st->kind == NODE_MAP ? node_get(st, "exec") : NULL;
+	const struct node *p = ex && ex->kind == NODE_MAP ? node_get(ex, "parse") : NULL;
+	if (!p || p->kind != NODE_SCALAR || lb_is_shipped_parser(p->text))
+		return 0; /* a bad value: the exec workload's check says so */
+	diag_error(d, &p->pos,
+	           "exec.parse: '%s' is not a shipped parser, and a %s runs on a thread of its own "
+	           "while the scenario's Lua functions run on the main thread only; use a shipped "
+	           "parser, or make it a step that runs alone",
+	           p->text, what);
+	return -EINVAL;
+}
 
 /* One step of a group: a map, not a group, not background, no when:. */
 static int check_member(const struct node *m, struct diag *d)
@@ -96,11 +117,17 @@ static void push_members(struct node *out, const struct node *g, const struct no
 		             node_new_scalar(name, &par->pos));
 		node_map_put(m, SPEC_STEP_UNTIL, node_key_pos(g, "parallel"),
 		             node_new_scalar(until_names[until], &par->pos));
+		/* the group's identity: its name may be another group's default one */
+		char idx[32];
+		snprintf(idx, sizeof(idx), "%zu", i);
+		node_map_put(m, SPEC_STEP_INDEX, node_key_pos(g, "parallel"),
+		             node_new_scalar(idx, &par->pos));
 		node_seq_push(out, m);
 	}
 }
 
-/* A background step needs a foreground step after it to run beside. */
+/* A background step needs a foreground step after it to run beside; a
+ * step that runs beside others cannot use a Lua parser. */
 static int check_background(const struct node *steps, struct diag *d)
 {
 	int bad = 0;
@@ -117,6 +144,8 @@ static int check_background(const struct node *steps, struct diag *d)
 			           "background step runs until the cell's next foreground steps end)");
 			bad = -EINVAL;
 		}
+		if (check_lua_parse(st, bg ? "background step" : "step of a parallel group", d) < 0)
+			bad = -EINVAL;
 	}
 	return bad;
 }
@@ -173,6 +202,12 @@ const char *spec_step_group(const struct node *step, bool *first)
 	const struct node *g = node_get(step, SPEC_STEP_GROUP), *u = node_get(step, SPEC_STEP_UNTIL);
 	*first = u && u->kind == NODE_SCALAR && !strcmp(u->text, "first");
 	return g && g->kind == NODE_SCALAR ? g->text : NULL;
+}
+
+long spec_step_group_index(const struct node *step)
+{
+	const struct node *v = step && step->kind == NODE_MAP ? node_get(step, SPEC_STEP_INDEX) : NULL;
+	return v && v->kind == NODE_SCALAR ? strtol(v->text, NULL, 10) : -1;
 }
 
 bool spec_step_background(const struct node *step)

@@ -210,8 +210,11 @@ static void spawn_kill_all(struct spawn_run *r, struct spawn_loop *l)
 /* Time to end the group: the deadline passed or the stop flag is set. */
 static void spawn_check_deadline(struct spawn_run *r, struct spawn_loop *l, double now)
 {
-	if (!l->reaped && !l->term_at && ((l->deadline && now >= l->deadline) || (r->stop && *r->stop))) {
-		if (r->stop && *r->stop)
+	/* The stop flag may be set by another thread (a concurrent step's
+	 * watcher): read it atomically. */
+	bool stop = r->stop && __atomic_load_n(r->stop, __ATOMIC_ACQUIRE);
+	if (!l->reaped && !l->term_at && ((l->deadline && now >= l->deadline) || stop)) {
+		if (stop)
 			r->stopped = true;
 		else
 			r->timed_out = true;
@@ -298,7 +301,9 @@ static void spawn_leaf_make(struct spawn_child *c, char *leaf, size_t len)
 	leaf[0] = '\0';
 	if (c->cgroup || !spawn_g.cgroup[0])
 		return;
-	int n = snprintf(leaf, len, "%s/s%ld-%u", spawn_g.cgroup, (long)getpid(), ++spawn_g.counter);
+	int n = snprintf(leaf, len, "%s/s%ld-%u", spawn_g.cgroup, (long)getpid(),
+	                 /* concurrent steps spawn at once: two leaves must not share a name */
+	                 __atomic_add_fetch(&spawn_g.counter, 1, __ATOMIC_RELAXED));
 	if (n > 0 && (size_t)n < len && mkdir(leaf, 0755) == 0) {
 		c->cgroup = leaf;
 	} else {

@@ -5,7 +5,13 @@
 #  - until: first stops the other step, which keeps its figures, not failed;
 #  - a background step is stopped when the foreground steps end;
 #  - a failing sibling stops the group, the cell fails, the sweep goes on;
-#  - check: the new keys' errors with file:line:col;
+#  - check: the new keys' errors with file:line:col (a Lua parse: in a
+#    group's step: at the parse: value);
+#  - one clock: a step that starts later in an overlap has its series
+#    shifted by its offset (info clock);
+#  - a group named like another's default name (group2) is a group of its own;
+#  - a sibling past its own timeout when another's failure stops it keeps
+#    its timeout verdict;
 #  - SIGINT in a group: exit 130, nothing left running;
 #  - kill -9 in a group on a loop target, then `cleanup`: no loop device, no
 #    process, nothing in the work directory (root only; else that part skips).
@@ -85,6 +91,89 @@ assert float(f[3]) - float(g[3]) < 3 and float(f[3]) - float(f[2]) < 10, "fill r
 assert float(g[2]) >= float(s["a"][3]) - 0.05, "fg started before the group ended"
 PY
 grep -q 'a, b together (group pair, until: all); fill in the background of the next steps' "$t/o2/report.md" && ok "report.md says which steps overlapped" || bad "report.md: no overlap"
+
+# ---- one clock: fg2 starts ~2 s into the overlap that fill began ----
+cat >"$t/clock.yaml" <<Y
+name: clock
+target: {kind: dir, path: $t/work}
+steps:
+  - name: fill
+    background: true
+    io: {engine: io_uring, rw: write, bs: 1MiB, size: 32MiB, runtime: 60s, time_based: true}
+  - name: fg1
+    exec: {command: "sleep 2"}
+  - name: fg2
+    io: {engine: io_uring, rw: randread, bs: 4KiB, size: 16MiB, runtime: 2s, time_based: true}
+Y
+"$bg" run "${W[@]}" -q -o "$t/oc" "$t/clock.yaml"
+rc=$?
+$py - "$t/oc" <<'PY' && [[ $rc -eq 0 ]] && ok "one clock: fg2's series start at its offset in the overlap (info clock), on fill's clock" || bad "one clock (rc $rc)"
+import json, re, sys
+r = json.load(open(sys.argv[1] + "/results.json"))
+s = {x["name"]: x for x in r["cells"][0]["reps"][0]}
+f, g = s["fill"], s["fg2"]
+off = float(re.search(r"started ([0-9.]+) s after", g["info"]["clock"]).group(1))
+assert off > 1.9, off
+# the overlap began with fill: fg2 started off seconds after it
+assert abs(g["started"] - f["started"] - off) < 0.1, (g["started"] - f["started"], off)
+for k, v in g["series"].items():
+    if v["t"]:
+        assert min(v["t"]) >= off, (k, min(v["t"]), off)
+# a time on both series means one moment: fill's samples near fg2's first one
+t0 = min(g["series"]["iops"]["t"])
+assert any(abs(t - t0) <= 1.05 for t in f["series"]["mb_s"]["t"]), (t0, f["series"]["mb_s"]["t"])
+PY
+
+# ---- a named group called group2, then an unnamed one (default group2) ----
+cat >"$t/names.yaml" <<Y
+name: names
+steps:
+  - name: group2
+    parallel:
+      steps:
+        - {name: a, exec: {command: "sleep 0.3"}}
+        - {name: b, exec: {command: "sleep 0.3"}}
+  - parallel:
+      until: first
+      steps:
+        - {name: c, exec: {command: "sleep 0.3"}}
+        - {name: d, exec: {command: "sleep 2"}}
+Y
+"$bg" run "${W[@]}" -q -o "$t/on" "$t/names.yaml"
+rc=$?
+steps "$t/on" >"$t/sn"
+$py - "$t/sn" <<'PY' && [[ $rc -eq 0 ]] && ok "groups told apart by place, not name: c, d start after a, b; b not stopped" || { bad "group names (rc $rc)"; cat "$t/sn"; }
+import sys
+s = {l.split()[0]: l.split() for l in open(sys.argv[1])}
+assert s["b"][4] == "-" and s["a"][4] == "-", s["b"]
+assert float(s["c"][2]) >= float(s["b"][3]) - 0.05, "c started before group2 ended"
+assert s["d"][4] == "stopped"
+PY
+
+# ---- a sibling past its own timeout keeps its verdict ----
+# b ignores SIGTERM: its own timeout ends it only 1 s later (SIGKILL), so
+# a's failure (its timeout) is always seen while b runs past its timeout.
+cat >"$t/to.yaml" <<Y
+name: to
+target: {kind: dir, path: $t/work}
+steps:
+  - name: grp
+    timeout: 2s
+    parallel:
+      steps:
+        - {name: a, io: {engine: io_uring, rw: write, bs: 64KiB, size: 8MiB, runtime: 8s, time_based: true}}
+        - {name: b, exec: {command: "trap '' TERM; sleep $mark"}}
+  - {name: after, exec: {command: "true"}}
+Y
+"$bg" run "${W[@]}" -q -o "$t/ot" "$t/to.yaml"
+rc=$?
+steps "$t/ot" >"$t/st"
+$py - "$t/st" <<'PY' && [[ $rc -eq 1 ]] && ! alive && ok "both steps past their 2 s timeout: both failed, neither excused as stopped" || { bad "timeout verdict (rc $rc)"; cat "$t/st"; }
+import sys
+s = {l.split()[0]: l.split() for l in open(sys.argv[1])}
+for k in ("a", "b"):
+    assert s[k][1] == "1" and s[k][4] == "-", s[k]
+PY
 
 # ---- until: first ----
 cat >"$t/first.yaml" <<Y
@@ -185,14 +274,18 @@ steps:
       steps:
         - {name: a, exec: {command: "true"}}
         - {name: b, parallel: {steps: []}}
+  - parallel:
+      steps:
+        - {name: p, exec: {command: "true", parse: myparse}}
+        - {name: q, exec: {command: "true"}}
   - name: e
     background: true
     exec: {command: "true"}
 Y
 "$bg" check "$t/bad.yaml" 2>"$t/bad.err"
 rc=$?
-grep -q 'bad.yaml:5:14: error: parallel.until' "$t/bad.err" && grep -q 'bad.yaml:8:21: error: parallel: a group cannot hold' "$t/bad.err" &&
-	grep -q 'bad.yaml:10:17: error: step.background: no foreground step after it' "$t/bad.err" && [[ $rc -ne 0 ]] &&
+grep -q 'bad.yaml:5:14: error: parallel.until' "$t/bad.err" && grep -q "bad.yaml:11:52: error: exec.parse: 'myparse' is not a shipped parser" "$t/bad.err" && grep -q 'bad.yaml:8:21: error: parallel: a group cannot hold' "$t/bad.err" &&
+	grep -q 'bad.yaml:14:17: error: step.background: no foreground step after it' "$t/bad.err" && [[ $rc -ne 0 ]] &&
 	ok "check: the new keys' errors with file:line:col" || { bad "check errors (rc $rc)"; cat "$t/bad.err"; }
 
 # ---- SIGINT in a group ----

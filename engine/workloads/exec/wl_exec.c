@@ -342,8 +342,9 @@ static int wl_exec_parse(const struct wl_exec_opts *o, const struct step_ctx *cx
 	if (!L) {
 		if (!lb_is_shipped_parser(o->parse)) {
 			result_fail(res,
-			            "%s:%d:%d: error: exec.parse: '%s' is not a shipped parser and the "
-			            "scenario has no hooks that could define it",
+			            "%s:%d:%d: error: exec.parse: '%s' is not a shipped parser, and this "
+			            "step has no Lua state to find it in (the scenario has no hooks, or "
+			            "the step runs beside others: Lua runs on the main thread only)",
 			            o->parse_node->pos.file ? o->parse_node->pos.file : "?",
 			            o->parse_node->pos.line, o->parse_node->pos.col, o->parse);
 			diag_free(&d);

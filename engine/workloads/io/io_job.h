@@ -193,7 +193,7 @@ static inline bool io_may_issue(struct io_job *j, uint64_t now, uint64_t issued)
 	struct io_shared *sh = j->sh;
 	if (__atomic_load_n(&sh->abort, __ATOMIC_RELAXED))
 		return false;
-	if (sh->stop && *sh->stop) {
+	if (sh->stop && __atomic_load_n(sh->stop, __ATOMIC_ACQUIRE)) {
 		__atomic_store_n(&sh->interrupted, 1, __ATOMIC_RELAXED);
 		return false;
 	}

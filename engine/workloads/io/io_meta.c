@@ -111,7 +111,7 @@ static bool meta_may_go(struct meta_run *run, uint64_t now)
 {
 	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
 		return false;
-	if (run->cx->stop && *run->cx->stop) {
+	if (run->cx->stop && __atomic_load_n(run->cx->stop, __ATOMIC_ACQUIRE)) { /* set by another thread */
 		__atomic_store_n(&run->interrupted, 1, __ATOMIC_RELAXED);
 		return false;
 	}
@@ -205,7 +205,8 @@ static int meta_setup_job(struct meta_run *run, struct meta_job *j)
 				goto fail;
 			close(fd);
 		}
-		if (run->cx->stop && *run->cx->stop) {
+		if (run->cx->stop &&
+		    __atomic_load_n(run->cx->stop, __ATOMIC_ACQUIRE)) { /* set by another thread */
 			snprintf(j->errmsg, sizeof(j->errmsg), "interrupted while creating %s", j->root);
 			return -EINTR;
 		}

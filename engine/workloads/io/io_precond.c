@@ -56,7 +56,7 @@ static int precond_done(struct precond *p, uint64_t len)
 {
 	p->bytes += len;
 	p->total += len;
-	if (p->cx->stop && *p->cx->stop) {
+	if (p->cx->stop && __atomic_load_n(p->cx->stop, __ATOMIC_ACQUIRE)) { /* set by another thread */
 		result_fail(p->res, "io: interrupted during precondition");
 		return -EINTR;
 	}

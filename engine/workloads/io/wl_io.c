@@ -122,7 +122,8 @@ static int io_layout(struct io_run *run, struct io_job *j)
 			}
 			done += (uint64_t)w;
 		}
-		if (run->cx->stop && *run->cx->stop) {
+		if (run->cx->stop &&
+		    __atomic_load_n(run->cx->stop, __ATOMIC_ACQUIRE)) { /* set by another thread */
 			ret = -EINTR;
 			io_job_fail(j, ret, "interrupted while laying out %s", j->path);
 		}

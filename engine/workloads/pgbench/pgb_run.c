@@ -173,7 +173,7 @@ static void pgbc_watch(struct pgbc_run *r, struct pgb_run_out *out)
 		if (until > now)
 			pgbc_sleep_ns(until - now);
 		now = pgbc_now();
-		if (cfg->stop && *cfg->stop && !pgbc_aborted(sh)) {
+		if (cfg->stop && __atomic_load_n(cfg->stop, __ATOMIC_ACQUIRE) && !pgbc_aborted(sh)) {
 			out->stopped = true;
 			__atomic_store_n(&sh->abort, 1, __ATOMIC_RELAXED);
 		}
