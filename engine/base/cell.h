@@ -66,6 +66,11 @@ struct step_ctx {
 	 * here: lua/lb.h. */
 	struct lb *lua;
 	const char *step_name;
+	/* the step runs beside others (a parallel group, a background step, or
+	 * a foreground step beside one): what a workload shares by default
+	 * between steps run one after another (io's default file) it makes
+	 * its own */
+	bool overlaps;
 	/* the repetition this run of the step belongs to: 0..nrep-1, or
 	 * negative for the warm-ups (-warmup..-1); files a step writes into
 	 * cell_dir are named by step_file_name() so that repetitions keep theirs */

@@ -163,6 +163,7 @@ int step_exec(struct run_env *E, const struct cell *c, const struct step *S, lon
 		 * workload's own (cx.timeout) and the watcher's. */
 		cx.progress = NULL;
 		cx.lua = NULL;
+		cx.overlaps = true;
 	}
 	/* CPU figures of the whole machine and those of every device of the
 	 * cell (its targets' and the disks under their images) during the step. */

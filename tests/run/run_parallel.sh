@@ -91,6 +91,13 @@ assert float(f[3]) - float(g[3]) < 3 and float(f[3]) - float(f[2]) < 10, "fill r
 assert float(g[2]) >= float(s["a"][3]) - 0.05, "fg started before the group ended"
 PY
 grep -q 'a, b together (group pair, until: all); fill in the background of the next steps' "$t/o2/report.md" && ok "report.md says which steps overlapped" || bad "report.md: no overlap"
+# a writer beside a reader would resize the reader's file under it (b's
+# reads past a shorter file failed now and then): a step beside others that
+# names no file gets one of its own (each step's info "file")
+for st in a b fill; do
+	grep -q "\"file\": \"[^\"]*/benchgrid-io\.$st\.dat\"" "$t/o2/results.json" && ok "$st: its own default file" ||
+		bad "$st: not benchgrid-io.$st.dat: $(grep -o '"file": "[^"]*"' "$t/o2/results.json" | tr '\n' ' ')"
+done
 
 # ---- one clock: fg2 starts ~2 s into the overlap that fill began ----
 cat >"$t/clock.yaml" <<Y

@@ -11,6 +11,7 @@
  * written blocks is done after the timed part. */
 #include "wl_io.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -699,6 +700,20 @@ static int io_check_target(const struct step_ctx *cx, struct step_result *res)
 	return -ENOENT;
 }
 
+/* A step beside others that names no file gets one of its own,
+ * benchgrid-io.STEP.dat: steps one after another share the default file (a
+ * write, then reads of it), but a writer beside a reader would change the
+ * reader's file under it. */
+static void io_file_own(struct io_opts *o, const char *step)
+{
+	char name[sizeof(o->file)];
+	int n = snprintf(name, sizeof(name), "benchgrid-io.%.64s.dat", step && *step ? step : "step");
+	for (int i = (int)strlen("benchgrid-io."); i < n - 4 && name[i]; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '-' && name[i] != '_')
+			name[i] = '_';
+	snprintf(o->file, sizeof(o->file), "%s", name);
+}
+
 static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct step_result *res,
                      struct diag *d)
 {
@@ -709,6 +724,8 @@ static int wl_io_run(const struct node *opts, const struct step_ctx *cx, struct 
 		free(run);
 		return -EINVAL;
 	}
+	if (cx->overlaps && !node_get(opts, "file"))
+		io_file_own(&run->o, cx->step_name);
 	const struct io_opts *o = &run->o;
 	uint64_t t_entry = io_now_ns();
 	run->cx = cx;
