@@ -115,8 +115,8 @@ static void link_of(struct build *b, const struct store_run_meta *m, struct hist
 		return;
 	}
 	/* a link planted there is not linked to: a page is a regular file */
-	if (asprintf(&report, "%s/report.html", real) < 0 || lstat(report, &st) < 0 ||
-	    !S_ISREG(st.st_mode) || access(report, R_OK) != 0) {
+	if (asprintf(&report, "%s/report.html", real) < 0 || lstat(report, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    access(report, R_OK) != 0) {
 		pt->no_link = "no report.html in the run folder";
 		free(report);
 		return;
