@@ -12,7 +12,8 @@
 #                          same small file: the same rw, bs and bytes (77 without fio)
 #   import_fio.sh pair     fio runs pair.fio (two different jobs at once), then
 #                          benchgrid its import (a parallel group), in alternating
-#                          pairs: each job's IOPS within a bound of fio's
+#                          pairs: each job's share of the CPU beside the other
+#                          (IOPS together / alone) within a bound of fio's
 #   import_fio.sh pair-seq the same with a stonewall added to what is imported
 #                          (the steps run one after the other): must fail
 # BENCHGRID_UPDATE_GOLDEN=1 rewrites the golden files.
@@ -121,55 +122,75 @@ print(next((int(v[:-3]) * m[u] for u in m if v.endswith(u)), v))')
 
 # pair: the jobs of pair.fio share CPU 0 (cpus_allowed=0, at nice -10 so
 # that the machine's other load hardly takes it from them): run together,
-# each gets about half of it, one after the other all of it. Pairs alternate
-# fio and benchgrid so that both see the same load; per job, the median over
-# the pairs of benchgrid's IOPS / fio's must be within 0.6..1.6. Measured on
-# this shared 2-core machine (load 5-9), 4 pairs a run, 4 runs: the
-# parallel import gave medians 0.95-1.35 (reads: benchgrid's psync randread
-# from the page cache costs less per I/O than fio's, x1.4-1.6 when each runs
-# alone) and 0.86-1.10 (writes), single pairs 0.81..2.37; the sequential
-# import (pair-seq, 3 runs) gave medians 1.97-2.91 (reads) and 1.69-2.21
-# (writes). 1.6 is near the geometric middle of 1.35 and 1.97, 0.6 about its
-# inverse; the reads decide (the writes' medians come closer to the bound).
+# the two jobs share it, one after the other each has it all. What is
+# compared is how much of their alone speed the two jobs keep together, not
+# the IOPS themselves: the engines differ in cost per I/O (benchgrid's psync
+# randread from the page cache ran 1.4-1.9x fio's on an idle machine, which
+# failed a check of IOPS ratios), and how the scheduler splits CPU 0
+# between a read and a write job differs between the tools (fio's reads
+# kept 0.61-0.66 of their alone speed, benchgrid's 0.42-0.58). Per tool and
+# pair: kept = the sum over the jobs of IOPS together / IOPS alone (alone: a
+# stonewall added), about 1 when the jobs overlap (they share one CPU),
+# about 2 one after the other. Pairs alternate the tools (alone, then
+# together, fio then benchgrid); the median over the pairs of benchgrid's
+# kept / fio's must be within 0.7..1.4 (1.4: about the geometric middle of
+# 1 and 2, the ratio a sequential import gives; pair-seq checks that it
+# fails).
 pair() {
 	command -v fio >/dev/null || { echo "SKIP: fio is not installed"; exit 77; }
 	nice -n -10 true 2>/dev/null || { echo "SKIP: cannot raise priority (nice -10)"; exit 77; }
-	export BENCHGRID_STATE=$t/state BENCHGRID_FIO_NICE=-10 BENCHGRID_FIO_RUNTIME=${BENCHGRID_FIO_RUNTIME:-2}
-	local pairs=${BENCHGRID_FIO_PAIRS:-4} i
+	export BENCHGRID_STATE=$t/state BENCHGRID_FIO_NICE=-10 BENCHGRID_FIO_RUNTIME=${BENCHGRID_FIO_RUNTIME:-1}
+	local pairs=${BENCHGRID_FIO_PAIRS:-4} i f
 	mkdir -p "$t/fio" "$t/bg" "$t/w"
 	cp "$data/pair.fio" "$t/pair.fio"
-	[ "$1" = seq ] && sed -i 's/^rw=randwrite$/rw=randwrite\nstonewall/' "$t/pair.fio"
-	BENCHGRID_FIO_DIR=$t/bg "$bg" import-fio "$t/pair.fio" -o "$t/pair.yaml" || { bad "import pair.fio"; exit 1; }
-	"$bg" check "$t/pair.yaml" >"$t/check.log" 2>&1 || { bad "check pair.yaml"; cat "$t/check.log"; exit 1; }
-	for i in $(seq "$pairs"); do
-		BENCHGRID_FIO_DIR=$t/fio fio --output-format=json --output="$t/fio.$i.json" "$data/pair.fio" >"$t/fio.log" 2>&1 ||
-			{ bad "fio pair.fio"; cat "$t/fio.log"; exit 1; }
-		"$bg" run -q --work-dir "$t/w" -o "$t/out.$i" "$t/pair.yaml" >"$t/run.log" 2>&1 ||
-			{ bad "run pair.yaml"; cat "$t/run.log"; exit 1; }
+	sed 's/^rw=randwrite$/rw=randwrite\nstonewall/' "$data/pair.fio" >"$t/alone.fio"
+	[ "$1" = seq ] && cp "$t/alone.fio" "$t/pair.fio"
+	for f in pair alone; do
+		BENCHGRID_FIO_DIR=$t/bg "$bg" import-fio "$t/$f.fio" -o "$t/$f.yaml" || { bad "import $f.fio"; exit 1; }
+		"$bg" check "$t/$f.yaml" >"$t/check.log" 2>&1 || { bad "check $f.yaml"; cat "$t/check.log"; exit 1; }
 	done
-	python3 - "$t" "$pairs" "$1" <<'EOP' && ok "per-job IOPS of benchgrid within 0.6..1.6 of fio's (median of $pairs pairs)" || bad "per-job IOPS of benchgrid vs fio"
+	# fio, the oracle, always runs the jobs file as written (and alone)
+	cp "$data/pair.fio" "$t/fio-pair.fio"
+	for i in $(seq "$pairs"); do
+		for f in alone pair; do
+			local job=$t/$f.fio
+			[ $f = pair ] && job=$t/fio-pair.fio
+			BENCHGRID_FIO_DIR=$t/fio fio --output-format=json --output="$t/fio.$f.$i.json" "$job" >"$t/fio.log" 2>&1 ||
+				{ bad "fio $f.fio"; cat "$t/fio.log"; exit 1; }
+		done
+		for f in alone pair; do
+			"$bg" run -q --work-dir "$t/w" -o "$t/out.$f.$i" "$t/$f.yaml" >"$t/run.log" 2>&1 ||
+				{ bad "run $f.yaml"; cat "$t/run.log"; exit 1; }
+		done
+	done
+	python3 - "$t" "$pairs" "$1" <<'EOP' && ok "the jobs keep as much of their alone speed together as under fio: within 0.7..1.4 (median of $pairs pairs)" || bad "kept speed together, benchgrid vs fio"
 import json, statistics, sys
 t, pairs, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-ratios = {"reads": [], "writes": []}
-for i in range(1, pairs + 1):
-    fio = {j["jobname"]: j["read"]["iops"] + j["write"]["iops"] for j in json.load(open(f"{t}/fio.{i}.json"))["jobs"]}
-    (cell,) = json.load(open(f"{t}/out.{i}/results.json"))["cells"]
+jobs = ("reads", "writes")
+def fio_iops(path):
+    return {j["jobname"]: j["read"]["iops"] + j["write"]["iops"] for j in json.load(open(path))["jobs"]}
+def bg_steps(path):
+    (cell,) = json.load(open(path))["cells"]
     assert cell["status"] == "ok", cell["status"]
-    bg = {s["name"]: s for s in cell["reps"][0]}
-    line = []
-    for job in ratios:
-        r = bg[job]["metrics"]["iops"]["value"] / fio[job]
-        ratios[job].append(r)
-        line.append(f"{job} fio {fio[job]:.0f} benchgrid {bg[job]['metrics']['iops']['value']:.0f} ({r:.2f})")
+    return {s["name"]: s for s in cell["reps"][0]}
+def bg_iops(steps):
+    return {j: steps[j]["metrics"]["iops"]["value"] for j in jobs}
+ratios = []
+for i in range(1, pairs + 1):
+    fa, ft = fio_iops(f"{t}/fio.alone.{i}.json"), fio_iops(f"{t}/fio.pair.{i}.json")
+    together = bg_steps(f"{t}/out.pair.{i}/results.json")
     if mode != "seq":  # the two steps overlapped
-        assert "writes" in bg["reads"]["info"].get("overlapped", ""), bg["reads"]["info"]
-    print(f"pair {i}: " + ", ".join(line))
-good = True
-for job, rs in ratios.items():
-    m = statistics.median(rs)
-    print(f"{job}: median ratio {m:.2f} (pairs {min(rs):.2f}..{max(rs):.2f})")
-    good = good and 0.6 <= m <= 1.6
-sys.exit(0 if good else 1)
+        assert "writes" in together["reads"]["info"].get("overlapped", ""), together["reads"]["info"]
+    ba, bt = bg_iops(bg_steps(f"{t}/out.alone.{i}/results.json")), bg_iops(together)
+    kf = sum(ft[j] / fa[j] for j in jobs)
+    kb = sum(bt[j] / ba[j] for j in jobs)
+    ratios.append(kb / kf)
+    print(f"pair {i}: kept together/alone: fio {kf:.2f} (" +
+          ", ".join(f"{j} {ft[j]:.0f}/{fa[j]:.0f}" for j in jobs) + f"), benchgrid {kb:.2f} (" +
+          ", ".join(f"{j} {bt[j]:.0f}/{ba[j]:.0f}" for j in jobs) + f"), ratio {kb / kf:.2f}")
+m = statistics.median(ratios)
+print(f"median ratio {m:.2f} (pairs {min(ratios):.2f}..{max(ratios):.2f})")
+sys.exit(0 if 0.7 <= m <= 1.4 else 1)
 EOP
 	exit $fail
 }
