@@ -286,18 +286,31 @@ static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, s
 	             "fio runs these jobs at the same time (no stonewall between them): a parallel "
 	             "group, which ends when all its steps have");
 	/* fio's group_reporting sums the jobs of a reporting group; a step
-	 * sums its own threads, but nothing sums the steps of a group yet */
-	for (size_t s = first; s < sc->n; s++) {
-		bool reported = false, others = false;
+	 * sums its own threads, and group_reporting: true sums a parallel
+	 * group's steps, so a group that is one reporting group gets it */
+	bool one_rg = true, reported = false;
+	for (size_t s = first; s < sc->n; s++)
+		one_rg = one_rg && sc->step[s].rgroup == lead->rgroup;
+	for (size_t k = a; k < b; k++)
+		reported = reported || (rg[k] == lead->rgroup && jobs[k].group_reporting);
+	if (one_rg && reported) {
+		lead->group_reporting = true;
+		fio_strs_add(&lead->group_notes,
+		             "fio reports these jobs as one group (group_reporting, groupid %zu): so does "
+		             "the group's total, %s.iops, %s.read.lat_p99_us, ...",
+		             lead->rgroup, lead->group, lead->group);
+	}
+	for (size_t s = first; s < sc->n && !one_rg; s++) {
+		bool rep = false, others = false;
 		for (size_t k = a; k < b; k++)
 			if (rg[k] == sc->step[s].rgroup)
-				reported = reported || jobs[k].group_reporting;
+				rep = rep || jobs[k].group_reporting;
 		for (size_t t = first; t < sc->n; t++)
 			others = others || (t != s && sc->step[t].rgroup == sc->step[s].rgroup);
 		bool lead_of_rg = true;
 		for (size_t t = first; t < s; t++)
 			lead_of_rg = lead_of_rg && sc->step[t].rgroup != sc->step[s].rgroup;
-		if (!reported || !others || !lead_of_rg)
+		if (!rep || !others || !lead_of_rg)
 			continue;
 		char *names = NULL;
 		for (size_t t = s; t < sc->n; t++) {
@@ -312,7 +325,8 @@ static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, s
 		}
 		fio_strs_add(&lead->group_notes,
 		             "fio reports steps %s as one group (group_reporting, groupid %zu): benchgrid "
-		             "reports each step, their sum is not computed",
+		             "totals a whole parallel group only (group_reporting: true), not a part of "
+		             "one, so it reports each step",
 		             names, sc->step[s].rgroup);
 		free(names);
 	}

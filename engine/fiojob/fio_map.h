@@ -26,6 +26,7 @@ struct fio_step {
 	 * steps (this one and the next group_len - 1) it holds, its comments */
 	char *group;
 	size_t group_len;
+	bool group_reporting; /* the group is one fio reporting group that fio sums */
 	struct fio_strs group_notes;
 };
 

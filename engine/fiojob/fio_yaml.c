@@ -127,7 +127,10 @@ static void put_group(FILE *out, const struct fio_step *st)
 	fputc('\n', out);
 	for (size_t i = 0; i < st->group_notes.n; i++)
 		put_comment(out, "    ", st->group_notes.s[i]);
-	fputs("    parallel:\n      until: all\n      steps:\n", out);
+	fputs("    parallel:\n      until: all\n", out);
+	if (st->group_reporting)
+		fputs("      group_reporting: true\n", out);
+	fputs("      steps:\n", out);
 	for (size_t i = 0; i < st->group_len; i++)
 		put_step(out, &st[i], 8);
 }

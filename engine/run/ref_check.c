@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "group_total.h"
 #include "rep_config.h"
 #include "results.h"
+#include "spec_steps.h"
 #include "workload_table.h"
 
 /* Metrics any step may carry, whatever its kind: the system monitor's
@@ -113,9 +115,30 @@ static void read_lua(const struct node *scenario, struct refs *r)
 	}
 }
 
+/* A parallel group's total (group_reporting: true) is one more step. */
+static const struct workload_metrics group_metrics = {.names = group_total_names};
+
+static void read_total(const struct node *s, struct refs *r)
+{
+	bool first;
+	const char *g = spec_step_group(s, &first);
+	if (!g || !spec_step_group_totals(s))
+		return;
+	for (size_t i = 0; i < r->nsteps; i++)
+		if (r->steps[i].m == &group_metrics && !strcmp(r->steps[i].name, g))
+			return;
+	struct ref_step *st = &r->steps[r->nsteps];
+	if (!(st->name = strdup(g)))
+		return;
+	st->kind = "io";
+	st->m = &group_metrics;
+	r->nsteps++;
+}
+
 static void read_steps(const struct node *steps, struct refs *r)
 {
-	if (!steps || steps->kind != NODE_SEQ || !(r->steps = calloc(steps->n + 1, sizeof(*r->steps))))
+	/* room for each step and each group's total */
+	if (!steps || steps->kind != NODE_SEQ || !(r->steps = calloc(2 * steps->n + 1, sizeof(*r->steps))))
 		return;
 	for (size_t i = 0; i < steps->n; i++) {
 		const struct node *s = steps->items[i], *nn = node_get(s, "name");
@@ -133,6 +156,7 @@ static void read_steps(const struct node *steps, struct refs *r)
 			}
 		st->headline = node_get(s, "headline");
 		r->nsteps++;
+		read_total(s, r);
 	}
 }
 

@@ -9,7 +9,9 @@
 
 #include "clock.h"
 #include "devmodel.h"
+#include "group_total.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "spec.h"
 #include "spec_steps.h"
 #include "step_one.h"
@@ -250,6 +252,34 @@ static int finish(struct conc *K, struct live *l, struct run_cell *rc, long rep,
 	return step_end(l->E, l->c, &l->S, rc, rep, &l->res, &l->sd, l->rc, l->why == WHY_TIMEOUT);
 }
 
+/* group_reporting: true: the group's steps just recorded in repetition
+ * rep, as one more result named after the group (group_total.h). */
+static void record_total(struct run_env *E, struct run_cell *rc, long rep, const char *group,
+                         struct live **fg, size_t nfg)
+{
+	if (rep < 0 || (size_t)rep >= rc->nreps)
+		return;
+	const struct run_rep *R = &rc->reps[rep];
+	const struct step_result **m = calloc(nfg ? nfg : 1, sizeof(*m));
+	size_t n = 0;
+	for (size_t k = 0; m && k < nfg; k++)
+		for (size_t s = R->nsteps; s-- > 0;)
+			if (!strcmp(R->steps[s].step, fg[k]->S.name)) {
+				m[n++] = &R->steps[s];
+				break;
+			}
+	struct step_result total;
+	result_init(&total, group, "io");
+	if (m && n == nfg && group_total(m, n, &total) == 0) {
+		char summary[256];
+		step_summary(&total, summary, sizeof(summary));
+		progress_step_done(&E->prog, group, false, summary);
+		run_cell_take_step(rc, (size_t)rep, &total);
+	}
+	result_free(&total);
+	free(m);
+}
+
 static void live_free(struct conc *K)
 {
 	for (size_t k = 0; k < K->n; k++)
@@ -380,6 +410,8 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
 			if (status == STEPS_OK || st == STEPS_INTERRUPTED)
 				status = st;
 		}
+		if (g && status == STEPS_OK && spec_step_group_totals(steps->items[i]))
+			record_total(E, rc, rep, g, fg, nfg);
 		/* a background step that failed meanwhile fails the cell */
 		for (size_t k = 0; k < n0; k++)
 			if (!K.v[k]->finished && live_done(K.v[k]) && live_failed(K.v[k]) &&

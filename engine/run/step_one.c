@@ -44,7 +44,7 @@ static size_t summary_put(const struct metric *m, char *buf, size_t used, size_t
 /* A short summary of a step's figures for progress lines, as people read
  * numbers (rep_fmt.h), its headline first (headline.h): "iops=25800
  * lat_p99=1.234 ms mb_s=100.8 seconds=1". */
-static void step_summary(const struct step_result *r, char *buf, size_t len)
+void step_summary(const struct step_result *r, char *buf, size_t len)
 {
 	static const char *const more[] = {"mb_s", "iops", "tps", "lat_p99_us", "lat_p99_ms", "seconds"};
 	const char *shown[HEADLINE_MAX + 8];

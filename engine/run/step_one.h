@@ -51,6 +51,9 @@ void step_verdict(const struct step *S, const struct diag *sd, int rc_run, bool 
  * STEPS_INTERRUPTED when the sweep is stopping (res freed). */
 int step_end(struct run_env *E, const struct cell *c, struct step *S, struct run_cell *rc, long rep,
              struct step_result *res, struct diag *sd, int rc_run, bool timed_out);
+/* A short summary of a step's figures for its progress line (its headline
+ * first): "iops=25800 lat_p99=1.234 ms mb_s=100.8". */
+void step_summary(const struct step_result *r, char *buf, size_t len);
 /* A step its when: skips, recorded as skipped. */
 void step_skip(struct run_env *E, const struct node *st, size_t i, const char *why, struct run_cell *rc,
                long rep);

@@ -63,6 +63,7 @@ static const char *const until_values[] = {"all", "first", NULL};
 static const struct opt_desc parallel_rows[] = {
     {"until", OPT_ENUM, NULL, "all", until_values, "when the group ends: when all its steps have ended, or when the first ends (the others are then stopped cleanly)", 0, NULL, NULL, NULL},
     {"steps", OPT_LIST, NULL, NULL, NULL, "the steps that start together (two or more; each with its own name and metrics; no when:, background: or parallel: in them)", OPT_REQUIRED, "step", NULL, NULL},
+    {"group_reporting", OPT_BOOL, NULL, "false", NULL, "io steps only: also record one total of the group, named after it (GROUP.iops, GROUP.read.lat_p99_us, ...), summed as fio's group_reporting sums a reporting group", 0, NULL, NULL, NULL},
 };
 
 static const struct opt_desc matrix_rows[] = {

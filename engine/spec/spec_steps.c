@@ -63,8 +63,33 @@ static int check_member(const struct node *m, struct diag *d)
 	return bad;
 }
 
+/* group_reporting: true sums io steps (model/group_total.h): each member
+ * must be one. */
+static int check_totals(const struct node *par, bool *totals, struct diag *d)
+{
+	const struct node *v = node_get(par, "group_reporting"), *steps = node_get(par, "steps");
+	*totals = false;
+	if (!v)
+		return 0;
+	if (node_as_bool(v, "parallel.group_reporting", totals, d) < 0)
+		return -EINVAL;
+	int bad = 0;
+	for (size_t k = 0; *totals && steps && steps->kind == NODE_SEQ && k < steps->n; k++) {
+		const struct node *m = steps->items[k];
+		if (m->kind == NODE_MAP && !node_get(m, "io")) {
+			const struct node *nn = node_get(m, "name");
+			diag_error(d, &m->pos,
+			           "parallel.group_reporting: step %s is not an io step (a group total "
+			           "sums the I/O of io steps, as fio's group_reporting)",
+			           nn && nn->kind == NODE_SCALAR ? nn->text : "?");
+			bad = -EINVAL;
+		}
+	}
+	return bad;
+}
+
 /* The group step g (index i): its keys, until:, its steps. */
-static int check_group(const struct node *g, const struct node *par, int *until, struct diag *d)
+static int check_group(const struct node *g, const struct node *par, int *until, bool *totals, struct diag *d)
 {
 	int bad = node_check_keys(g, "step (a parallel group)", group_keys, d) < 0 ? -EINVAL : 0;
 	*until = 0;
@@ -74,7 +99,7 @@ static int check_group(const struct node *g, const struct node *par, int *until,
 		           node_kind_name(par->kind));
 		return -EINVAL;
 	}
-	static const char *const keys[] = {"until", "steps", NULL};
+	static const char *const keys[] = {"until", "steps", "group_reporting", NULL};
 	if (node_check_keys(par, "parallel", keys, d) < 0)
 		bad = -EINVAL;
 	const struct node *u = node_get(par, "until"), *steps = node_get(par, "steps");
@@ -93,11 +118,14 @@ static int check_group(const struct node *g, const struct node *par, int *until,
 	for (size_t k = 0; k < steps->n; k++)
 		if (check_member(steps->items[k], d) < 0)
 			bad = -EINVAL;
+	if (check_totals(par, totals, d) < 0)
+		bad = -EINVAL;
 	return bad;
 }
 
 /* The group's steps into out, each marked and given the group's settings. */
-static void push_members(struct node *out, const struct node *g, const struct node *par, size_t i, int until)
+static void push_members(struct node *out, const struct node *g, const struct node *par, size_t i, int until,
+                         bool totals)
 {
 	char name[128];
 	const struct node *nn = node_get(g, "name");
@@ -122,6 +150,9 @@ static void push_members(struct node *out, const struct node *g, const struct no
 		snprintf(idx, sizeof(idx), "%zu", i);
 		node_map_put(m, SPEC_STEP_INDEX, node_key_pos(g, "parallel"),
 		             node_new_scalar(idx, &par->pos));
+		if (totals)
+			node_map_put(m, SPEC_STEP_TOTALS, node_key_pos(par, "group_reporting"),
+			             node_new_scalar("true", &par->pos));
 		node_seq_push(out, m);
 	}
 }
@@ -146,6 +177,34 @@ static int check_background(const struct node *steps, struct diag *d)
 		}
 		if (check_lua_parse(st, bg ? "background step" : "step of a parallel group", d) < 0)
 			bad = -EINVAL;
+	}
+	return bad;
+}
+
+/* A group total is recorded as a step named after its group: no step may
+ * have that name. */
+static int check_total_names(const struct node *steps, struct diag *d)
+{
+	int bad = 0;
+	long seen = -1;
+	for (size_t i = 0; i < steps->n; i++) {
+		const struct node *st = steps->items[i];
+		bool first;
+		const char *g = spec_step_group(st, &first);
+		long gi = spec_step_group_index(st);
+		if (!g || !spec_step_group_totals(st) || gi == seen)
+			continue;
+		seen = gi;
+		for (size_t j = 0; j < steps->n; j++) {
+			const struct node *nn = node_get(steps->items[j], "name");
+			if (nn && nn->kind == NODE_SCALAR && !strcmp(nn->text, g)) {
+				diag_error(d, &nn->pos,
+				           "step name '%s' is also the name of a group with group_reporting: "
+				           "true, whose total is recorded under that name; rename one",
+				           g);
+				bad = -EINVAL;
+			}
+		}
 	}
 	return bad;
 }
@@ -181,18 +240,21 @@ int spec_steps_flatten(struct node *root, struct diag *d)
 			const struct node *st = steps->items[i];
 			const struct node *par = st->kind == NODE_MAP ? node_get(st, "parallel") : NULL;
 			int until = 0;
+			bool totals = false;
 			if (!par) {
 				node_seq_push(out, node_clone(st));
-			} else if (check_group(st, par, &until, d) < 0) {
+			} else if (check_group(st, par, &until, &totals, d) < 0) {
 				bad = -EINVAL;
 			} else {
-				push_members(out, st, par, i, until);
+				push_members(out, st, par, i, until, totals);
 			}
 		}
 		node_free(steps);
 		root->items[at] = steps = out;
 	}
 	if (check_background(steps, d) < 0)
+		bad = -EINVAL;
+	if (check_total_names(steps, d) < 0)
 		bad = -EINVAL;
 	return bad;
 }
@@ -202,6 +264,12 @@ const char *spec_step_group(const struct node *step, bool *first)
 	const struct node *g = node_get(step, SPEC_STEP_GROUP), *u = node_get(step, SPEC_STEP_UNTIL);
 	*first = u && u->kind == NODE_SCALAR && !strcmp(u->text, "first");
 	return g && g->kind == NODE_SCALAR ? g->text : NULL;
+}
+
+bool spec_step_group_totals(const struct node *step)
+{
+	const struct node *v = step && step->kind == NODE_MAP ? node_get(step, SPEC_STEP_TOTALS) : NULL;
+	return v != NULL;
 }
 
 long spec_step_group_index(const struct node *step)

@@ -14,6 +14,11 @@
 #                          benchgrid its import (a parallel group), in alternating
 #                          pairs: each job's share of the CPU beside the other
 #                          (IOPS together / alone) within a bound of fio's
+#   import_fio.sh group    fio runs group.fio (two paced jobs, group_reporting),
+#                          benchgrid its import (group_reporting: true), in
+#                          alternating pairs: the group's read and write IOPS
+#                          and bytes within 10 % of fio's group (77: a tool
+#                          fell short of the pace, the machine is too busy)
 #   import_fio.sh pair-seq the same with a stonewall added to what is imported
 #                          (the steps run one after the other): must fail
 # BENCHGRID_UPDATE_GOLDEN=1 rewrites the golden files.
@@ -195,7 +200,61 @@ EOP
 	exit $fail
 }
 
+# fio runs group.fio (two paced jobs, group_reporting), benchgrid its import
+# (a parallel group with group_reporting: true), alternating: the group's
+# read and write IOPS and bytes as fio's group reports them.
+group() {
+	command -v fio >/dev/null || { echo "SKIP: fio is not installed"; exit 77; }
+	export BENCHGRID_STATE=$t/state
+	local pairs=3 i
+	mkdir -p "$t/fio" "$t/bg" "$t/w"
+	BENCHGRID_FIO_DIR=$t/bg "$bg" import-fio "$data/group.fio" -o "$t/group.yaml" || { bad "import group.fio"; exit 1; }
+	grep -q 'group_reporting: true' "$t/group.yaml" || { bad "no group_reporting: true in the import"; exit 1; }
+	for i in $(seq "$pairs"); do
+		(cd "$t/fio" && fio --output-format=json --output="$t/fio.$i.json" "$data/group.fio" >"$t/fio.log" 2>&1) ||
+			{ bad "fio group.fio"; cat "$t/fio.log"; exit 1; }
+		"$bg" run -q --work-dir "$t/w" -o "$t/out.$i" "$t/group.yaml" >"$t/run.log" 2>&1 ||
+			{ bad "run group.yaml"; cat "$t/run.log"; exit 1; }
+	done
+	python3 - "$t" "$pairs" <<'EOP'
+import json, statistics, sys
+t, pairs = sys.argv[1], int(sys.argv[2])
+want = {"read": 500, "write": 300}  # group.fio's rate_iops
+ratios = {k: [] for k in ("read.iops", "write.iops", "read.bytes", "write.bytes")}
+for i in range(1, pairs + 1):
+    (g,) = json.load(open(f"{t}/fio.{i}.json"))["jobs"]  # group_reporting: one entry
+    (cell,) = json.load(open(f"{t}/out.{i}/results.json"))["cells"]
+    assert cell["status"] == "ok", cell["status"]
+    steps = {s["name"]: s for s in cell["reps"][0]}
+    tot = steps["group0"]["metrics"]
+    assert steps["group0"]["info"]["group_total_of"] == "reader, writer", steps["group0"]["info"]
+    line = []
+    for d, rate in want.items():
+        # a tool that fell short of its pace measured the machine, not the sums
+        for tool, iops in (("fio", g[d]["iops"]), ("benchgrid", tot[d + ".iops"]["value"])):
+            if iops < 0.9 * rate:
+                print(f"SKIP: INCONCLUSIVE: {tool} did {iops:.0f} of {rate} {d} IOPS (the machine is too busy)")
+                sys.exit(77)
+        ratios[d + ".iops"].append(tot[d + ".iops"]["value"] / g[d]["iops"])
+        ratios[d + ".bytes"].append(tot[d + ".bytes"]["value"] / g[d]["io_bytes"])
+        line.append(f"{d} IOPS fio {g[d]['iops']:.1f} benchgrid {tot[d + '.iops']['value']:.1f}")
+    print(f"pair {i}: " + ", ".join(line))
+bad = 0
+for k, v in ratios.items():
+    m = statistics.median(v)
+    ok = 0.9 <= m <= 1.1
+    bad |= not ok
+    print(f"{'ok  ' if ok else 'FAIL'} group {k}: benchgrid / fio median {m:.3f} (bound 0.9..1.1)")
+sys.exit(1 if bad else 0)
+EOP
+	rc=$?
+	[ $rc = 77 ] && exit 77
+	[ $rc = 0 ] && ok "the group's figures are fio's group_reporting figures" || bad "group totals vs fio"
+	exit $fail
+}
+
 case $part in
+group) group ;;
 newkeys) newkeys ;;
 e2e) e2e ;;
 pair) pair par ;;

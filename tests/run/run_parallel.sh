@@ -295,6 +295,46 @@ grep -q 'bad.yaml:5:14: error: parallel.until' "$t/bad.err" && grep -q "bad.yaml
 	grep -q 'bad.yaml:14:17: error: step.background: no foreground step after it' "$t/bad.err" && [[ $rc -ne 0 ]] &&
 	ok "check: the new keys' errors with file:line:col" || { bad "check errors (rc $rc)"; cat "$t/bad.err"; }
 
+# ---- group_reporting: io steps only, a name of its own, its metrics ----
+cat >"$t/tot.yaml" <<'Y'
+name: tot
+steps:
+  - name: g
+    parallel:
+      group_reporting: true
+      steps:
+        - {name: a, io: {rw: randread, size: 1MiB}}
+        - {name: b, exec: {command: "true"}}
+  - name: h
+    parallel:
+      group_reporting: true
+      steps:
+        - {name: h, io: {rw: randread, size: 1MiB}}
+        - {name: c, io: {rw: randwrite, size: 1MiB}}
+Y
+"$bg" check "$t/tot.yaml" 2>"$t/tot.err"
+rc=$?
+grep -q "tot.yaml:8:11: error: parallel.group_reporting: step b is not an io step" "$t/tot.err" &&
+	grep -q "tot.yaml:13:18: error: step name 'h' is also the name of a group with group_reporting" "$t/tot.err" && [[ $rc -ne 0 ]] &&
+	ok "check: group_reporting's errors with file:line:col" || { bad "group_reporting check errors (rc $rc)"; cat "$t/tot.err"; }
+cat >"$t/tot2.yaml" <<'Y'
+name: tot2
+steps:
+  - name: g
+    parallel:
+      group_reporting: true
+      steps:
+        - {name: a, io: {rw: randread, size: 1MiB}}
+        - {name: b, io: {rw: randwrite, size: 1MiB}}
+expect:
+  - {g.read.iops: {min: 1}, g.lat_p99_us: {min: 0.001}}
+Y
+"$bg" check "$t/tot2.yaml" >/dev/null 2>"$t/tot2.err" && ok "check: a group total's metrics are known" ||
+	{ bad "check of a total's metrics"; cat "$t/tot2.err"; }
+sed -i 's/g.lat_p99_us/g.tps/' "$t/tot2.yaml"
+"$bg" check "$t/tot2.yaml" 2>"$t/tot2.err" >/dev/null && bad "check took g.tps of an io group's total" ||
+	{ grep -q "step 'g' never writes a metric 'tps'" "$t/tot2.err" && ok "check: a metric no total has is refused" || { bad "g.tps error"; cat "$t/tot2.err"; }; }
+
 # ---- SIGINT in a group ----
 cat >"$t/long.yaml" <<Y
 name: long
