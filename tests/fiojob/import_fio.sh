@@ -17,7 +17,8 @@
 #   import_fio.sh group    fio runs group.fio (two paced jobs, group_reporting),
 #                          benchgrid its import (group_reporting: true), in
 #                          alternating pairs: the group's read and write IOPS
-#                          and bytes within 10 % of fio's group (77: a tool
+#                          and bytes within 10 % of fio's group, and each
+#                          job's IOPS of fio's run without group_reporting (77: a tool
 #                          fell short of the pace, the machine is too busy)
 #   import_fio.sh pair-seq the same with a stonewall added to what is imported
 #                          (the steps run one after the other): must fail
@@ -210,9 +211,14 @@ group() {
 	mkdir -p "$t/fio" "$t/bg" "$t/w"
 	BENCHGRID_FIO_DIR=$t/bg "$bg" import-fio "$data/group.fio" -o "$t/group.yaml" || { bad "import group.fio"; exit 1; }
 	grep -q 'group_reporting: true' "$t/group.yaml" || { bad "no group_reporting: true in the import"; exit 1; }
+	grep -v '^group_reporting' "$data/group.fio" >"$t/jobs.fio" # fio's per-job figures
 	for i in $(seq "$pairs"); do
-		(cd "$t/fio" && fio --output-format=json --output="$t/fio.$i.json" "$data/group.fio" >"$t/fio.log" 2>&1) ||
-			{ bad "fio group.fio"; cat "$t/fio.log"; exit 1; }
+		for f in group jobs; do
+			local jf=$data/group.fio
+			[ $f = jobs ] && jf=$t/jobs.fio
+			(cd "$t/fio" && fio --output-format=json --output="$t/fio.$f.$i.json" "$jf" >"$t/fio.log" 2>&1) ||
+				{ bad "fio $f.fio"; cat "$t/fio.log"; exit 1; }
+		done
 		"$bg" run -q --work-dir "$t/w" -o "$t/out.$i" "$t/group.yaml" >"$t/run.log" 2>&1 ||
 			{ bad "run group.yaml"; cat "$t/run.log"; exit 1; }
 	done
@@ -220,9 +226,10 @@ group() {
 import json, statistics, sys
 t, pairs = sys.argv[1], int(sys.argv[2])
 want = {"read": 500, "write": 300}  # group.fio's rate_iops
-ratios = {k: [] for k in ("read.iops", "write.iops", "read.bytes", "write.bytes")}
+ratios = {k: [] for k in ("read.iops", "write.iops", "read.bytes", "write.bytes", "reader.iops", "writer.iops")}
 for i in range(1, pairs + 1):
-    (g,) = json.load(open(f"{t}/fio.{i}.json"))["jobs"]  # group_reporting: one entry
+    (g,) = json.load(open(f"{t}/fio.group.{i}.json"))["jobs"]  # group_reporting: one entry
+    jobs = {j["jobname"]: j for j in json.load(open(f"{t}/fio.jobs.{i}.json"))["jobs"]}
     (cell,) = json.load(open(f"{t}/out.{i}/results.json"))["cells"]
     assert cell["status"] == "ok", cell["status"]
     steps = {s["name"]: s for s in cell["reps"][0]}
@@ -231,12 +238,17 @@ for i in range(1, pairs + 1):
     line = []
     for d, rate in want.items():
         # a tool that fell short of its pace measured the machine, not the sums
-        for tool, iops in (("fio", g[d]["iops"]), ("benchgrid", tot[d + ".iops"]["value"])):
+        job = "reader" if d == "read" else "writer"
+        for tool, iops in (("fio", g[d]["iops"]), ("benchgrid", tot[d + ".iops"]["value"]),
+                           ("fio's " + job, jobs[job][d]["iops"]),
+                           ("benchgrid's " + job, steps[job]["metrics"]["iops"]["value"])):
             if iops < 0.9 * rate:
                 print(f"SKIP: INCONCLUSIVE: {tool} did {iops:.0f} of {rate} {d} IOPS (the machine is too busy)")
                 sys.exit(77)
         ratios[d + ".iops"].append(tot[d + ".iops"]["value"] / g[d]["iops"])
         ratios[d + ".bytes"].append(tot[d + ".bytes"]["value"] / g[d]["io_bytes"])
+        # and each job alone, as fio reports it without group_reporting
+        ratios[job + ".iops"].append(steps[job]["metrics"]["iops"]["value"] / jobs[job][d]["iops"])
         line.append(f"{d} IOPS fio {g[d]['iops']:.1f} benchgrid {tot[d + '.iops']['value']:.1f}")
     print(f"pair {i}: " + ", ".join(line))
 bad = 0
@@ -244,7 +256,7 @@ for k, v in ratios.items():
     m = statistics.median(v)
     ok = 0.9 <= m <= 1.1
     bad |= not ok
-    print(f"{'ok  ' if ok else 'FAIL'} group {k}: benchgrid / fio median {m:.3f} (bound 0.9..1.1)")
+    print(f"{'ok  ' if ok else 'FAIL'} {k}: benchgrid / fio median {m:.3f} (bound 0.9..1.1)")
 sys.exit(1 if bad else 0)
 EOP
 	rc=$?
