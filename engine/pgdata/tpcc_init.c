@@ -214,8 +214,7 @@ struct tpcc_load {
 struct tpcc_task {
 	struct tpcc_load *ld;
 	int idx;
-	/* when its load, vacuum and keys ended (monotonic), and how long each took */
-	double phase_end[3], phase_s[3];
+	double phase_s[3]; /* how long its load, vacuum and keys took (0: not done) */
 	PGconn *c;
 	PGcancel *cancel;
 	char *buf;
@@ -597,20 +596,16 @@ static int tpcc_task_keys(struct tpcc_task *t, const char *const *tabs)
 static void *tpcc_task_main(void *arg)
 {
 	struct tpcc_task *t = arg;
-	const char *const *tabs = tpcc_task_tables[t->idx];
-	double t0 = clock_mono();
+	int (*const phase[3])(struct tpcc_task *, const char *const *) = {tpcc_task_load, tpcc_task_vacuum,
+	                                                                  tpcc_task_keys};
+	double start = clock_mono();
 
-	if (tpcc_task_load(t, tabs) == 0) {
-		t->phase_end[0] = clock_mono();
-		if (tpcc_task_vacuum(t, tabs) == 0) {
-			t->phase_end[1] = clock_mono();
-			if (tpcc_task_keys(t, tabs) == 0)
-				t->phase_end[2] = clock_mono();
-		}
+	for (int p = 0; p < 3 && phase[p](t, tpcc_task_tables[t->idx]) == 0; p++) {
+		double now = clock_mono();
+
+		t->phase_s[p] = now - start;
+		start = now;
 	}
-	t->phase_s[0] = t->phase_end[0] - t0;
-	t->phase_s[1] = t->phase_end[1] - t->phase_end[0];
-	t->phase_s[2] = t->phase_end[2] - t->phase_end[1];
 	return NULL;
 }
 
