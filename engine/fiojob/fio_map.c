@@ -252,6 +252,22 @@ static void set_jobs(struct fio_step *st, uint64_t jobs)
 		fio_kv_set(&st->io, "jobs", buf);
 }
 
+/* Whether fio prints reporting group rgroup of jobs [a, b) as one entry:
+ * a job with group_reporting joins the entry before it when that entry is
+ * of its group; one without starts its own (fio's stat.c). */
+static bool fio_rgroup_merged(const struct fio_job *jobs, const size_t *rg, size_t a, size_t b, size_t rgroup)
+{
+	bool seen = false;
+	for (size_t k = a; k < b; k++) {
+		if (rg[k] != rgroup)
+			continue;
+		if (seen && !jobs[k].group_reporting)
+			return false;
+		seen = true;
+	}
+	return seen;
+}
+
 /* The jobs of one run group [a, b) (no stonewall between them); rg[k] is
  * job k's reporting group. */
 static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, size_t b, const size_t *rg)
@@ -288,23 +304,20 @@ static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, s
 	/* fio's group_reporting sums the jobs of a reporting group; a step
 	 * sums its own threads, and group_reporting: true sums a parallel
 	 * group's steps, so a group that is one reporting group gets it */
-	bool one_rg = true, reported = false;
-	for (size_t s = first; s < sc->n; s++)
+	bool one_rg = true, data = true;
+	for (size_t s = first; s < sc->n; s++) {
 		one_rg = one_rg && sc->step[s].rgroup == lead->rgroup;
-	for (size_t k = a; k < b; k++)
-		reported = reported || (rg[k] == lead->rgroup && jobs[k].group_reporting);
-	if (one_rg && reported) {
+		data = data && !fio_kv_get(&sc->step[s].io, "op"); /* file operations add no I/O */
+	}
+	if (one_rg && data && fio_rgroup_merged(jobs, rg, a, b, lead->rgroup)) {
 		lead->group_reporting = true;
 		fio_strs_add(&lead->group_notes,
 		             "fio reports these jobs as one group (group_reporting, groupid %zu): so does "
-		             "the group's total, %s.iops, %s.read.lat_p99_us, ...",
+		             "the group's total, %s.iops, %s.lat_p99_us, ...",
 		             lead->rgroup, lead->group, lead->group);
 	}
-	for (size_t s = first; s < sc->n && !one_rg; s++) {
-		bool rep = false, others = false;
-		for (size_t k = a; k < b; k++)
-			if (rg[k] == sc->step[s].rgroup)
-				rep = rep || jobs[k].group_reporting;
+	for (size_t s = first; s < sc->n && !(one_rg && data); s++) {
+		bool rep = fio_rgroup_merged(jobs, rg, a, b, sc->step[s].rgroup), others = false;
 		for (size_t t = first; t < sc->n; t++)
 			others = others || (t != s && sc->step[t].rgroup == sc->step[s].rgroup);
 		bool lead_of_rg = true;
@@ -325,8 +338,8 @@ static void map_group(struct fio_scenario *sc, struct fio_job *jobs, size_t a, s
 		}
 		fio_strs_add(&lead->group_notes,
 		             "fio reports steps %s as one group (group_reporting, groupid %zu): benchgrid "
-		             "totals a whole parallel group only (group_reporting: true), not a part of "
-		             "one, so it reports each step",
+		             "totals a whole parallel group of data I/O only (group_reporting: true), so "
+		             "it reports each step",
 		             names, sc->step[s].rgroup);
 		free(names);
 	}

@@ -10,44 +10,15 @@
 
 #include "hist.h"
 
-const char *const group_total_names[] = {"bytes",
-                                         "seconds",
-                                         "mb_s",
-                                         "mib_s",
-                                         "iops",
-                                         "cpu_usr",
-                                         "cpu_sys",
-                                         "verify_errors",
-                                         "lat_mean_us",
-                                         "lat_min_us",
-                                         "lat_p50_us",
-                                         "lat_p90_us",
-                                         "lat_p99_us",
-                                         "lat_p999_us",
-                                         "lat_max_us",
-                                         "read.bytes",
-                                         "read.mb_s",
-                                         "read.mib_s",
-                                         "read.iops",
-                                         "read.lat_mean_us",
-                                         "read.lat_min_us",
-                                         "read.lat_p50_us",
-                                         "read.lat_p90_us",
-                                         "read.lat_p99_us",
-                                         "read.lat_p999_us",
-                                         "read.lat_max_us",
-                                         "write.bytes",
-                                         "write.mb_s",
-                                         "write.mib_s",
-                                         "write.iops",
-                                         "write.lat_mean_us",
-                                         "write.lat_min_us",
-                                         "write.lat_p50_us",
-                                         "write.lat_p90_us",
-                                         "write.lat_p99_us",
-                                         "write.lat_p999_us",
-                                         "write.lat_max_us",
-                                         NULL};
+/* The figures of the whole, then those of each direction (the last 22). */
+#define TOTAL_WHOLE                                                                                          \
+	"bytes", "seconds", "mb_s", "mib_s", "iops", "cpu_usr", "cpu_sys", "verify_errors", "lat_mean_us",   \
+	    "lat_min_us", "lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p999_us", "lat_max_us"
+#define TOTAL_DIR(d)                                                                                         \
+	d ".bytes", d ".mb_s", d ".mib_s", d ".iops", d ".lat_mean_us", d ".lat_min_us", d ".lat_p50_us",    \
+	    d ".lat_p90_us", d ".lat_p99_us", d ".lat_p999_us", d ".lat_max_us"
+const char *const group_total_names[] = {TOTAL_WHOLE, TOTAL_DIR("read"), TOTAL_DIR("write"), NULL};
+const char *const group_total_names_one_way[] = {TOTAL_WHOLE, NULL};
 
 /* What the members moved one way (or both: DIR_ALL). */
 enum dir { DIR_READ, DIR_WRITE, DIR_ALL, NDIR };
@@ -221,6 +192,11 @@ int group_total(const struct step_result *const *members, size_t n, struct step_
 		size_t u = strlen(names);
 		snprintf(names + u, sizeof(names) - u, "%s%s", u ? ", " : "", r->step);
 	}
+	/* a direction whose distributions are not all there leaves the whole's
+	 * incomplete too (its percentiles would miss that direction's I/Os) */
+	for (int d = 0; d < 2; d++)
+		if (s[d].any && !s[d].hist_whole)
+			s[DIR_ALL].hist_whole = false;
 	put(out, &s[DIR_ALL], "", true);
 	if (s[DIR_READ].any && s[DIR_WRITE].any)
 		for (int d = 0; d < 2; d++)

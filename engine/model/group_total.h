@@ -21,8 +21,11 @@
 
 #include "result.h"
 
-/* The metric names a total can carry (for check's references; NULL-ended). */
+/* The metric names a total can carry (for check's references; NULL-ended):
+ * of a group whose steps move data both ways (read.* and write.* too), and
+ * of one whose steps move it one way. */
 extern const char *const group_total_names[];
+extern const char *const group_total_names_one_way[];
 
 /* Fill out (result_init'ed by the caller with the group's name) from the
  * n members; a member that failed or was skipped makes no total: -1 and

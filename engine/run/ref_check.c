@@ -115,23 +115,44 @@ static void read_lua(const struct node *scenario, struct refs *r)
 	}
 }
 
-/* A parallel group's total (group_reporting: true) is one more step. */
+/* A parallel group's total (group_reporting: true) is one more step: with
+ * read.* and write.* when its steps may move data both ways. */
 static const struct workload_metrics group_metrics = {.names = group_total_names};
+static const struct workload_metrics group_metrics_one_way = {.names = group_total_names_one_way};
 
-static void read_total(const struct node *s, struct refs *r)
+/* Which ways a step's rw moves data: 1 read, 2 write, 3 both or not known
+ * before it runs (${...}, !lua). */
+static int ways(const struct node *step)
+{
+	const struct node *io = node_get(step, "io"), *rw = io ? node_get(io, "rw") : NULL;
+	if (!rw)
+		return 1; /* the io step's default rw: read */
+	if (rw->kind != NODE_SCALAR || strstr(rw->text, "${") || !strcmp(rw->text, "randrw") ||
+	    !strcmp(rw->text, "rw") || !strcmp(rw->text, "readwrite"))
+		return 3;
+	return strstr(rw->text, "read") ? 1 : 2;
+}
+
+static void read_total(const struct node *s, const struct node *all, struct refs *r)
 {
 	bool first;
 	const char *g = spec_step_group(s, &first);
 	if (!g || !spec_step_group_totals(s))
 		return;
+	long gi = spec_step_group_index(s);
+	int w = 0;
 	for (size_t i = 0; i < r->nsteps; i++)
-		if (r->steps[i].m == &group_metrics && !strcmp(r->steps[i].name, g))
+		if ((r->steps[i].m == &group_metrics || r->steps[i].m == &group_metrics_one_way) &&
+		    !strcmp(r->steps[i].name, g))
 			return;
+	for (size_t i = 0; i < all->n; i++)
+		if (spec_step_group_index(all->items[i]) == gi)
+			w |= ways(all->items[i]);
 	struct ref_step *st = &r->steps[r->nsteps];
 	if (!(st->name = strdup(g)))
 		return;
 	st->kind = "io";
-	st->m = &group_metrics;
+	st->m = w == 3 ? &group_metrics : &group_metrics_one_way;
 	r->nsteps++;
 }
 
@@ -156,7 +177,7 @@ static void read_steps(const struct node *steps, struct refs *r)
 			}
 		st->headline = node_get(s, "headline");
 		r->nsteps++;
-		read_total(s, r);
+		read_total(s, steps, r);
 	}
 }
 

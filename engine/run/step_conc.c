@@ -271,6 +271,11 @@ static void record_total(struct run_env *E, struct run_cell *rc, long rep, const
 	struct step_result total;
 	result_init(&total, group, "io");
 	if (m && n == nfg && group_total(m, n, &total) == 0) {
+		for (size_t k = 0; k < n; k++) {
+			total.started =
+			    k == 0 || m[k]->started < total.started ? m[k]->started : total.started;
+			total.elapsed = m[k]->elapsed > total.elapsed ? m[k]->elapsed : total.elapsed;
+		}
 		char summary[256];
 		step_summary(&total, summary, sizeof(summary));
 		progress_step_done(&E->prog, group, false, summary);
@@ -308,6 +313,21 @@ static size_t unit_end(const struct node *steps, size_t i)
 	       !spec_step_background(steps->items[j]))
 		j++;
 	return j;
+}
+
+/* Step i was skipped (its group's when:): after a group's last step, its
+ * total is recorded skipped too, so that what refers to it is skipped. */
+static void skip_total(const struct node *steps, size_t i, const char *why, struct run_cell *rc, long rep)
+{
+	bool first;
+	const char *g = spec_step_group(steps->items[i], &first);
+	if (!g || !spec_step_group_totals(steps->items[i]) || rep < 0 || unit_end(steps, i) != i + 1)
+		return;
+	struct step_result total;
+	result_init(&total, g, "io");
+	result_skip(&total, why);
+	run_cell_take_step(rc, (size_t)rep, &total);
+	result_free(&total);
 }
 
 /* Stop the background steps still running, join and end every step not
@@ -357,6 +377,7 @@ int step_conc_rep(struct run_env *E, const struct cell *c, const struct node *tr
 		char why[256];
 		if (spec_step_skipped(E->s, tree, i, why, sizeof(why))) {
 			step_skip(E, steps->items[i], i, why, rc, rep);
+			skip_total(steps, i, why, rc, rep);
 			i++;
 			continue;
 		}

@@ -180,7 +180,7 @@ static int check_step(const struct node *st, const struct node *orig_st, struct 
 	}
 	int bad = 0;
 	/* The common keys from the step table, then the registered workloads. */
-	const char *known[SPEC_CHECK_MAX + 20];
+	const char *known[SPEC_CHECK_MAX + 21]; /* 16 common keys, the kinds, 4 internal ones, NULL */
 	size_t nk = 0;
 	for (size_t i = 0; i < spec_step_table.n && nk < 16; i++)
 		if (!spec_step_table.rows[i].ref && opt_known(&spec_step_table, spec_step_table.rows[i].name))

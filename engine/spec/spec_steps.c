@@ -63,9 +63,43 @@ static int check_member(const struct node *m, struct diag *d)
 	return bad;
 }
 
-/* group_reporting: true sums io steps (model/group_total.h): each member
- * must be one. */
-static int check_totals(const struct node *par, bool *totals, struct diag *d)
+/* A step of a group with group_reporting: an io step of data I/O, recorded. */
+static int check_total_member(const struct node *m, struct diag *d)
+{
+	const struct node *nn = node_get(m, "name"), *io = node_get(m, "io"), *rec = node_get(m, "record");
+	const char *name = nn && nn->kind == NODE_SCALAR ? nn->text : "?";
+	if (!io) {
+		diag_error(d, &m->pos,
+		           "parallel.group_reporting: step %s is not an io step (a group total sums the I/O "
+		           "of io steps, as fio's group_reporting)",
+		           name);
+		return -EINVAL;
+	}
+	if (node_get(io, "op")) {
+		diag_error(d, node_key_pos(io, "op"),
+		           "parallel.group_reporting: step %s does file operations (io.op), not data I/O: "
+		           "its figures do not add to a total",
+		           name);
+		return -EINVAL;
+	}
+	bool r = true;
+	struct diag q;
+	diag_init(&q);
+	if (rec)
+		node_as_bool(rec, "step.record", &r, &q);
+	diag_free(&q);
+	if (!r) {
+		diag_error(d, &rec->pos,
+		           "parallel.group_reporting: step %s is not recorded (record: false), so the "
+		           "group's total could not be made",
+		           name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* group_reporting: true sums io steps (model/group_total.h). */
+static int check_totals(const struct node *g, const struct node *par, bool *totals, struct diag *d)
 {
 	const struct node *v = node_get(par, "group_reporting"), *steps = node_get(par, "steps");
 	*totals = false;
@@ -74,17 +108,22 @@ static int check_totals(const struct node *par, bool *totals, struct diag *d)
 	if (node_as_bool(v, "parallel.group_reporting", totals, d) < 0)
 		return -EINVAL;
 	int bad = 0;
-	for (size_t k = 0; *totals && steps && steps->kind == NODE_SEQ && k < steps->n; k++) {
-		const struct node *m = steps->items[k];
-		if (m->kind == NODE_MAP && !node_get(m, "io")) {
-			const struct node *nn = node_get(m, "name");
-			diag_error(d, &m->pos,
-			           "parallel.group_reporting: step %s is not an io step (a group total "
-			           "sums the I/O of io steps, as fio's group_reporting)",
-			           nn && nn->kind == NODE_SCALAR ? nn->text : "?");
-			bad = -EINVAL;
-		}
+	const struct node *rec = node_get(g, "record");
+	bool r = true;
+	struct diag q;
+	diag_init(&q);
+	if (*totals && rec)
+		node_as_bool(rec, "step.record", &r, &q);
+	diag_free(&q);
+	if (!r) {
+		diag_error(d, &rec->pos,
+		           "parallel.group_reporting: the group is not recorded (record: false), so its "
+		           "total could not be made");
+		bad = -EINVAL;
 	}
+	for (size_t k = 0; *totals && steps && steps->kind == NODE_SEQ && k < steps->n; k++)
+		if (steps->items[k]->kind == NODE_MAP && check_total_member(steps->items[k], d) < 0)
+			bad = -EINVAL;
 	return bad;
 }
 
@@ -118,7 +157,7 @@ static int check_group(const struct node *g, const struct node *par, int *until,
 	for (size_t k = 0; k < steps->n; k++)
 		if (check_member(steps->items[k], d) < 0)
 			bad = -EINVAL;
-	if (check_totals(par, totals, d) < 0)
+	if (check_totals(g, par, totals, d) < 0)
 		bad = -EINVAL;
 	return bad;
 }
@@ -181,29 +220,48 @@ static int check_background(const struct node *steps, struct diag *d)
 	return bad;
 }
 
-/* A group total is recorded as a step named after its group: no step may
- * have that name. */
+/* The name a (flattened) step i is recorded under: its name:, else stepN. */
+static const char *step_name(const struct node *st, size_t i, char *buf, size_t len)
+{
+	const struct node *nn = node_get(st, "name");
+	if (nn && nn->kind == NODE_SCALAR)
+		return nn->text;
+	snprintf(buf, len, "step%zu", i + 1);
+	return buf;
+}
+
+/* A group total is recorded as a step named after its group: no step, and
+ * no other group's total, may have that name (a group's default name
+ * groupN may be another's explicit one; a step's default stepN a group's). */
 static int check_total_names(const struct node *steps, struct diag *d)
 {
 	int bad = 0;
-	long seen = -1;
 	for (size_t i = 0; i < steps->n; i++) {
 		const struct node *st = steps->items[i];
 		bool first;
 		const char *g = spec_step_group(st, &first);
 		long gi = spec_step_group_index(st);
-		if (!g || !spec_step_group_totals(st) || gi == seen)
-			continue;
-		seen = gi;
+		if (!g || !spec_step_group_totals(st) ||
+		    (i > 0 && spec_step_group_index(steps->items[i - 1]) == gi))
+			continue; /* not a total, or its group's second step */
 		for (size_t j = 0; j < steps->n; j++) {
-			const struct node *nn = node_get(steps->items[j], "name");
-			if (nn && nn->kind == NODE_SCALAR && !strcmp(nn->text, g)) {
-				diag_error(d, &nn->pos,
-				           "step name '%s' is also the name of a group with group_reporting: "
-				           "true, whose total is recorded under that name; rename one",
-				           g);
-				bad = -EINVAL;
-			}
+			const struct node *o = steps->items[j];
+			char buf[32];
+			const char *other = step_name(o, j, buf, sizeof(buf));
+			bool total = spec_step_group_totals(o) && spec_step_group_index(o) != gi &&
+			             (j == 0 ||
+			              spec_step_group_index(steps->items[j - 1]) != spec_step_group_index(o));
+			const char *og = total ? spec_step_group(o, &first) : NULL;
+			if (strcmp(other, g) && !(og && !strcmp(og, g) && j > i))
+				continue;
+			bool step = !strcmp(other, g);
+			const struct node *at = step ? node_get(o, "name") : node_get(o, SPEC_STEP_GROUP);
+			diag_error(
+			    d, at ? &at->pos : &o->pos,
+			    "step name '%s' is also the name of %s, whose total (group_reporting: true) is "
+			    "recorded under that name (line %d); rename one",
+			    g, step ? "a group" : "another group", st->pos.line);
+			bad = -EINVAL;
 		}
 	}
 	return bad;

@@ -187,11 +187,83 @@ static void test_one_way(void **state)
 	free(all);
 }
 
+/* A randrw member (read.* and write.* of its own) beside a reader: each
+ * direction sums the reader's reads with the mixed step's reads. */
+static void test_mixed_member(void **state)
+{
+	(void)state;
+	size_t nall = 0;
+	uint64_t *all = malloc(8000 * sizeof(*all));
+	assert_non_null(all);
+	struct step_result a, b, tot;
+	member(&a, "reader", "randread", 3000, 1000, 1000, 1.0, all, &nall);
+	/* the mixed step: 2000 reads and 1000 writes over 2 s */
+	struct step_result r, w;
+	member(&r, "r", "randread", 2000, 3000, 1000, 2.0, all, &nall);
+	member(&w, "w", "randwrite", 1000, 5000, 1000, 2.0, all, &nall);
+	result_init(&b, "mixed", "io");
+	result_info(&b, "rw", "randrw");
+	result_info(&b, "read.lat_hist", "%s", result_info_get(&r, "read.lat_hist"));
+	result_info(&b, "write.lat_hist", "%s", result_info_get(&w, "write.lat_hist"));
+	result_metric(&b, "seconds", 2.0, "s");
+	result_metric(&b, "iops", 1500, "IOPS");
+	result_metric(&b, "bytes", 4096.0 * 3000, "bytes");
+	result_metric(&b, "lat_mean_us", 3.5, "us");
+	result_metric(&b, "lat_min_us", 3.0, "us");
+	result_metric(&b, "lat_max_us", 6.0, "us");
+	static const char *const dirs[2][2] = {{"read.", "1000"}, {"write.", "500"}};
+	for (int d = 0; d < 2; d++) {
+		char k[32];
+		const struct step_result *src = d ? &w : &r;
+		snprintf(k, sizeof(k), "%siops", dirs[d][0]);
+		result_metric(&b, k, atof(dirs[d][1]), "IOPS");
+		snprintf(k, sizeof(k), "%sbytes", dirs[d][0]);
+		result_metric(&b, k, get(src, "bytes"), "bytes");
+		static const char *const lat[] = {"lat_mean_us", "lat_min_us", "lat_max_us"};
+		for (int l = 0; l < 3; l++) {
+			snprintf(k, sizeof(k), "%s%s", dirs[d][0], lat[l]);
+			result_metric(&b, k, get(src, lat[l]), "us");
+		}
+	}
+	const struct step_result *m[] = {&a, &b};
+	result_init(&tot, "g", "io");
+	assert_int_equal(group_total(m, 2, &tot), 0);
+	/* reads: 3000 over 1 s and 2000 over 2 s: 5000 I/Os over 2 s */
+	assert_true(fabs(get(&tot, "read.iops") - 2500) < 1e-6);
+	assert_true(fabs(get(&tot, "write.iops") - 500) < 1e-6);
+	assert_true(fabs(get(&tot, "iops") - 3000) < 1e-6);
+	assert_true(fabs(get(&tot, "write.lat_min_us") - get(&w, "lat_min_us")) < 1e-9);
+	assert_true(get(&tot, "write.lat_p50_us") >= 5.0 * 0.968 &&
+	            get(&tot, "write.lat_p50_us") <= 6.0 * 1.032);
+	assert_true(get(&tot, "read.lat_p99_us") < 4.0 * 1.032); /* the reads are all under 4 us */
+	result_free(&tot);
+
+	/* the mixed step kept no write distribution: the whole has no
+	 * percentiles either (they would miss its writes) */
+	for (size_t i = 0; i < b.ni; i++)
+		if (!strcmp(b.info[i].key, "write.lat_hist")) {
+			free(b.info[i].value);
+			b.info[i].value = strdup("broken");
+		}
+	result_init(&tot, "g", "io");
+	assert_int_equal(group_total(m, 2, &tot), 0);
+	assert_null(result_get(&tot, "lat_p99_us"));
+	assert_null(result_get(&tot, "write.lat_p99_us"));
+	assert_non_null(result_get(&tot, "read.lat_p99_us"));
+	result_free(&tot);
+	result_free(&a);
+	result_free(&b);
+	result_free(&r);
+	result_free(&w);
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_read_beside_write),
 	    cmocka_unit_test(test_one_way),
+	    cmocka_unit_test(test_mixed_member),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -315,8 +315,49 @@ Y
 "$bg" check "$t/tot.yaml" 2>"$t/tot.err"
 rc=$?
 grep -q "tot.yaml:8:11: error: parallel.group_reporting: step b is not an io step" "$t/tot.err" &&
-	grep -q "tot.yaml:13:18: error: step name 'h' is also the name of a group with group_reporting" "$t/tot.err" && [[ $rc -ne 0 ]] &&
+	grep -q "tot.yaml:13:18: error: step name 'h' is also the name of a group, whose total" "$t/tot.err" && [[ $rc -ne 0 ]] &&
 	ok "check: group_reporting's errors with file:line:col" || { bad "group_reporting check errors (rc $rc)"; cat "$t/tot.err"; }
+cat >"$t/tot3.yaml" <<'Y'
+name: tot3
+steps:
+  - parallel:
+      group_reporting: true
+      steps:
+        - {name: a, io: {rw: randread, size: 1MiB}}
+        - {name: b, io: {op: create, files_per_dir: 10}}
+  - name: group1
+    record: false
+    parallel:
+      group_reporting: true
+      steps:
+        - {name: c, io: {rw: randread, size: 1MiB}}
+        - {name: d, record: false, io: {rw: randwrite, size: 1MiB}}
+Y
+"$bg" check "$t/tot3.yaml" 2>"$t/tot3.err"
+rc=$?
+cat >"$t/tot4.yaml" <<'Y'
+name: tot4
+steps:
+  - parallel:
+      group_reporting: true
+      steps:
+        - {name: a, io: {rw: randread, size: 1MiB}}
+        - {name: b, io: {rw: randwrite, size: 1MiB}}
+  - name: group1
+    parallel:
+      group_reporting: true
+      steps:
+        - {name: c, io: {rw: randread, size: 1MiB}}
+        - {name: d, io: {rw: randwrite, size: 1MiB}}
+Y
+"$bg" check "$t/tot4.yaml" 2>"$t/tot4.err"
+rc4=$?
+grep -q "tot3.yaml:7:26: error: parallel.group_reporting: step b does file operations" "$t/tot3.err" &&
+	grep -q "tot3.yaml:9:13: error: parallel.group_reporting: the group is not recorded" "$t/tot3.err" &&
+	grep -q "tot3.yaml:14:29: error: parallel.group_reporting: step d is not recorded" "$t/tot3.err" && [[ $rc -ne 0 ]] &&
+	grep -q "tot4.yaml:10:7: error: step name 'group1' is also the name of another group" "$t/tot4.err" && [[ $rc4 -ne 0 ]] &&
+	ok "check: group_reporting refuses file operations, record: false, a default name taken twice" ||
+	{ bad "group_reporting check errors (tot3, rc $rc; tot4, rc $rc4)"; cat "$t/tot3.err" "$t/tot4.err"; }
 cat >"$t/tot2.yaml" <<'Y'
 name: tot2
 steps:
@@ -331,9 +372,61 @@ expect:
 Y
 "$bg" check "$t/tot2.yaml" >/dev/null 2>"$t/tot2.err" && ok "check: a group total's metrics are known" ||
 	{ bad "check of a total's metrics"; cat "$t/tot2.err"; }
+# a one-way group's total has no read.*: a reference to it is refused
+sed 's/rw: randwrite, size: 1MiB/rw: read, size: 1MiB/' "$t/tot2.yaml" >"$t/tot1w.yaml"
+"$bg" check "$t/tot1w.yaml" >/dev/null 2>"$t/tot1w.err" && bad "check took g.read.iops of a one-way group" ||
+	{ grep -q "step 'g' never writes a metric 'read.iops'" "$t/tot1w.err" && ok "check: no read.* for a group that only reads" ||
+		{ bad "g.read.iops of a one-way group"; cat "$t/tot1w.err"; }; }
 sed -i 's/g.lat_p99_us/g.tps/' "$t/tot2.yaml"
 "$bg" check "$t/tot2.yaml" 2>"$t/tot2.err" >/dev/null && bad "check took g.tps of an io group's total" ||
 	{ grep -q "step 'g' never writes a metric 'tps'" "$t/tot2.err" && ok "check: a metric no total has is refused" || { bad "g.tps error"; cat "$t/tot2.err"; }; }
+
+# ---- a group total, run: recorded after its steps; skipped with its group ----
+cat >"$t/totrun.yaml" <<Y
+name: totrun
+target: {kind: dir, path: $t/work}
+matrix: {arm: [on, off]}
+steps:
+  - name: g
+    when: !lua "arm == 'on'"
+    parallel:
+      group_reporting: true
+      steps:
+        - {name: r, io: {rw: randread, bs: 4k, size: 8MiB, runtime: 1s, time_based: true}}
+        - {name: w, io: {rw: randwrite, bs: 4k, size: 8MiB, runtime: 1s, time_based: true}}
+  - {name: after, exec: {command: "true"}}
+expect:
+  - {g.read.iops: {min: 1}, g.write.iops: {min: 1}}
+Y
+if "$bg" run "${W[@]}" -q -o "$t/ototal" "$t/totrun.yaml" >"$t/totrun.log" 2>&1; then
+	python3 - "$t/ototal" <<'PY' && ok "a group total: after its steps, their sums (fio's runtime rule), skipped with its group; expect SKIPs" || bad "group total run"
+import json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+for c in d["cells"]:
+    assert c["status"] == "ok", c
+    names = [s["name"] for s in c["reps"][0]]
+    assert names == ["r", "w", "g", "after"], names
+    s = {x["name"]: x for x in c["reps"][0]}
+    if c["params"]["arm"] == "off":
+        assert s["g"].get("skipped"), s["g"]
+        continue
+    m = {k: v["value"] for k, v in s["g"]["metrics"].items()}
+    r, w = ({k: v["value"] for k, v in s[n]["metrics"].items()} for n in "rw")
+    assert abs(m["read.iops"] - r["iops"]) < 1e-6 * r["iops"], (m["read.iops"], r["iops"])
+    secs = max(r["seconds"], w["seconds"])
+    want = (r["iops"] * r["seconds"] + w["iops"] * w["seconds"]) / secs
+    assert abs(m["iops"] - want) < 1e-6 * want, (m["iops"], want)
+    assert m["bytes"] == r["bytes"] + w["bytes"]
+    assert r["lat_min_us"] >= m["read.lat_min_us"] and m["read.lat_p99_us"] <= r["lat_max_us"] * 1.04
+    assert s["g"]["info"]["group_total_of"] == "r, w"
+    assert s["g"]["started"] > 0 and s["g"]["elapsed"] >= max(s["r"]["elapsed"], s["w"]["elapsed"]) - 1e-9
+v = json.load(open(sys.argv[1] + "/expect.json"))
+assert sorted(x["status"] for x in v) == ["PASS", "PASS", "SKIP", "SKIP"], v
+PY
+else
+	bad "group total run (exit $?)"
+	tail -20 "$t/totrun.log"
+fi
 
 # ---- SIGINT in a group ----
 cat >"$t/long.yaml" <<Y
