@@ -63,10 +63,23 @@ static int check_member(const struct node *m, struct diag *d)
 	return bad;
 }
 
+/* record: false (read leniently: check reports a bad value), or NULL. */
+static const struct node *not_recorded(const struct node *map)
+{
+	const struct node *rec = node_get(map, "record");
+	bool r = true;
+	struct diag q;
+	diag_init(&q);
+	if (rec)
+		node_as_bool(rec, "step.record", &r, &q);
+	diag_free(&q);
+	return r ? NULL : rec;
+}
+
 /* A step of a group with group_reporting: an io step of data I/O, recorded. */
 static int check_total_member(const struct node *m, struct diag *d)
 {
-	const struct node *nn = node_get(m, "name"), *io = node_get(m, "io"), *rec = node_get(m, "record");
+	const struct node *nn = node_get(m, "name"), *io = node_get(m, "io"), *rec = not_recorded(m);
 	const char *name = nn && nn->kind == NODE_SCALAR ? nn->text : "?";
 	if (!io) {
 		diag_error(d, &m->pos,
@@ -82,13 +95,7 @@ static int check_total_member(const struct node *m, struct diag *d)
 		           name);
 		return -EINVAL;
 	}
-	bool r = true;
-	struct diag q;
-	diag_init(&q);
-	if (rec)
-		node_as_bool(rec, "step.record", &r, &q);
-	diag_free(&q);
-	if (!r) {
+	if (rec) {
 		diag_error(d, &rec->pos,
 		           "parallel.group_reporting: step %s is not recorded (record: false), so the "
 		           "group's total could not be made",
@@ -108,14 +115,8 @@ static int check_totals(const struct node *g, const struct node *par, bool *tota
 	if (node_as_bool(v, "parallel.group_reporting", totals, d) < 0)
 		return -EINVAL;
 	int bad = 0;
-	const struct node *rec = node_get(g, "record");
-	bool r = true;
-	struct diag q;
-	diag_init(&q);
-	if (*totals && rec)
-		node_as_bool(rec, "step.record", &r, &q);
-	diag_free(&q);
-	if (!r) {
+	const struct node *rec = *totals ? not_recorded(g) : NULL;
+	if (rec) {
 		diag_error(d, &rec->pos,
 		           "parallel.group_reporting: the group is not recorded (record: false), so its "
 		           "total could not be made");
