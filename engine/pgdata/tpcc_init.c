@@ -206,11 +206,12 @@ struct tpcc_load {
 	const char *tsq; /* quoted tablespace or NULL */
 	char now[32];    /* the load's timestamp */
 	uint64_t seed;
-	volatile int abort; /* a task failed or the watcher cancelled */
+	int abort; /* a task failed or the watcher cancelled (atomic: TPCC_ABORTED) */
 	pthread_mutex_t lock;
 	char error[2048]; /* the first failure */
 };
 
+#define TPCC_ABORTED(ld) __atomic_load_n(&(ld)->abort, __ATOMIC_ACQUIRE) /* tasks, watcher, main */
 struct tpcc_task {
 	struct tpcc_load *ld;
 	int idx;
@@ -232,7 +233,7 @@ static void tpcc_fail(struct tpcc_task *t, const char *what, const char *msg)
 	pthread_mutex_lock(&ld->lock);
 	if (!ld->error[0])
 		snprintf(ld->error, sizeof(ld->error), "tpcc init: %s: %s", what, msg);
-	ld->abort = 1;
+	__atomic_store_n(&ld->abort, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ld->lock);
 }
 
@@ -251,7 +252,7 @@ static int tpcc_exec(struct tpcc_task *t, const char *sql)
 
 static int tpcc_flush(struct tpcc_task *t)
 {
-	if (t->ld->abort)
+	if (TPCC_ABORTED(t->ld))
 		return -EINTR;
 	if (t->n && PQputCopyData(t->c, t->buf, (int)t->n) != 1) {
 		tpcc_fail(t, "COPY", PQerrorMessage(t->c));
@@ -545,38 +546,38 @@ static int tpcc_task_load(struct tpcc_task *t, const char *const *tabs)
 
 	if (tpcc_exec(t, "begin"))
 		return -1;
-	for (int i = 0; tabs[i] && !t->ld->abort; i++) {
+	for (int i = 0; tabs[i] && !TPCC_ABORTED(t->ld); i++) {
 		snprintf(sql, sizeof(sql), "truncate table %s", tabs[i]);
 		if (tpcc_exec(t, sql) || tpcc_copy(t, tabs[i]))
 			return -1;
 	}
-	return t->ld->abort || tpcc_exec(t, "commit") ? -1 : 0;
+	return TPCC_ABORTED(t->ld) || tpcc_exec(t, "commit") ? -1 : 0;
 }
 
 static int tpcc_task_vacuum(struct tpcc_task *t, const char *const *tabs)
 {
 	char sql[512];
 
-	for (int i = 0; tabs[i] && !t->ld->abort; i++) {
+	for (int i = 0; tabs[i] && !TPCC_ABORTED(t->ld); i++) {
 		snprintf(sql, sizeof(sql), "vacuum analyze %s", tabs[i]);
 		if (tpcc_exec(t, sql))
 			return -1;
 	}
-	return t->ld->abort ? -1 : 0;
+	return TPCC_ABORTED(t->ld) ? -1 : 0;
 }
 
 static int tpcc_task_keys(struct tpcc_task *t, const char *const *tabs)
 {
 	char sql[512];
 
-	for (int i = 0; tabs[i] && !t->ld->abort; i++)
-		for (size_t k = 0; k < sizeof(tpcc_keys) / sizeof(tpcc_keys[0]) && !t->ld->abort; k++) {
-			const char *bar = strchr(tpcc_keys[k], '|');
+	for (int i = 0; tabs[i] && !TPCC_ABORTED(t->ld); i++)
+		for (size_t k = 0; k < sizeof(tpcc_keys) / sizeof(tpcc_keys[0]) && !TPCC_ABORTED(t->ld);
+		     k++) {
+			const char *bar = strchr(tpcc_keys[k], '|'), *ts = t->ld->tsq;
 
 			if (strncmp(tpcc_keys[k], tabs[i], (size_t)(bar - tpcc_keys[k])) ||
 			    tabs[i][bar - tpcc_keys[k]])
 				continue;
-			const char *ts = t->ld->tsq;
 
 			if (bar[1] == '(')
 				snprintf(sql, sizeof(sql), "create index on %s %s%s%s", tabs[i], bar + 1,
@@ -587,7 +588,7 @@ static int tpcc_task_keys(struct tpcc_task *t, const char *const *tabs)
 			if (tpcc_exec(t, sql))
 				return -1;
 		}
-	return t->ld->abort ? -1 : 0;
+	return TPCC_ABORTED(t->ld) ? -1 : 0;
 }
 
 /* A task goes through its phases on its own: its tables are its alone, so
@@ -623,7 +624,7 @@ static int tpcc_run_tasks(struct tpcc_task *tasks)
 	for (int i = 0; i < TPCC_NTASK; i++)
 		if (started[i])
 			pthread_join(th[i], NULL);
-	return tasks[0].ld->abort ? -EIO : 0;
+	return TPCC_ABORTED(tasks[0].ld) ? -EIO : 0;
 }
 
 /* ---- the watcher: stop flag and timeout ---- */
@@ -632,15 +633,15 @@ struct tpcc_watch {
 	struct tpcc_task *tasks;
 	volatile sig_atomic_t *stop;
 	double deadline;
-	volatile int done;
-	int why; /* 1 stopped, 2 timed out */
+	int done; /* set by the main thread: atomic */
+	int why;  /* 1 stopped, 2 timed out */
 };
 
 static void *tpcc_watch_main(void *arg)
 {
 	struct tpcc_watch *w = arg;
 
-	while (!w->done) {
+	while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) {
 		usleep(50000);
 		if (!w->why && w->stop && __atomic_load_n(w->stop, __ATOMIC_ACQUIRE))
 			w->why = 1;
@@ -648,7 +649,7 @@ static void *tpcc_watch_main(void *arg)
 			w->why = 2;
 		if (!w->why)
 			continue;
-		w->tasks[0].ld->abort = 1;
+		__atomic_store_n(&w->tasks[0].ld->abort, 1, __ATOMIC_RELEASE);
 		for (int i = 0; i < TPCC_NTASK; i++) {
 			char err[256];
 
@@ -776,7 +777,7 @@ int tpcc_init_run(const char *conninfo, const struct pgb_init_opts *o, volatile 
 	rc = 0;
 out:
 	if (watching) {
-		watch.done = 1;
+		__atomic_store_n(&watch.done, 1, __ATOMIC_RELEASE);
 		pthread_join(watcher, NULL);
 	}
 	if (rc) {
