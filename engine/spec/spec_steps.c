@@ -63,17 +63,23 @@ static int check_member(const struct node *m, struct diag *d)
 	return bad;
 }
 
-/* record: false (read leniently: check reports a bad value), or NULL. */
+/* The bool v (dflt when absent), read leniently: check reports a bad value. */
+static bool lenient_bool(const struct node *v, const char *what, bool dflt)
+{
+	bool b = dflt;
+	struct diag q;
+	diag_init(&q);
+	if (v)
+		node_as_bool(v, what, &b, &q);
+	diag_free(&q);
+	return b;
+}
+
+/* record: false, or NULL. */
 static const struct node *not_recorded(const struct node *map)
 {
 	const struct node *rec = node_get(map, "record");
-	bool r = true;
-	struct diag q;
-	diag_init(&q);
-	if (rec)
-		node_as_bool(rec, "step.record", &r, &q);
-	diag_free(&q);
-	return r ? NULL : rec;
+	return lenient_bool(rec, "step.record", true) ? NULL : rec;
 }
 
 /* A step of a group with group_reporting: an io step of data I/O, recorded. */
@@ -340,11 +346,5 @@ long spec_step_group_index(const struct node *step)
 bool spec_step_background(const struct node *step)
 {
 	const struct node *v = step && step->kind == NODE_MAP ? node_get(step, "background") : NULL;
-	bool bg = false;
-	struct diag q;
-	diag_init(&q);
-	if (v)
-		node_as_bool(v, "step.background", &bg, &q);
-	diag_free(&q);
-	return bg;
+	return lenient_bool(v, "step.background", false);
 }

@@ -17,21 +17,13 @@
 
 #include "group_total.h"
 #include "hist.h"
+#include "test_util.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	return test_rng(&rng_state);
 }
 
 /* A one-way io member: n latencies from lo to lo + span ns over secs
@@ -116,8 +108,8 @@ static void test_read_beside_write(void **state)
 	assert_true(fabs(get(&tot, "read.lat_min_us") - get(&a, "lat_min_us")) < 1e-9);
 
 	/* percentiles of the union, and of the reads alone */
-	qsort(all, nall, sizeof(*all), cmp_u64);
-	qsort(rd, nrd, sizeof(*rd), cmp_u64);
+	qsort(all, nall, sizeof(*all), test_cmp_u64);
+	qsort(rd, nrd, sizeof(*rd), test_cmp_u64);
 	static const struct {
 		const char *name;
 		double pct;

@@ -10,22 +10,13 @@
 #include <stdlib.h>
 
 #include "hist.h"
+#include "test_util.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rng(void)
 {
-	/* xorshift64*: deterministic so a failure can be reproduced */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	return test_rng(&rng_state);
 }
 
 /* nearest-rank percentile of a sorted sample */
@@ -51,7 +42,7 @@ static void check_sample(uint64_t *v, size_t n)
 		hist_record(h, v[i]);
 		sum += (double)v[i];
 	}
-	qsort(v, n, sizeof(*v), cmp_u64);
+	qsort(v, n, sizeof(*v), test_cmp_u64);
 	assert_int_equal(hist_count(h), n);
 	assert_int_equal(hist_min(h), v[0]);
 	assert_int_equal(hist_max(h), v[n - 1]);

@@ -296,6 +296,19 @@ grep -q 'bad.yaml:5:14: error: parallel.until' "$t/bad.err" && grep -q "bad.yaml
 	ok "check: the new keys' errors with file:line:col" || { bad "check errors (rc $rc)"; cat "$t/bad.err"; }
 
 # ---- group_reporting: io steps only, a name of its own, its metrics ----
+# refused NAME WHAT PATTERN...: check refuses $t/NAME.yaml with each
+# PATTERN among its errors.
+refused() {
+	local name=$1 what=$2 rc p miss=
+	shift 2
+	"$bg" check "$t/$name.yaml" >/dev/null 2>"$t/$name.err"
+	rc=$?
+	for p in "$@"; do grep -q -- "$p" "$t/$name.err" || miss+=" [$p]"; done
+	if [[ $rc -ne 0 && -z $miss ]]; then ok "check: $what"; else
+		bad "check: $what (rc $rc, missing:$miss)"
+		cat "$t/$name.err"
+	fi
+}
 cat >"$t/tot.yaml" <<'Y'
 name: tot
 steps:
@@ -312,11 +325,9 @@ steps:
         - {name: h, io: {rw: randread, size: 1MiB}}
         - {name: c, io: {rw: randwrite, size: 1MiB}}
 Y
-"$bg" check "$t/tot.yaml" 2>"$t/tot.err"
-rc=$?
-grep -q "tot.yaml:8:11: error: parallel.group_reporting: step b is not an io step" "$t/tot.err" &&
-	grep -q "tot.yaml:13:18: error: step name 'h' is also the name of a group, whose total" "$t/tot.err" && [[ $rc -ne 0 ]] &&
-	ok "check: group_reporting's errors with file:line:col" || { bad "group_reporting check errors (rc $rc)"; cat "$t/tot.err"; }
+refused tot "group_reporting's errors with file:line:col" \
+	"tot.yaml:8:11: error: parallel.group_reporting: step b is not an io step" \
+	"tot.yaml:13:18: error: step name 'h' is also the name of a group, whose total"
 cat >"$t/tot3.yaml" <<'Y'
 name: tot3
 steps:
@@ -333,8 +344,10 @@ steps:
         - {name: c, io: {rw: randread, size: 1MiB}}
         - {name: d, record: false, io: {rw: randwrite, size: 1MiB}}
 Y
-"$bg" check "$t/tot3.yaml" 2>"$t/tot3.err"
-rc=$?
+refused tot3 "group_reporting refuses file operations and record: false" \
+	"tot3.yaml:7:26: error: parallel.group_reporting: step b does file operations" \
+	"tot3.yaml:9:13: error: parallel.group_reporting: the group is not recorded" \
+	"tot3.yaml:14:29: error: parallel.group_reporting: step d is not recorded"
 cat >"$t/tot4.yaml" <<'Y'
 name: tot4
 steps:
@@ -350,14 +363,8 @@ steps:
         - {name: c, io: {rw: randread, size: 1MiB}}
         - {name: d, io: {rw: randwrite, size: 1MiB}}
 Y
-"$bg" check "$t/tot4.yaml" 2>"$t/tot4.err"
-rc4=$?
-grep -q "tot3.yaml:7:26: error: parallel.group_reporting: step b does file operations" "$t/tot3.err" &&
-	grep -q "tot3.yaml:9:13: error: parallel.group_reporting: the group is not recorded" "$t/tot3.err" &&
-	grep -q "tot3.yaml:14:29: error: parallel.group_reporting: step d is not recorded" "$t/tot3.err" && [[ $rc -ne 0 ]] &&
-	grep -q "tot4.yaml:10:7: error: step name 'group1' is also the name of another group" "$t/tot4.err" && [[ $rc4 -ne 0 ]] &&
-	ok "check: group_reporting refuses file operations, record: false, a default name taken twice" ||
-	{ bad "group_reporting check errors (tot3, rc $rc; tot4, rc $rc4)"; cat "$t/tot3.err" "$t/tot4.err"; }
+refused tot4 "two totals under one name, a default one (group1) among them" \
+	"tot4.yaml:10:7: error: step name 'group1' is also the name of another group"
 cat >"$t/tot2.yaml" <<'Y'
 name: tot2
 steps:
@@ -374,12 +381,9 @@ Y
 	{ bad "check of a total's metrics"; cat "$t/tot2.err"; }
 # a one-way group's total has no read.*: a reference to it is refused
 sed 's/rw: randwrite, size: 1MiB/rw: read, size: 1MiB/' "$t/tot2.yaml" >"$t/tot1w.yaml"
-"$bg" check "$t/tot1w.yaml" >/dev/null 2>"$t/tot1w.err" && bad "check took g.read.iops of a one-way group" ||
-	{ grep -q "step 'g' never writes a metric 'read.iops'" "$t/tot1w.err" && ok "check: no read.* for a group that only reads" ||
-		{ bad "g.read.iops of a one-way group"; cat "$t/tot1w.err"; }; }
+refused tot1w "no read.* for a group that only reads" "step 'g' never writes a metric 'read.iops'"
 sed -i 's/g.lat_p99_us/g.tps/' "$t/tot2.yaml"
-"$bg" check "$t/tot2.yaml" 2>"$t/tot2.err" >/dev/null && bad "check took g.tps of an io group's total" ||
-	{ grep -q "step 'g' never writes a metric 'tps'" "$t/tot2.err" && ok "check: a metric no total has is refused" || { bad "g.tps error"; cat "$t/tot2.err"; }; }
+refused tot2 "a metric no total has is refused" "step 'g' never writes a metric 'tps'"
 
 # ---- a group total, run: recorded after its steps; skipped with its group ----
 cat >"$t/totrun.yaml" <<Y

@@ -25,15 +25,13 @@
 #include "io_job.h"
 #include "io_lat.h"
 #include "result.h"
+#include "test_util.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
+	return test_rng(&rng_state);
 }
 
 /* a latency-like value: 1 us .. ~16 ms, log-uniform */
