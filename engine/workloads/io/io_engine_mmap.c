@@ -41,6 +41,7 @@
 #endif
 
 #include "diag.h"
+#include "io_child.h"
 #include "io_engine.h"
 #include "io_job.h"
 #include "io_rate.h"
@@ -66,6 +67,7 @@ struct io_map {
 	uint64_t off;    /* the copy under way, for the message */
 	bool rd;
 	struct map_clock clk;
+	struct io_child *child; /* the job's own process (io_child.h), or NULL: this thread */
 };
 
 /* The SIGBUS handler is the process's while any mmap job runs. */
@@ -199,6 +201,8 @@ static int mmap_extend(struct io_job *j)
 	return -e;
 }
 
+static void mmap_work(struct io_job *j, void *ctx);
+
 static int mmap_setup(struct io_job *j, void **ctx)
 {
 	const struct io_opts *o = j->sh->o;
@@ -228,9 +232,13 @@ static int mmap_setup(struct io_job *j, void **ctx)
 		return ret;
 	}
 	clk_init(&m->clk);
-	snprintf(j->engine_setup, sizeof(j->engine_setup), "MAP_SHARED of %llu bytes, madvise %s%s",
+	char why[48] = "";
+	if (io_child_fits(j))
+		m->child = io_child_start(j, mmap_work, m, why, sizeof(why));
+	snprintf(j->engine_setup, sizeof(j->engine_setup), "MAP_SHARED of %llu bytes, madvise %s%s, %s%s%s",
 	         (unsigned long long)m->len, random ? "random" : "sequential",
-	         m->clk.tsc ? ", TSC stamps" : "");
+	         m->clk.tsc ? ", TSC stamps" : "", m->child ? "own process" : "thread", why[0] ? ": " : "",
+	         why);
 	return 0;
 }
 
@@ -240,6 +248,7 @@ static void mmap_cleanup(struct io_job *j, void *ctx)
 	struct io_map *m = ctx;
 	if (!m)
 		return;
+	io_child_free(m->child);
 	if (m->base) {
 		munmap(m->base, (size_t)m->len);
 		bus_release();
@@ -280,7 +289,8 @@ static void mmap_loop(struct io_job *j, struct io_map *m)
 		io_pace_prev(j, now);
 }
 
-static void mmap_run(struct io_job *j, void *ctx)
+/* The timed part, in this thread or in the job's own process. */
+static void mmap_work(struct io_job *j, void *ctx)
 {
 	struct io_map *m = ctx;
 	if (sigsetjmp(m->jump, 1) == 0) {
@@ -294,6 +304,15 @@ static void mmap_run(struct io_job *j, void *ctx)
 	}
 	bus_jump = NULL;
 	io_finish(j);
+}
+
+static void mmap_run(struct io_job *j, void *ctx)
+{
+	struct io_map *m = ctx;
+	if (m->child)
+		io_child_run(m->child, j);
+	else
+		mmap_work(j, m);
 }
 
 /* What a copy through a mapping cannot be, at check time. */

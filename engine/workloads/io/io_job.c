@@ -134,7 +134,8 @@ void *io_worker(void *arg)
 	else
 		j->t_end = io_now_ns();
 	int64_t wait1 = wait0 < 0 ? -1 : io_runq_wait_ns();
-	j->runq_ns = wait1 < 0 ? -1 : wait1 - wait0;
+	if (!j->runq_own)
+		j->runq_ns = wait1 < 0 ? -1 : wait1 - wait0;
 	if (eng->cleanup)
 		eng->cleanup(j, ctx);
 	return NULL;

@@ -93,7 +93,11 @@ struct io_job {
 	uint64_t t_end;  /* when the job's last I/O (and sync) finished */
 	double sync_s;   /* time in the final fdatasync */
 	int64_t runq_ns; /* ns the worker waited for a CPU while running, -1 unknown */
-	int err;         /* negative errno */
+	bool runq_own;   /* runq_ns is the engine's (a job in its own process: io_child) */
+	/* a job in its own process (io_child.c): its CPU seconds in the measured
+	 * part, which the step's own getrusage does not see */
+	double child_usr, child_sys;
+	int err; /* negative errno */
 	char errmsg[PATH_MAX + 256];
 	char engine_setup[96]; /* the engine's features in use (io_uring: its flags) */
 
@@ -109,6 +113,9 @@ struct io_job {
 	/* published for the monitor */
 	_Alignas(64) uint64_t mon_bytes;
 	uint64_t mon_ios;
+	/* while the job runs in its own process (io_child.c): its copy, whose
+	 * mon_bytes and mon_ios the monitor reads instead; else NULL */
+	const struct io_job *live;
 };
 
 /* Monotonic nanoseconds (util/clock). */
@@ -247,6 +254,17 @@ static inline void io_publish(struct io_job *j)
 	__atomic_store_n(&j->mon_ios, j->tot_ios, __ATOMIC_RELAXED);
 	if (j->mf) /* close the files evicted by openfiles, now their I/O is submitted */
 		j->mf_hooks->flush(j);
+}
+
+/* Add job j's published bytes and I/Os (the monitor's read; a job in its
+ * own process publishes them in its copy, j->live). */
+static inline void io_mon_add(const struct io_job *j, uint64_t *bytes, uint64_t *ios)
+{
+	const struct io_job *live = __atomic_load_n(&j->live, __ATOMIC_ACQUIRE);
+	if (live)
+		j = live;
+	*bytes += __atomic_load_n(&j->mon_bytes, __ATOMIC_RELAXED);
+	*ios += __atomic_load_n(&j->mon_ios, __ATOMIC_RELAXED);
 }
 
 /* The ns this thread has waited on a run queue (ready, but another task had

@@ -272,8 +272,7 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 {
 	uint64_t b = 0, n = 0;
 	for (unsigned i = 0; i < run->o.jobs; i++) {
-		b += __atomic_load_n(&run->jobs[i].mon_bytes, __ATOMIC_RELAXED);
-		n += __atomic_load_n(&run->jobs[i].mon_ios, __ATOMIC_RELAXED);
+		io_mon_add(&run->jobs[i], &b, &n);
 	}
 	double dt = (double)(now - *last_t) / 1e9, t = (double)(now - run->sh.t0) / 1e9;
 	if (dt <= 0)
@@ -423,6 +422,8 @@ static void io_metrics(struct io_run *run, uint64_t t_end)
 		if (j->sync_s > sync_s)
 			sync_s = j->sync_s;
 		runq_ns = runq_ns < 0 || j->runq_ns < 0 ? -1 : runq_ns + j->runq_ns;
+		usr += j->child_usr; /* a job in its own process (io_child.c) */
+		sys += j->child_sys;
 	}
 	double secs = t_end > run->sh.measure_start ? (double)(t_end - run->sh.measure_start) / 1e9 : 0;
 	double div = secs > 0 ? secs : 1;

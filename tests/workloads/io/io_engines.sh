@@ -8,6 +8,10 @@
 #                          sequential mmap write extends a new file to size;
 #                          a file truncated under an mmap step fails the step
 #                          with the offset (SIGBUS caught), not the process;
+#                          mmap's job runs in a process of its own (its CPU
+#                          and I/Os counted live, SIGINT stops it, kill -9
+#                          of benchgrid takes it along; paced or logged
+#                          jobs stay threads);
 #                          import-fio maps fio's libaio and mmap to them.
 #   io_engines.sh fio      against fio's libaio and mmap engines: the same
 #                          bytes and I/O count for an io_size. Their speed
@@ -87,9 +91,10 @@ files() {
 	if strace -f -qq -y -o "$W/map.strace" -e trace=mmap,pread64,read "$bg" run -q --work-dir "$W/w" \
 		-o "$W/map.out" "$W/map.yaml" >"$W/map.log" 2>&1; then
 		expect "mmap: the engine in use" "$(get map info engine)" mmap
-		# ", TSC stamps" where the TSC is invariant (io_engine_mmap.c's clock)
-		expect "mmap: its mapping" "$(get map info mmap | sed 's/, TSC stamps$//')" \
-			"MAP_SHARED of 8388608 bytes, madvise random"
+		# ", TSC stamps" where the TSC is invariant (io_engine_mmap.c's clock);
+		# the job in a process of its own (io_child.c)
+		expect "mmap: its mapping" "$(get map info mmap | sed 's/, TSC stamps//')" \
+			"MAP_SHARED of 8388608 bytes, madvise random, own process"
 		if grep -q "mmap(NULL, 8388608, PROT_READ, MAP_SHARED, [0-9]*<[^>]*/benchgrid-io.dat>, 0)" "$W/map.strace" &&
 			! grep -Eq "(pread64|read)\([0-9]*<[^>]*/benchgrid-io.dat>" "$W/map.strace"; then
 			ok "mmap: the file mapped shared and read-only, no read or pread64 of it"
@@ -113,6 +118,26 @@ files() {
 		else
 			bad "mmap time_based 1s: $secs s measured, latencies add up to $sum s"
 		fi
+		# the job ran in its own process: its CPU time is the step's (a busy
+		# loop: most of a CPU, not the few % of the relaying thread), and the
+		# time series counted its I/Os live (the series' I/Os = the step's)
+		local usr
+		usr=$(get tb metrics cpu_usr)
+		if awk -v u="$usr" 'BEGIN { exit !(u >= 30) }'; then
+			ok "mmap in its own process: cpu_usr $usr % (the child's CPU counted)"
+		else
+			bad "mmap in its own process: cpu_usr $usr %, the child's CPU not counted"
+		fi
+		python3 - "$W/tb.out/results.json" <<'PY' || fail=1
+import json, sys
+s = json.load(open(sys.argv[1]))["cells"][0]["reps"][0][0]
+t, v = s["series"]["iops"]["t"], s["series"]["iops"]["v"]
+ios = sum(v[i] * (t[i] - (t[i - 1] if i else 0)) for i in range(len(v)))
+want = s["metrics"]["iops"]["value"] * s["metrics"]["seconds"]["value"]
+good = len(v) >= 1 and abs(ios - want) <= 0.02 * want
+print(f"{'ok  ' if good else 'FAIL'} mmap in its own process: the iops series counts {ios:.0f} I/Os, the step {want:.0f}")
+sys.exit(0 if good else 1)
+PY
 	else
 		bad "mmap time_based step failed"; cat "$W/tb.log"
 	fi
@@ -161,6 +186,19 @@ files() {
 	else
 		bad "truncated under mmap: exit $rc"; cat "$W/bus.log"
 	fi
+	# the job's process (io_child.c): a stop reaches it, kill -9 of benchgrid
+	# takes it along, and what it cannot carry back stays a thread
+	child_stop
+	child_kill
+	scenario paced "$dir" "{rw: randread, bs: 4KiB, size: 8MiB, engine: mmap, rate_iops: 2000, runtime: 1s, time_based: true}"
+	scenario logged "$dir" "{rw: randread, bs: 4KiB, size: 8MiB, engine: mmap, io_size: 1MiB, lat_log: true}"
+	for n in paced logged; do
+		if run "$n"; then
+			expect "mmap $n: a thread" "$(get "$n" info mmap | sed 's/.*, //')" thread
+		else
+			bad "mmap $n failed"; cat "$W/$n.log"
+		fi
+	done
 	# import-fio: fio's engines through the engine table
 	printf '[a]\nrw=randread\nsize=1m\nioengine=libaio\n[b]\nstonewall\nrw=randread\nsize=1m\nioengine=mmap\n[c]\nstonewall\nrw=read\nsize=1m\nioengine=pvsync\n' >"$W/e.fio"
 	if "$bg" import-fio -o "$W/e.yaml" "$W/e.fio" >"$W/imp.log" 2>&1; then
@@ -176,6 +214,62 @@ files() {
 	else
 		bad "import-fio posixaio:"; cat "$W/u.log"
 	fi
+}
+
+# child_pid BG-PID: the pid of the mmap job's process, once it runs (empty after 10 s)
+child_pid() {
+	local i c
+	for i in $(seq 1 100); do
+		for c in $(pgrep -P "$1" 2>/dev/null); do
+			[ "$(cat /proc/"$c"/comm 2>/dev/null)" = benchgrid ] && { echo "$c"; return; }
+		done
+		sleep 0.1
+	done
+}
+
+# SIGINT to benchgrid during an mmap step: the step stops early (interrupted,
+# exit 130) and the job's process is gone with it
+child_stop() {
+	scenario stop "{kind: dir, path: $W/data}" "{rw: randread, bs: 4KiB, size: 8MiB, engine: mmap, runtime: 30s, time_based: true}"
+	"$bg" run -q --work-dir "$W/w" -o "$W/stop.out" "$W/stop.yaml" >"$W/stop.log" 2>&1 &
+	local pid=$! c
+	c=$(child_pid $pid)
+	[ -n "$c" ] || { bad "mmap: no job process under benchgrid $pid"; kill -9 $pid; wait $pid; return; }
+	sleep 1
+	local t0=$SECONDS
+	kill -INT $pid
+	wait $pid
+	local rc=$? took=$((SECONDS - t0))
+	if [ $rc = 130 ] && [ $took -le 5 ] && ! kill -0 "$c" 2>/dev/null; then
+		ok "mmap: SIGINT stops the job's process $c (exit $rc after ${took} s)"
+	else
+		bad "mmap: SIGINT: exit $rc after $took s, job process $c $(kill -0 "$c" 2>/dev/null && echo alive)"
+		cat "$W/stop.log"
+		kill -9 "$c" 2>/dev/null
+	fi
+}
+
+# kill -9 of benchgrid: the job's process dies with it (PR_SET_PDEATHSIG),
+# and cleanup removes what the run left
+child_kill() {
+	scenario k9 "{kind: dir, path: $W/data}" "{rw: randread, bs: 4KiB, size: 8MiB, engine: mmap, runtime: 30s, time_based: true}"
+	"$bg" run -q --work-dir "$W/w" -o "$W/k9.out" "$W/k9.yaml" >"$W/k9.log" 2>&1 &
+	local pid=$! c i
+	c=$(child_pid $pid)
+	[ -n "$c" ] || { bad "mmap: no job process under benchgrid $pid"; kill -9 $pid; wait $pid; return; }
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	for i in $(seq 1 50); do
+		kill -0 "$c" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! kill -0 "$c" 2>/dev/null; then
+		ok "mmap: kill -9 of benchgrid takes the job's process $c along"
+	else
+		bad "mmap: the job's process $c outlived benchgrid's kill -9"
+		kill -9 "$c" 2>/dev/null
+	fi
+	"$bg" cleanup >"$W/k9.cleanup" 2>&1 || { bad "cleanup after kill -9"; cat "$W/k9.cleanup"; }
 }
 
 # same_io NAME FIO-ENGINE BENCHGRID-IO FIO-ARGS: io_size-bounded, the same
