@@ -16,6 +16,9 @@
  * fails the job with the offset instead of killing the process. What the
  * engine cannot do is refused at check time (mmap_check).
  *
+ * Each job's timed part runs in a process of its own (io_child.h: why,
+ * and which jobs stay threads); mmap_work is that part either way.
+ *
  * The clock: an I/O here is a copy of a few hundred ns that misses the TLB
  * on every page, and the vDSO's clock_gettime after it (a pvclock read in a
  * VM: an ordered TSC read plus two more pages to walk to) cost 10-20 % of
