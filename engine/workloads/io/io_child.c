@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,14 +40,6 @@ struct io_child {
 bool io_child_fits(const struct io_job *j)
 {
 	return !j->lat_log && !j->pace && !j->mf;
-}
-
-static void cpu_now(double *usr, double *sys)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	*usr = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* The child's copy of j: its pointers to what the loop writes go into shm. */
@@ -93,12 +84,12 @@ static _Noreturn void child_main(struct io_child *c, int go_rd, pid_t parent,
 	if (n != 1)
 		_exit(0); /* never run */
 	struct io_child_shm *s = c->shm;
-	cpu_now(&s->usr0, &s->sys0);
+	io_rusage(&s->usr0, &s->sys0);
 	int64_t wait0 = io_runq_wait_ns();
 	run(&s->job, arg);
 	int64_t wait1 = wait0 < 0 ? -1 : io_runq_wait_ns();
 	s->job.runq_ns = wait1 < 0 ? -1 : wait1 - wait0;
-	cpu_now(&s->usr1, &s->sys1);
+	io_rusage(&s->usr1, &s->sys1);
 	_exit(0);
 }
 
@@ -178,16 +169,14 @@ static void relay(struct io_child *c, struct io_job *j)
 }
 
 /* The child's results into j; its pointers stay j's own. */
-static void take_back(struct io_child *c, struct io_job *j, uint64_t *ivl_own[2], int status)
+static void take_back(struct io_child *c, struct io_job *j, int status)
 {
 	struct io_child_shm *s = c->shm;
-	/* the parent's counters first, then the sampler back to them: the
-	 * cumulative counts it reads never go back */
+	/* j's counters get the child's final ones before the sampler goes back
+	 * to them: the cumulative counts it reads never go back */
 	for (int d = 0; d < 2; d++)
-		if (ivl_own[d]) {
-			memcpy(ivl_own[d], s->ivl[d], sizeof(s->ivl[d]));
-			__atomic_store_n(&j->lat_ivl[d], ivl_own[d], __ATOMIC_RELEASE);
-		}
+		if (j->lat_ivl[d])
+			memcpy(j->lat_ivl[d], s->ivl[d], sizeof(s->ivl[d]));
 	__atomic_store_n(&j->mon_bytes, s->job.mon_bytes, __ATOMIC_RELAXED);
 	__atomic_store_n(&j->mon_ios, s->job.mon_ios, __ATOMIC_RELAXED);
 	__atomic_store_n(&j->live, NULL, __ATOMIC_RELEASE);
@@ -196,7 +185,6 @@ static void take_back(struct io_child *c, struct io_job *j, uint64_t *ivl_own[2]
 	j->sh = keep.sh;
 	j->lat = keep.lat;
 	j->written = keep.written;
-	j->live = NULL;
 	/* written by the engine's set-up after the child's copy was made */
 	memcpy(j->engine_setup, keep.engine_setup, sizeof(j->engine_setup));
 	for (int d = 0; d < 2; d++) {
@@ -235,17 +223,12 @@ static void take_back(struct io_child *c, struct io_job *j, uint64_t *ivl_own[2]
 void io_child_run(struct io_child *c, struct io_job *j)
 {
 	struct io_child_shm *s = c->shm;
-	uint64_t *ivl_own[2] = {j->lat_ivl[0], j->lat_ivl[1]};
 	/* the gate's figures, stamped after the fork */
 	s->sh.t0 = j->sh->t0;
 	s->sh.measure_start = j->sh->measure_start;
 	s->sh.timeout_at = j->sh->timeout_at;
 	relay(c, j);
-	/* the sampler reads the child's counters until take_back */
-	for (int d = 0; d < 2; d++)
-		if (ivl_own[d])
-			__atomic_store_n(&j->lat_ivl[d], s->ivl[d], __ATOMIC_RELEASE);
-	__atomic_store_n(&j->live, &s->job, __ATOMIC_RELEASE);
+	__atomic_store_n(&j->live, &s->job, __ATOMIC_RELEASE); /* the sampler reads it until take_back */
 	ssize_t n;
 	while ((n = write(c->go_fd, "g", 1)) < 0 && errno == EINTR)
 		;
@@ -263,7 +246,7 @@ void io_child_run(struct io_child *c, struct io_job *j)
 	pid_t pid = c->pid;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	take_back(c, j, ivl_own, status);
+	take_back(c, j, status);
 	c->pid = 0;
 }
 

@@ -13,8 +13,7 @@
  * job's file, mapping and buffers (fork copies the address space) and runs
  * the engine's loop on a copy of the job that lives in memory shared with
  * the parent, so the sampler reads its live counters (mon_bytes, mon_ios,
- * the time series' latency buckets) there, through j->live and
- * j->lat_ivl. The job thread stays as the child's relay, off the child's
+ * the time series' latency buckets) there, through j->live. The job thread stays as the child's relay, off the child's
  * CPU when it can be (a process switch on that CPU costs the child as much
  * as a thread's wake-up): every IO_CHILD_TICK_MS it passes the step's
  * stop, the other jobs' abort and the steady-state end in; at the end it
@@ -25,8 +24,9 @@
  * SIGTERM and SIGHUP).
  *
  * Not for a job with a latency log (its records are allocated as the job
- * runs) or a paced job (rate, thinktime: the pacing figures live in the
- * job's pacing state): those stay threads. */
+ * runs), a paced job (rate, thinktime: the pacing figures live in the
+ * job's pacing state) or one of many files (their table is the job's):
+ * those stay threads. */
 #ifndef BENCHGRID_IO_CHILD_H
 #define BENCHGRID_IO_CHILD_H
 

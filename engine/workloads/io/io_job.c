@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "io_engine.h"
@@ -92,6 +93,14 @@ void io_finish(struct io_job *j)
 	if (o->dev.fsync_on_close && !j->err && j->written_total && fsync(j->fd) < 0)
 		io_job_fail(j, -errno, "%s: fsync_on_close: %s", j->path, strerror(errno));
 	j->t_end = io_now_ns();
+}
+
+void io_rusage(double *usr, double *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	*usr = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 int64_t io_runq_wait_ns(void)

@@ -114,7 +114,7 @@ struct io_job {
 	_Alignas(64) uint64_t mon_bytes;
 	uint64_t mon_ios;
 	/* while the job runs in its own process (io_child.c): its copy, whose
-	 * mon_bytes and mon_ios the monitor reads instead; else NULL */
+	 * mon_bytes, mon_ios and lat_ivl the monitor reads instead; else NULL */
 	const struct io_job *live;
 };
 
@@ -256,16 +256,16 @@ static inline void io_publish(struct io_job *j)
 		j->mf_hooks->flush(j);
 }
 
-/* Add job j's published bytes and I/Os (the monitor's read; a job in its
- * own process publishes them in its copy, j->live). */
-static inline void io_mon_add(const struct io_job *j, uint64_t *bytes, uint64_t *ios)
+/* The job whose counters the monitor reads: j, or while j runs in its own
+ * process (io_child.c) its copy there, j->live. */
+static inline const struct io_job *io_job_published(const struct io_job *j)
 {
 	const struct io_job *live = __atomic_load_n(&j->live, __ATOMIC_ACQUIRE);
-	if (live)
-		j = live;
-	*bytes += __atomic_load_n(&j->mon_bytes, __ATOMIC_RELAXED);
-	*ios += __atomic_load_n(&j->mon_ios, __ATOMIC_RELAXED);
+	return live ? live : j;
 }
+
+/* This process's user and system CPU seconds (getrusage). */
+void io_rusage(double *usr, double *sys);
 
 /* The ns this thread has waited on a run queue (ready, but another task had
  * the CPU): the second field of /proc/thread-self/schedstat; -1 without it.

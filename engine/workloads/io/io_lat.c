@@ -98,8 +98,7 @@ void io_lat_take(struct io_job *jobs, unsigned njobs, bool rd, uint64_t *cur, ui
 {
 	memset(cur, 0, HIST_NBUCKETS * sizeof(uint64_t));
 	for (unsigned i = 0; i < njobs; i++) {
-		const uint64_t *b =
-		    __atomic_load_n(&jobs[i].lat_ivl[rd], __ATOMIC_ACQUIRE); /* io_child moves it */
+		const uint64_t *b = io_job_published(&jobs[i])->lat_ivl[rd];
 		if (!b)
 			continue;
 		for (unsigned k = 0; k < HIST_NBUCKETS; k++)

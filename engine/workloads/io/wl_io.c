@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -272,7 +271,9 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 {
 	uint64_t b = 0, n = 0;
 	for (unsigned i = 0; i < run->o.jobs; i++) {
-		io_mon_add(&run->jobs[i], &b, &n);
+		const struct io_job *j = io_job_published(&run->jobs[i]);
+		b += __atomic_load_n(&j->mon_bytes, __ATOMIC_RELAXED);
+		n += __atomic_load_n(&j->mon_ios, __ATOMIC_RELAXED);
 	}
 	double dt = (double)(now - *last_t) / 1e9, t = (double)(now - run->sh.t0) / 1e9;
 	if (dt <= 0)
@@ -294,14 +295,6 @@ static void io_sample(struct io_run *run, uint64_t now, uint64_t *last_t, uint64
 	*last_t = now;
 	*last_b = b;
 	*last_i = n;
-}
-
-static void io_rusage(double *usr, double *sys)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	*usr = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static void io_monitor(struct io_run *run)
